@@ -1,0 +1,38 @@
+/* iochart-cli-private.h: what the subcommands of the `iochart` executable share */
+#pragma once
+
+#include "iochart-loader.h"
+
+G_BEGIN_DECLS
+
+/* Exit codes of every subcommand. */
+enum {
+  IOCHART_EXIT_OK = 0,
+  IOCHART_EXIT_FAILURE = 1,     /* a check or gate failed */
+  IOCHART_EXIT_BAD_INPUT = 2,   /* bad capture, bad option, missing file */
+};
+
+/* Options every command that reads captures takes: --class RULE (repeatable). */
+typedef struct {
+  char **class_rules;           /* from GOptionEntry G_OPTION_ARG_STRING_ARRAY */
+} IochartCliLoadOptions;
+
+/* Loads captures as one, with a progress bar on a TTY (stderr) and reader warnings printed. */
+IochartCapture *iochart_cli_load_captures (const char * const         *paths,
+                                           const IochartCliLoadOptions *options,
+                                           GError                    **error);
+
+/* Prints "iochart: MESSAGE" on stderr and returns the exit code for that error. */
+int             iochart_cli_report_error  (const GError              *error);
+
+/* Parses "MAJ,MIN" into a dev_t as the model keeps it. */
+gboolean        iochart_cli_parse_dev     (const char                *text,
+                                           guint32                   *dev,
+                                           GError                   **error);
+
+/* Subcommands: each parses its own options from argv (argv[0] is the subcommand name). */
+int iochart_info_command   (int argc, char **argv);
+int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--png F] ... CAPTURE... */
+int iochart_record_command (int argc, char **argv);
+
+G_END_DECLS

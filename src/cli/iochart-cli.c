@@ -1,0 +1,91 @@
+/* iochart-cli.c: loading with a progress bar, error reporting and option parsing shared by commands */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "iochart-cli-private.h"
+
+typedef struct {
+  const char *name;
+  int         last_percent;
+  gint64      last_draw_us;
+} ProgressBar;
+
+static void
+progress_draw (double fraction, gpointer user_data)
+{
+  ProgressBar *bar = user_data;
+  int percent = (int) (fraction * 100);
+  gint64 now = g_get_monotonic_time ();
+  char cells[41];
+  int filled = (int) (fraction * 40);
+
+  /* Redrawing costs more than reading a few thousand events: at most ten times a second. */
+  if (percent == bar->last_percent || (now - bar->last_draw_us < 100000 && percent < 100))
+    return;
+  bar->last_percent = percent;
+  bar->last_draw_us = now;
+  memset (cells, '#', filled);
+  memset (cells + filled, '.', 40 - filled);
+  cells[40] = '\0';
+  fprintf (stderr, "\r%s [%s] %3d%%", bar->name, cells, percent);
+  fflush (stderr);
+}
+
+IochartCapture *
+iochart_cli_load_captures (const char * const *paths, const IochartCliLoadOptions *options, GError **error)
+{
+  g_autoptr(GArray) rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
+  IochartLoadOptions load = { 0 };
+  g_autofree char *base = g_path_get_basename (paths[0]);
+  ProgressBar bar = { base, -1, 0 };
+  IochartCapture *capture;
+
+  g_array_set_clear_func (rules, (GDestroyNotify) iochart_class_rule_clear);
+  for (guint i = 0; options && options->class_rules && options->class_rules[i]; i++)
+    {
+      IochartClassRule rule = { 0 };
+      if (!iochart_class_rule_parse (options->class_rules[i], &rule, error))
+        return NULL;
+      g_array_append_val (rules, rule);
+    }
+  load.rules = (const IochartClassRule *) rules->data;
+  load.n_rules = rules->len;
+  if (isatty (STDERR_FILENO))
+    {
+      load.progress = progress_draw;
+      load.progress_data = &bar;
+    }
+  capture = iochart_load (paths, &load, error);
+  if (load.progress != NULL && bar.last_percent >= 0)
+    fprintf (stderr, "\r%*s\r", 60 + (int) strlen (base), "");
+  if (capture != NULL)
+    for (const char * const *w = iochart_capture_get_warnings (capture); *w; w++)
+      fprintf (stderr, "iochart: warning: %s\n", *w);
+  return capture;
+}
+
+int
+iochart_cli_report_error (const GError *error)
+{
+  fprintf (stderr, "iochart: %s\n", error->message);
+  if (error->domain == IOCHART_ERROR || error->domain == G_OPTION_ERROR || error->domain == G_FILE_ERROR)
+    return IOCHART_EXIT_BAD_INPUT;
+  return IOCHART_EXIT_BAD_INPUT;
+}
+
+gboolean
+iochart_cli_parse_dev (const char *text, guint32 *dev, GError **error)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", 3);
+  guint64 major, minor;
+
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 0, 4095, &major, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 0, 0xfffff, &minor, NULL))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': a device is MAJ,MIN (like 7,0)", text);
+      return FALSE;
+    }
+  *dev = IOCHART_DEV_MAKE (major, minor);
+  return TRUE;
+}

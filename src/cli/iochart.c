@@ -1,0 +1,52 @@
+/* iochart.c: one executable; the first word picks a subcommand, else it renders a chart */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include "iochart-cli-private.h"
+
+typedef struct {
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "info", iochart_info_command, "requests, bytes and latency per device, class and process" },
+  { "record", iochart_record_command, "record block and scheduler events (or a boot chart) live" },
+};
+
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+           "usage: iochart COMMAND [OPTIONS] CAPTURE...\n"
+           "       iochart [--svg F] [--png F] [--pdf F] [--json F] [OPTIONS] CAPTURE...\n\n"
+           "Block I/O by process and by I/O priority class.\n\ncommands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\n'iochart COMMAND --help' tells each command's options; 'iochart --help-render' the chart's.\n"
+                "captures: trace-cmd .dat, ftrace text, trace-cmd report text, blktrace files, blkparse text,\n"
+                "blk tracer text (gzip, xz or zstd compressed text too), bootchart folder or tgz.\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? IOCHART_EXIT_BAD_INPUT : IOCHART_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("iochart " PACKAGE_VERSION "\n");
+      return IOCHART_EXIT_OK;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+  if (strcmp (argv[1], "--help-render") == 0)
+    argv[1] = (char *) "--help";
+  return iochart_render_command (argc, argv);
+}

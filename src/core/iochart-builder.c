@@ -1,0 +1,973 @@
+/* iochart-builder.c: rebuilds request lives from block events, whatever the format
+ *
+ * Every reader feeds the same calls in time order. A request is created at its first event
+ * (queue, insert or issue) and found again at later ones by (device, sector, sectors), first in
+ * first out among equal keys: one table per state, so that a request for the same sectors that is
+ * queued while an older one is in flight is never confused with it. Merges fold into the request
+ * they joined and leave a dead record behind, dropped when the capture is finished.
+ */
+#include <string.h>
+#include "iochart-capture-private.h"
+#include "readers/iochart-sched-notes.h"
+
+#define NONE G_MAXUINT32
+#define OP_DEAD 7
+
+typedef enum { ST_QUEUED, ST_INSERTED, ST_INFLIGHT, ST_DONE, ST_DEAD } RqState;
+
+/* Build-time state of a request, parallel to the capture's request array. */
+typedef struct {
+  guint32 next;       /* next request with the same key in the same state table */
+  guint32 nr;         /* current size in sectors, as the events give it */
+  guint8  state;
+  guint8  field_rank; /* which event's ioprio field set the class: 0 none, 1 C, 2 I, 3 D */
+} Pending;
+
+/* Open-addressing table: key (dev, sector, nr) -> FIFO chain of requests through Pending.next,
+ * or a single request where chains are not needed (the ends and starts of requests). */
+typedef struct {
+  guint64 sector;
+  guint32 dev;
+  guint32 nr;
+  guint32 head;       /* NONE: empty slot */
+  guint32 tail;       /* TOMB in head: deleted slot */
+} Slot;
+
+#define TOMB (NONE - 1)
+
+typedef struct {
+  Slot  *slots;
+  gsize  mask;
+  gsize  used;        /* live + tombstones */
+  gsize  live;
+} RqMap;
+
+typedef struct {
+  IochartClass       klass;
+  guint8             level;
+  IochartClassSource source;   /* UNKNOWN: no hint */
+} ClassHint;
+
+struct _IochartBuilder {
+  IochartCapture     *capture;
+  GArray             *pending;       /* Pending */
+  RqMap               queued, inserted, inflight;
+  RqMap               ends, starts;  /* single request per key, for merges */
+  GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
+  GArray             *hints;         /* ClassHint per process */
+  GHashTable         *dev_to_index;  /* dev + 1 -> device index + 1 */
+  GArray             *rules;         /* IochartClassRule (match owned) */
+  IochartLoadProgress progress;
+  gpointer            progress_data;
+  guint64             lost_merges;
+};
+
+/* ---- the table ---- */
+
+static inline guint64
+mix (guint64 x)
+{
+  x ^= x >> 30; x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x ^= x >> 27; x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+
+static inline gsize
+slot_hash (guint32 dev, guint64 sector, guint32 nr)
+{
+  return mix (sector ^ ((guint64) dev << 32) ^ ((guint64) nr * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
+}
+
+static void map_grow (RqMap *m);
+
+static Slot *
+map_find (RqMap *m, guint32 dev, guint64 sector, guint32 nr, gboolean insert)
+{
+  Slot *tomb = NULL;
+
+  if (m->slots == NULL)
+    {
+      if (!insert)
+        return NULL;
+      map_grow (m);
+    }
+  for (gsize i = slot_hash (dev, sector, nr) & m->mask;; i = (i + 1) & m->mask)
+    {
+      Slot *s = &m->slots[i];
+
+      if (s->head == NONE)
+        {
+          if (!insert)
+            return NULL;
+          if (tomb == NULL)
+            m->used++;
+          s = tomb ? tomb : s;
+          *s = (Slot) { sector, dev, nr, NONE, NONE };
+          m->live++;
+          return s;
+        }
+      if (s->head == TOMB)
+        {
+          if (tomb == NULL)
+            tomb = s;
+        }
+      else if (s->sector == sector && s->dev == dev && s->nr == nr)
+        return s;
+    }
+}
+
+static void
+map_grow (RqMap *m)
+{
+  Slot *old = m->slots;
+  gsize old_size = old ? m->mask + 1 : 0;
+  gsize size = MAX (1024, (m->live * 4 > old_size) ? old_size * 2 : old_size);
+
+  m->slots = g_new (Slot, size);
+  for (gsize i = 0; i < size; i++)
+    m->slots[i].head = NONE;
+  m->mask = size - 1;
+  m->used = m->live = 0;
+  for (gsize i = 0; i < old_size; i++)
+    if (old[i].head != NONE && old[i].head != TOMB)
+      {
+        Slot *s = map_find (m, old[i].dev, old[i].sector, old[i].nr, TRUE);
+        s->head = old[i].head;
+        s->tail = old[i].tail;
+      }
+  g_free (old);
+}
+
+static void
+map_delete (RqMap *m, Slot *s)
+{
+  s->head = TOMB;
+  m->live--;
+}
+
+static void
+map_maybe_grow (RqMap *m)
+{
+  if (m->slots == NULL || (m->used + 1) * 4 > (m->mask + 1) * 3)
+    map_grow (m);
+}
+
+static void
+map_clear (RqMap *m)
+{
+  g_clear_pointer (&m->slots, g_free);
+  m->mask = m->used = m->live = 0;
+}
+
+/* ---- requests ---- */
+
+static inline IochartRequestRec *
+rec_at (IochartBuilder *b, guint32 rq)
+{
+  return &g_array_index (b->capture->requests, IochartRequestRec, rq);
+}
+
+static inline Pending *
+pending_at (IochartBuilder *b, guint32 rq)
+{
+  return &g_array_index (b->pending, Pending, rq);
+}
+
+static void
+chain_push (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
+{
+  Slot *s;
+
+  map_maybe_grow (m);
+  s = map_find (m, dev, sector, nr, TRUE);
+  pending_at (b, rq)->next = NONE;
+  if (s->head == NONE)
+    s->head = rq;
+  else
+    pending_at (b, s->tail)->next = rq;
+  s->tail = rq;
+}
+
+static guint32
+chain_pop (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr)
+{
+  Slot *s = map_find (m, dev, sector, nr, FALSE);
+  guint32 rq;
+
+  if (s == NULL)
+    return NONE;
+  rq = s->head;
+  s->head = pending_at (b, rq)->next;
+  if (s->head == NONE)
+    map_delete (m, s);
+  return rq;
+}
+
+/* Removes one given request from its chain (merges re-key requests that are not at the head). */
+static void
+chain_remove (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
+{
+  Slot *s = map_find (m, dev, sector, nr, FALSE);
+  guint32 prev = NONE;
+
+  if (s == NULL)
+    return;
+  for (guint32 cur = s->head; cur != NONE; prev = cur, cur = pending_at (b, cur)->next)
+    {
+      if (cur != rq)
+        continue;
+      if (prev == NONE)
+        s->head = pending_at (b, cur)->next;
+      else
+        pending_at (b, prev)->next = pending_at (b, cur)->next;
+      if (s->tail == rq)
+        s->tail = prev;
+      if (s->head == NONE)
+        map_delete (m, s);
+      return;
+    }
+}
+
+static void
+single_set (RqMap *m, guint32 dev, guint64 sector, guint32 rq)
+{
+  Slot *s;
+
+  map_maybe_grow (m);
+  s = map_find (m, dev, sector, 0, TRUE);
+  s->head = s->tail = rq;
+}
+
+static guint32
+single_get (RqMap *m, guint32 dev, guint64 sector)
+{
+  Slot *s = map_find (m, dev, sector, 0, FALSE);
+
+  return s ? s->head : NONE;
+}
+
+static RqMap *
+state_map (IochartBuilder *b, guint8 state)
+{
+  switch (state)
+    {
+    case ST_QUEUED: return &b->queued;
+    case ST_INSERTED: return &b->inserted;
+    case ST_INFLIGHT: return &b->inflight;
+    default: return NULL;
+    }
+}
+
+/* Flushes issue at sector 0 and complete at all-ones, both with no sectors: one FIFO per device. */
+static inline guint64
+key_sector (guint64 sector, guint32 nr)
+{
+  return (nr == 0 && (sector == 0 || sector == G_MAXUINT64)) ? G_MAXUINT64 : sector;
+}
+
+static void
+track_extent (IochartBuilder *b, guint32 rq)
+{
+  IochartRequestRec *rec = rec_at (b, rq);
+  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
+  guint32 nr = pending_at (b, rq)->nr;
+
+  if (nr == 0)
+    return;
+  single_set (&b->ends, dev, rec->sector + nr, rq);
+  single_set (&b->starts, dev, rec->sector, rq);
+}
+
+static void
+set_state (IochartBuilder *b, guint32 rq, guint8 state)
+{
+  IochartRequestRec *rec = rec_at (b, rq);
+  Pending *p = pending_at (b, rq);
+  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
+  RqMap *m;
+
+  p->state = state;
+  m = state_map (b, state);
+  if (m != NULL)
+    chain_push (b, m, dev, key_sector (rec->sector, p->nr), p->nr, rq);
+  if (state == ST_QUEUED || state == ST_INSERTED)
+    track_extent (b, rq);
+}
+
+/* ---- devices and processes ---- */
+
+static guint16
+device_index (IochartBuilder *b, guint32 dev)
+{
+  gpointer v = g_hash_table_lookup (b->dev_to_index, GUINT_TO_POINTER (dev + 1));
+  IochartDevice d = { dev, NULL };
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  g_array_append_val (b->capture->devices, d);
+  g_hash_table_insert (b->dev_to_index, GUINT_TO_POINTER (dev + 1),
+                       GUINT_TO_POINTER (b->capture->devices->len));
+  return b->capture->devices->len - 1;
+}
+
+static inline IochartProcess *
+proc_at (IochartBuilder *b, guint32 index)
+{
+  return &g_array_index (b->capture->processes, IochartProcess, index);
+}
+
+static gboolean
+comm_is_useful (const char *comm, gsize len)
+{
+  return comm != NULL && len > 0 && comm[0] != '\0' && !(len == 5 && memcmp (comm, "<...>", 5) == 0);
+}
+
+static void
+proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm, gsize len)
+{
+  IochartProcess *p = proc_at (b, index);
+  const char *interned;
+  IochartComm c;
+
+  len = strnlen (comm, len);
+  if (!comm_is_useful (comm, len))
+    return;
+  interned = _iochart_capture_intern (b->capture, comm, len);
+  if (p->comm == interned)
+    return;
+  p->comm = interned;
+  c.ns = ts_ns;
+  c.comm = interned;
+  g_array_append_val (p->comms, c);
+}
+
+static guint32
+proc_new (IochartBuilder *b, gint32 pid)
+{
+  IochartProcess p = {
+    .pid = pid, .tgid = -1, .ppid = -1, .parent = IOCHART_NO_PROCESS,
+    .start_ns = IOCHART_TIME_UNKNOWN, .exit_ns = IOCHART_TIME_UNKNOWN,
+    .klass = IOCHART_CLASS_UNKNOWN,
+  };
+  ClassHint none = { IOCHART_CLASS_UNKNOWN, 0, IOCHART_CLASS_SOURCE_UNKNOWN };
+
+  p.comms = g_array_new (FALSE, FALSE, sizeof (IochartComm));
+  g_array_append_val (b->capture->processes, p);
+  g_array_append_val (b->hints, none);
+  g_hash_table_insert (b->pid_to_proc, GINT_TO_POINTER (pid), GUINT_TO_POINTER (b->capture->processes->len));
+  return b->capture->processes->len - 1;
+}
+
+static guint32
+proc_for (IochartBuilder *b, gint32 pid, gint64 ts_ns, const char *comm, gsize len)
+{
+  gpointer v;
+  guint32 index;
+
+  if (pid < 0)
+    return IOCHART_NO_PROCESS;
+  v = g_hash_table_lookup (b->pid_to_proc, GINT_TO_POINTER (pid));
+  index = v ? GPOINTER_TO_UINT (v) - 1 : proc_new (b, pid);
+  if (comm != NULL)
+    proc_set_comm (b, index, ts_ns, comm, len);
+  return index;
+}
+
+static void
+see_time (IochartBuilder *b, gint64 ts_ns)
+{
+  IochartCapture *c = b->capture;
+
+  if (c->start_ns == IOCHART_TIME_UNKNOWN || ts_ns < c->start_ns)
+    c->start_ns = ts_ns;
+  if (c->end_ns == IOCHART_TIME_UNKNOWN || ts_ns > c->end_ns)
+    c->end_ns = ts_ns;
+  c->n_events++;
+}
+
+/* ---- public builder API ---- */
+
+IochartBuilder *
+_iochart_builder_new (const char *name)
+{
+  IochartBuilder *b = g_new0 (IochartBuilder, 1);
+
+  b->capture = g_object_new (IOCHART_TYPE_CAPTURE, NULL);
+  b->capture->name = g_strdup (name);
+  b->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  b->pid_to_proc = g_hash_table_new (NULL, NULL);
+  b->hints = g_array_new (FALSE, FALSE, sizeof (ClassHint));
+  b->dev_to_index = g_hash_table_new (NULL, NULL);
+  b->rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
+  return b;
+}
+
+void
+_iochart_builder_free (IochartBuilder *b)
+{
+  if (b == NULL)
+    return;
+  g_clear_object (&b->capture);
+  g_array_unref (b->pending);
+  map_clear (&b->queued);
+  map_clear (&b->inserted);
+  map_clear (&b->inflight);
+  map_clear (&b->ends);
+  map_clear (&b->starts);
+  g_hash_table_unref (b->pid_to_proc);
+  g_array_unref (b->hints);
+  g_hash_table_unref (b->dev_to_index);
+  for (guint i = 0; i < b->rules->len; i++)
+    iochart_class_rule_clear (&g_array_index (b->rules, IochartClassRule, i));
+  g_array_unref (b->rules);
+  g_free (b);
+}
+
+void
+_iochart_builder_set_progress (IochartBuilder *b, IochartLoadProgress func, gpointer user_data)
+{
+  b->progress = func;
+  b->progress_data = user_data;
+}
+
+void
+_iochart_builder_progress (IochartBuilder *b, double fraction)
+{
+  if (b->progress != NULL)
+    b->progress (CLAMP (fraction, 0.0, 1.0), b->progress_data);
+}
+
+void
+_iochart_builder_warn (IochartBuilder *b, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (b->capture->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+void
+_iochart_builder_add_events (IochartBuilder *b, guint64 n)
+{
+  b->capture->n_events += n;
+}
+
+void
+_iochart_builder_device_name (IochartBuilder *b, guint32 dev, const char *name)
+{
+  guint16 i = device_index (b, dev);
+
+  g_array_index (b->capture->devices, IochartDevice, i).name = _iochart_capture_intern (b->capture, name, -1);
+}
+
+static void
+apply_field (IochartBuilder *b, guint32 rq, gint32 ioprio, guint8 rank)
+{
+  IochartRequestRec *rec = rec_at (b, rq);
+  Pending *p = pending_at (b, rq);
+
+  if (ioprio < 0 || rank < p->field_rank)
+    return;
+  p->field_rank = rank;
+  rec->prio = IOCHART_IOPRIO_CLASS (ioprio) | IOCHART_IOPRIO_LEVEL (ioprio) << 3;
+  rec->merges_source = (rec->merges_source & 0xfff) | IOCHART_CLASS_SOURCE_IOPRIO_FIELD << 12;
+}
+
+static guint32
+request_new (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  IochartRequestRec rec = { 0 };
+  Pending p = { NONE, ev->nr_sector, ST_DEAD, 0 };
+  guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+  ClassHint hint = { IOCHART_CLASS_UNKNOWN, 0, IOCHART_CLASS_SOURCE_UNKNOWN };
+
+  if (proc != IOCHART_NO_PROCESS)
+    hint = g_array_index (b->hints, ClassHint, proc);
+  rec.sector = ev->sector;
+  rec.bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u;
+  rec.process = proc;
+  rec.device = device_index (b, ev->dev);
+  rec.op_flags = ev->op | ev->flags << 3;
+  rec.prio = hint.klass | hint.level << 3;
+  rec.merges_source = hint.source << 12;
+  for (guint i = 0; i < 4; i++)
+    _iochart_rec_set_time (b->capture, &rec, i, IOCHART_TIME_UNKNOWN);
+  g_array_append_val (b->capture->requests, rec);
+  g_array_append_val (b->pending, p);
+  return b->capture->requests->len - 1;
+}
+
+static void
+kill_request (IochartBuilder *b, guint32 rq)
+{
+  pending_at (b, rq)->state = ST_DEAD;
+  rec_at (b, rq)->op_flags = OP_DEAD;
+}
+
+static void
+add_merges (IochartRequestRec *rec, guint n)
+{
+  guint merges = MIN ((rec->merges_source & 0xfff) + n, 0xfff);
+
+  rec->merges_source = (rec->merges_source & 0xf000) | merges;
+}
+
+/* Grows target by nr sectors (and bytes) at its back, or at its front when front is set. */
+static void
+grow_request (IochartBuilder *b, guint32 target, guint64 sector, guint32 nr, guint32 bytes,
+              gboolean front, guint merges)
+{
+  IochartRequestRec *rec = rec_at (b, target);
+  Pending *p = pending_at (b, target);
+  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
+  RqMap *m = state_map (b, p->state);
+
+  chain_remove (b, m, dev, key_sector (rec->sector, p->nr), p->nr, target);
+  if (front)
+    rec->sector = sector;
+  p->nr += nr;
+  rec->bytes += bytes;
+  add_merges (rec, merges);
+  chain_push (b, m, dev, key_sector (rec->sector, p->nr), p->nr, target);
+  track_extent (b, target);
+}
+
+/* The request that the extent (sector, nr) joins: one ending where it starts, or starting where
+ * it ends, still waiting (queued or inserted). */
+static guint32
+merge_target (IochartBuilder *b, guint32 dev, guint64 sector, guint32 nr, gboolean *front)
+{
+  guint32 t = single_get (&b->ends, dev, sector);
+
+  *front = FALSE;
+  if (t != NONE && pending_at (b, t)->state <= ST_INSERTED &&
+      rec_at (b, t)->sector + pending_at (b, t)->nr == sector)
+    return t;
+  t = single_get (&b->starts, dev, sector + nr);
+  if (t != NONE && pending_at (b, t)->state <= ST_INSERTED && rec_at (b, t)->sector == sector + nr)
+    {
+      *front = TRUE;
+      return t;
+    }
+  return NONE;
+}
+
+static void
+on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent *ev)
+{
+  guint64 key = key_sector (ev->sector, ev->nr_sector);
+  guint32 merged, target;
+  guint32 bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u;
+  guint extra = 0;
+  gboolean front;
+
+  /* A bio merge follows the bio's own queue event; a request merge names a waiting request. */
+  merged = chain_pop (b, &b->queued, ev->dev, key, ev->nr_sector);
+  if (merged == NONE && action == IOCHART_BLOCK_RQ_MERGE)
+    merged = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
+  if (merged != NONE)
+    {
+      bytes = rec_at (b, merged)->bytes;
+      extra = rec_at (b, merged)->merges_source & 0xfff;
+      kill_request (b, merged);
+    }
+  target = merge_target (b, ev->dev, ev->sector, ev->nr_sector, &front);
+  if (target == NONE || target == merged)
+    {
+      b->lost_merges++;
+      return;
+    }
+  grow_request (b, target, ev->sector, ev->nr_sector, bytes, front, 1 + extra);
+}
+
+static guint32
+find_or_create (IochartBuilder *b, const IochartBlockEvent *ev, const RqMap *const *maps, guint n)
+{
+  guint64 key = key_sector (ev->sector, ev->nr_sector);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 rq = chain_pop (b, (RqMap *) maps[i], ev->dev, key, ev->nr_sector);
+      if (rq != NONE)
+        return rq;
+    }
+  return request_new (b, ev);
+}
+
+static void
+on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  const RqMap *maps[] = { &b->queued };
+  guint32 rq = find_or_create (b, ev, maps, 1);
+  IochartRequestRec *rec = rec_at (b, rq);
+
+  if (rec->process == IOCHART_NO_PROCESS)
+    rec->process = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+  if (ev->bytes)
+    rec->bytes = ev->bytes;
+  _iochart_rec_set_time (b->capture, rec, IOCHART_T_INSERT, ev->ts_ns);
+  apply_field (b, rq, ev->ioprio, 2);
+  set_state (b, rq, ST_INSERTED);
+}
+
+static void
+on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  const RqMap *maps[] = { &b->inserted, &b->queued };
+  guint32 rq = find_or_create (b, ev, maps, 2);
+  IochartRequestRec *rec = rec_at (b, rq);
+
+  /* Issue often runs in a kworker: it names the process only when nothing earlier did. */
+  if (rec->process == IOCHART_NO_PROCESS)
+    rec->process = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+  if (ev->bytes)
+    rec->bytes = ev->bytes;
+  _iochart_rec_set_time (b->capture, rec, IOCHART_T_ISSUE, ev->ts_ns);
+  if ((rec->counts & 15) < 15)
+    rec->counts++;
+  apply_field (b, rq, ev->ioprio, 3);
+  set_state (b, rq, ST_INFLIGHT);
+}
+
+static void
+on_requeue (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  guint32 rq = chain_pop (b, &b->inflight, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
+  IochartRequestRec *rec;
+
+  b->capture->requeues++;
+  if (rq == NONE)
+    return;
+  rec = rec_at (b, rq);
+  if ((rec->counts >> 4) < 15)
+    rec->counts += 16;
+  set_state (b, rq, ST_INSERTED);
+}
+
+static void
+on_complete (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  guint32 rq = chain_pop (b, &b->inflight, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
+  IochartRequestRec *rec;
+
+  if (rq == NONE)
+    {
+      b->capture->unmatched_completions++;
+      return;
+    }
+  rec = rec_at (b, rq);
+  _iochart_rec_set_time (b->capture, rec, IOCHART_T_COMPLETE, ev->ts_ns);
+  rec->error = (guint8) MIN (ABS (ev->error), 255);
+  apply_field (b, rq, ev->ioprio, 1);
+  pending_at (b, rq)->state = ST_DONE;
+}
+
+static void
+on_queue (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  guint32 rq = request_new (b, ev);
+
+  _iochart_rec_set_time (b->capture, rec_at (b, rq), IOCHART_T_QUEUE, ev->ts_ns);
+  set_state (b, rq, ST_QUEUED);
+}
+
+void
+_iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent *ev)
+{
+  see_time (b, ev->ts_ns);
+  switch (action)
+    {
+    case IOCHART_BLOCK_QUEUE: on_queue (b, ev); break;
+    case IOCHART_BLOCK_BACKMERGE:
+    case IOCHART_BLOCK_FRONTMERGE:
+    case IOCHART_BLOCK_RQ_MERGE: on_merge (b, action, ev); break;
+    case IOCHART_BLOCK_INSERT: on_insert (b, ev); break;
+    case IOCHART_BLOCK_ISSUE: on_issue (b, ev); break;
+    case IOCHART_BLOCK_REQUEUE: on_requeue (b, ev); break;
+    case IOCHART_BLOCK_COMPLETE: on_complete (b, ev); break;
+    default:
+      /* G, S, P, U, X, B, A tell nothing about a request's life that the others do not;
+       * they still name the process that ran them. */
+      if (ev->comm != NULL)
+        proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+      break;
+    }
+}
+
+void
+_iochart_builder_comm (IochartBuilder *b, gint64 ts_ns, gint32 pid, const char *comm, gsize comm_len)
+{
+  proc_for (b, pid, ts_ns, comm, comm_len);
+}
+
+void
+_iochart_builder_fork (IochartBuilder *b, gint64 ts_ns, gint32 parent_pid, gint32 child_pid,
+                       const char *child_comm)
+{
+  guint32 parent, child;
+  ClassHint hint;
+  IochartProcess *p;
+
+  see_time (b, ts_ns);
+  parent = proc_for (b, parent_pid, ts_ns, NULL, 0);
+  child = proc_new (b, child_pid);   /* a fork always starts a new process, even on a reused pid */
+  p = proc_at (b, child);
+  p->ppid = parent_pid;
+  p->parent = parent;
+  p->start_ns = ts_ns;
+  if (child_comm != NULL)
+    proc_set_comm (b, child, ts_ns, child_comm, strlen (child_comm));
+  hint = g_array_index (b->hints, ClassHint, parent);
+  if (hint.source != IOCHART_CLASS_SOURCE_UNKNOWN)
+    {
+      if (hint.source == IOCHART_CLASS_SOURCE_IOPRIO_SET)
+        hint.source = IOCHART_CLASS_SOURCE_INHERITED;
+      g_array_index (b->hints, ClassHint, child) = hint;
+    }
+}
+
+void
+_iochart_builder_exec (IochartBuilder *b, gint64 ts_ns, gint32 pid, const char *filename)
+{
+  g_autofree char *base = g_path_get_basename (filename);
+
+  see_time (b, ts_ns);
+  /* The kernel names a task after the first 15 bytes of its program's base name. */
+  proc_for (b, pid, ts_ns, base, MIN (strlen (base), 15));
+}
+
+void
+_iochart_builder_exit (IochartBuilder *b, gint64 ts_ns, gint32 pid)
+{
+  guint32 index;
+
+  see_time (b, ts_ns);
+  index = proc_for (b, pid, ts_ns, NULL, 0);
+  proc_at (b, index)->exit_ns = ts_ns;
+}
+
+void
+_iochart_builder_hint_class (IochartBuilder *b, gint64 ts_ns, gint32 pid, IochartClass klass,
+                             guint8 level, IochartClassSource source)
+{
+  guint32 index = proc_for (b, pid, ts_ns, NULL, 0);
+  ClassHint hint = { klass, level & 7, source };
+
+  if (index != IOCHART_NO_PROCESS)
+    g_array_index (b->hints, ClassHint, index) = hint;
+}
+
+void
+_iochart_builder_ioprio_set (IochartBuilder *b, gint64 ts_ns, gint32 caller_pid, gint32 which,
+                             gint32 who, guint32 ioprio)
+{
+  IochartClass klass = IOCHART_IOPRIO_CLASS (ioprio);
+  guint8 level = IOCHART_IOPRIO_LEVEL (ioprio);
+
+  see_time (b, ts_ns);
+  /* IOPRIO_WHO_PGRP and _USER name groups we cannot enumerate: the caller, or the group's
+   * leader, is the best evidence a trace gives. */
+  if (who == 0 || which < 1 || which > 3)
+    who = caller_pid;
+  /* Class none means "from the nice value": best effort, level 4 at nice 0. */
+  if (klass == IOCHART_CLASS_NONE)
+    {
+      klass = IOCHART_CLASS_BE;
+      level = 4;
+    }
+  if (klass > IOCHART_CLASS_IDLE)
+    return;
+  _iochart_builder_hint_class (b, ts_ns, who, klass, level, IOCHART_CLASS_SOURCE_IOPRIO_SET);
+}
+
+void
+_iochart_builder_message (IochartBuilder *b, gint64 ts_ns, guint32 dev, gint32 pid, const char *text,
+                          gsize len)
+{
+  IochartSchedNote note;
+
+  see_time (b, ts_ns);
+  if (!iochart_sched_note_parse (text, len, &note))
+    return;
+  if (note.klass != IOCHART_CLASS_UNKNOWN && note.pid > 0 && !note.ambiguous)
+    _iochart_builder_hint_class (b, ts_ns, note.pid, note.klass, note.level,
+                                 IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
+}
+
+void
+_iochart_builder_add_rule (IochartBuilder *b, const IochartClassRule *rule)
+{
+  IochartClassRule copy = *rule;
+
+  copy.match = g_strdup (rule->match);
+  g_array_append_val (b->rules, copy);
+}
+
+/* ---- finishing ---- */
+
+static gboolean
+rule_matches (const IochartClassRule *rule, const IochartProcess *p)
+{
+  char *end;
+  gint64 pid = g_ascii_strtoll (rule->match, &end, 10);
+
+  if (*rule->match != '\0' && *end == '\0')
+    return pid == p->pid;
+  for (guint i = 0; i < p->comms->len; i++)
+    if (g_strcmp0 (g_array_index (p->comms, IochartComm, i).comm, rule->match) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+apply_rules (IochartBuilder *b)
+{
+  IochartCapture *c = b->capture;
+  g_autofree gint32 *rule_of = NULL;
+
+  if (b->rules->len == 0)
+    return;
+  rule_of = g_new (gint32, c->processes->len);
+  for (guint i = 0; i < c->processes->len; i++)
+    {
+      rule_of[i] = -1;
+      for (guint r = 0; r < b->rules->len && rule_of[i] < 0; r++)
+        if (rule_matches (&g_array_index (b->rules, IochartClassRule, r), proc_at (b, i)))
+          rule_of[i] = r;
+    }
+  for (guint i = 0; i < c->requests->len; i++)
+    {
+      IochartRequestRec *rec = rec_at (b, i);
+      const IochartClassRule *rule;
+
+      if ((rec->prio & 7) != IOCHART_CLASS_UNKNOWN || rec->process == IOCHART_NO_PROCESS ||
+          rule_of[rec->process] < 0)
+        continue;
+      rule = &g_array_index (b->rules, IochartClassRule, rule_of[rec->process]);
+      rec->prio = rule->klass | (rule->level & 7) << 3;
+      rec->merges_source = (rec->merges_source & 0xfff) | IOCHART_CLASS_SOURCE_RULE << 12;
+    }
+}
+
+static void
+drop_dead (IochartBuilder *b)
+{
+  GArray *reqs = b->capture->requests;
+  guint out = 0;
+
+  for (guint i = 0; i < reqs->len; i++)
+    {
+      IochartRequestRec *rec = &g_array_index (reqs, IochartRequestRec, i);
+      Pending *p = pending_at (b, i);
+
+      if (rec->op_flags == OP_DEAD)
+        continue;
+      if (p->state == ST_INFLIGHT)
+        b->capture->unmatched_issues++;
+      if (out != i)
+        g_array_index (reqs, IochartRequestRec, out) = *rec;
+      out++;
+    }
+  g_array_set_size (reqs, out);
+}
+
+typedef struct {
+  guint64 class_bytes[IOCHART_N_CLASSES];
+  guint64 class_reqs[IOCHART_N_CLASSES];
+  guint64 source_bytes[IOCHART_N_CLASS_SOURCES];
+  guint64 level_bytes[8];
+} ProcTally;
+
+static guint
+argmax (const guint64 *v, guint n)
+{
+  guint best = 0;
+
+  for (guint i = 1; i < n; i++)
+    if (v[i] > v[best])
+      best = i;
+  return best;
+}
+
+static void
+tally_request (IochartBuilder *b, ProcTally *tallies, const IochartRequestRec *rec, gboolean decided)
+{
+  guint issues = rec->counts & 15, klass = rec->prio & 7;
+  guint64 bytes = (guint64) issues * rec->bytes;
+  IochartProcess *p;
+  ProcTally *t;
+
+  if (rec->process == IOCHART_NO_PROCESS || issues == 0)
+    return;
+  p = proc_at (b, rec->process);
+  t = &tallies[rec->process];
+  if (!decided)
+    {
+      p->requests += issues;
+      p->bytes += bytes;
+      p->class_mask |= 1u << klass;
+      /* +1 per request so that flushes and zero-byte requests still count */
+      t->class_bytes[klass] += bytes + issues;
+    }
+  else if (klass == p->klass)
+    {
+      t->source_bytes[rec->merges_source >> 12] += bytes + issues;
+      t->level_bytes[(rec->prio >> 3) & 7] += bytes + issues;
+    }
+}
+
+/* A process's class is that of most of its bytes; its source and level, those of most of the
+ * bytes in that class. A process without I/O keeps the class it was given. */
+static void
+tally_processes (IochartBuilder *b)
+{
+  IochartCapture *c = b->capture;
+  g_autofree ProcTally *t = g_new0 (ProcTally, c->processes->len);
+
+  for (guint i = 0; i < c->requests->len; i++)
+    tally_request (b, t, rec_at (b, i), FALSE);
+  for (guint i = 0; i < c->processes->len; i++)
+    {
+      IochartProcess *p = proc_at (b, i);
+      const ClassHint *hint = &g_array_index (b->hints, ClassHint, i);
+
+      if (p->requests > 0)
+        p->klass = argmax (t[i].class_bytes, IOCHART_N_CLASSES);
+      else
+        {
+          p->klass = hint->klass;
+          p->level = hint->level;
+          p->class_source = hint->source;
+        }
+    }
+  for (guint i = 0; i < c->requests->len; i++)
+    tally_request (b, t, rec_at (b, i), TRUE);
+  for (guint i = 0; i < c->processes->len; i++)
+    {
+      IochartProcess *p = proc_at (b, i);
+
+      if (p->requests == 0)
+        continue;
+      p->class_source = argmax (t[i].source_bytes, IOCHART_N_CLASS_SOURCES);
+      p->level = argmax (t[i].level_bytes, 8);
+      if (p->klass == IOCHART_CLASS_UNKNOWN)
+        p->class_source = IOCHART_CLASS_SOURCE_UNKNOWN;
+    }
+}
+
+IochartCapture *
+_iochart_builder_finish (IochartBuilder *b)
+{
+  IochartCapture *c = b->capture;
+
+  drop_dead (b);
+  apply_rules (b);
+  tally_processes (b);
+  if (b->lost_merges > 0)
+    g_debug ("%" G_GUINT64_FORMAT " merges into requests that began before the capture", b->lost_merges);
+  g_ptr_array_add (c->warnings, NULL);
+  _iochart_builder_progress (b, 1.0);
+  b->capture = NULL;
+  return c;
+}

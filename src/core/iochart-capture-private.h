@@ -1,0 +1,175 @@
+/* iochart-capture-private.h: how readers fill a capture
+ *
+ * A reader turns its format into calls on an IochartBuilder, in time order. The builder alone
+ * rebuilds request lives, attributes them to processes and decides priority classes, so every
+ * format gets the same model and nothing is matched twice.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include "iochart-capture.h"
+#include "iochart-error.h"
+#include "iochart-loader.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  IOCHART_BLOCK_QUEUE,        /* bio queued (blktrace Q, block_bio_queue) */
+  IOCHART_BLOCK_BACKMERGE,    /* bio merged at the back of a request (M) */
+  IOCHART_BLOCK_FRONTMERGE,   /* bio merged at the front of a request (F) */
+  IOCHART_BLOCK_GETRQ,        /* G */
+  IOCHART_BLOCK_SLEEPRQ,      /* S */
+  IOCHART_BLOCK_REQUEUE,      /* R */
+  IOCHART_BLOCK_INSERT,       /* I */
+  IOCHART_BLOCK_ISSUE,        /* D */
+  IOCHART_BLOCK_COMPLETE,     /* C */
+  IOCHART_BLOCK_RQ_MERGE,     /* a request merged into another (block_rq_merge) */
+  IOCHART_BLOCK_PLUG,         /* P */
+  IOCHART_BLOCK_UNPLUG,       /* U, UT */
+  IOCHART_BLOCK_SPLIT,        /* X */
+  IOCHART_BLOCK_BOUNCE,       /* B */
+  IOCHART_BLOCK_REMAP,        /* A */
+  IOCHART_BLOCK_OTHER,
+} IochartBlockAction;
+
+typedef struct {
+  gint64      ts_ns;
+  guint32     dev;           /* MAJ << 20 | MIN */
+  guint64     sector;
+  guint32     nr_sector;
+  guint32     bytes;         /* 0: nr_sector * 512 */
+  guint8      op;            /* IochartOp, from iochart_rwbs_parse() */
+  guint8      flags;         /* IochartRqFlags */
+  gint32      pid;           /* -1 when unknown */
+  const char *comm;          /* NULL when the event has none (block_rq_complete) */
+  gsize       comm_len;      /* bytes of comm to use; comm need not be NUL-terminated */
+  gint32      ioprio;        /* the event's ioprio field, -1 when the event has none */
+  gint32      error;         /* completions: negative errno */
+} IochartBlockEvent;
+
+#define IOCHART_BLOCK_EVENT_INIT { .pid = -1, .ioprio = -1 }
+
+typedef struct _IochartBuilder IochartBuilder;
+
+IochartBuilder *_iochart_builder_new          (const char        *name);
+void            _iochart_builder_free         (IochartBuilder    *b);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBuilder, _iochart_builder_free)
+
+void            _iochart_builder_set_progress (IochartBuilder    *b,
+                                               IochartLoadProgress func,
+                                               gpointer           user_data);
+/* Readers report how far they are through their input, 0..1. */
+void            _iochart_builder_progress     (IochartBuilder    *b,
+                                               double             fraction);
+void            _iochart_builder_warn         (IochartBuilder    *b,
+                                               const char        *format,
+                                               ...) G_GNUC_PRINTF (2, 3);
+/* Counts records read that carry no block, sched or ioprio information. */
+void            _iochart_builder_add_events   (IochartBuilder    *b,
+                                               guint64            n);
+
+void            _iochart_builder_block        (IochartBuilder    *b,
+                                               IochartBlockAction action,
+                                               const IochartBlockEvent *ev);
+void            _iochart_builder_device_name  (IochartBuilder    *b,
+                                               guint32            dev,
+                                               const char        *name);
+
+/* A name seen for a pid at a time (blktrace PROCESS notes, task names of text lines). */
+void            _iochart_builder_comm         (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               gint32             pid,
+                                               const char        *comm,
+                                               gsize              comm_len);
+void            _iochart_builder_fork         (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               gint32             parent_pid,
+                                               gint32             child_pid,
+                                               const char        *child_comm);
+void            _iochart_builder_exec         (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               gint32             pid,
+                                               const char        *filename);
+void            _iochart_builder_exit         (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               gint32             pid);
+/* syscalls:sys_enter_ioprio_set: which (1 process, 2 pgrp, 3 user), who, ioprio. */
+void            _iochart_builder_ioprio_set   (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               gint32             caller_pid,
+                                               gint32             which,
+                                               gint32             who,
+                                               guint32            ioprio);
+/* A class learnt from elsewhere (scheduler notes): applies from ts_ns on to pid's requests
+ * that have no ioprio field. */
+void            _iochart_builder_hint_class   (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               gint32             pid,
+                                               IochartClass       klass,
+                                               guint8             level,
+                                               IochartClassSource source);
+/* A scheduler's text note (blktrace MESSAGE, `m N ...` lines). */
+void            _iochart_builder_message      (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               guint32            dev,
+                                               gint32             pid,
+                                               const char        *text,
+                                               gsize              len);
+
+
+void            _iochart_builder_add_rule     (IochartBuilder    *b,
+                                               const IochartClassRule *rule);
+
+/* Ends matching, computes per-process figures and returns the finished capture. */
+IochartCapture *_iochart_builder_finish       (IochartBuilder    *b);
+
+G_END_DECLS
+
+/* ---- The capture's store, shared by the builder and the capture's accessors ---- */
+
+G_BEGIN_DECLS
+
+/* 48-bit signed offsets from the capture's base time: +-39 hours in ns, unknown = most negative. */
+#define IOCHART_T48_UNKNOWN G_GINT64_CONSTANT (-0x800000000000)
+
+/* One request as stored: 48 bytes. Sizes are checked by a static assert. */
+typedef struct {
+  guint64 sector;
+  guint32 bytes;
+  guint32 process;
+  guint8  t[4][6];           /* queue, insert, issue, complete */
+  guint16 device;
+  guint8  op_flags;          /* op in bits 0-2, IochartRqFlags << 3 */
+  guint8  prio;              /* class in bits 0-2, level in bits 3-5 */
+  guint8  error;             /* -errno */
+  guint8  counts;            /* issues in bits 0-3, requeues in bits 4-7, both saturating */
+  guint16 merges_source;     /* merges in bits 0-11 (saturating), IochartClassSource in 12-15 */
+} IochartRequestRec;
+
+G_STATIC_ASSERT (sizeof (IochartRequestRec) == 48);
+
+enum { IOCHART_T_QUEUE, IOCHART_T_INSERT, IOCHART_T_ISSUE, IOCHART_T_COMPLETE };
+
+struct _IochartCapture {
+  GObject      parent_instance;
+  char        *name;
+  GStringChunk *strings;     /* interned comms and names */
+  GHashTable  *interned;     /* const char* -> same, for dedup */
+  GArray      *devices;      /* IochartDevice */
+  GArray      *processes;    /* IochartProcess */
+  GArray      *requests;     /* IochartRequestRec */
+  gint64       base_ns;
+  gint64       start_ns;
+  gint64       end_ns;
+  guint64      n_events;
+  guint64      unmatched_issues;
+  guint64      unmatched_completions;
+  guint64      requeues;
+  GPtrArray   *warnings;     /* char*, NULL-terminated on finish */
+};
+
+const char *_iochart_capture_intern     (IochartCapture *self, const char *s, gssize len);
+gint64      _iochart_rec_get_time       (const IochartCapture *self, const IochartRequestRec *rec, guint which);
+void        _iochart_rec_set_time       (IochartCapture *self, IochartRequestRec *rec, guint which, gint64 ns);
+
+G_END_DECLS

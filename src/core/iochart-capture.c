@@ -1,0 +1,236 @@
+/* iochart-capture.c: the finished model and its read-only accessors */
+#include <string.h>
+#include "iochart-capture-private.h"
+
+G_DEFINE_FINAL_TYPE (IochartCapture, iochart_capture, G_TYPE_OBJECT)
+
+static void
+clear_process (gpointer data)
+{
+  IochartProcess *p = data;
+
+  g_clear_pointer (&p->comms, g_array_unref);
+}
+
+static void
+iochart_capture_finalize (GObject *object)
+{
+  IochartCapture *self = IOCHART_CAPTURE (object);
+
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->interned, g_hash_table_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_clear_pointer (&self->devices, g_array_unref);
+  g_clear_pointer (&self->processes, g_array_unref);
+  g_clear_pointer (&self->requests, g_array_unref);
+  g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  G_OBJECT_CLASS (iochart_capture_parent_class)->finalize (object);
+}
+
+static void
+iochart_capture_class_init (IochartCaptureClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = iochart_capture_finalize;
+}
+
+static void
+iochart_capture_init (IochartCapture *self)
+{
+  self->strings = g_string_chunk_new (4096);
+  self->interned = g_hash_table_new (g_str_hash, g_str_equal);
+  self->devices = g_array_new (FALSE, TRUE, sizeof (IochartDevice));
+  self->processes = g_array_new (FALSE, TRUE, sizeof (IochartProcess));
+  g_array_set_clear_func (self->processes, clear_process);
+  self->requests = g_array_new (FALSE, TRUE, sizeof (IochartRequestRec));
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->base_ns = IOCHART_TIME_UNKNOWN;
+  self->start_ns = IOCHART_TIME_UNKNOWN;
+  self->end_ns = IOCHART_TIME_UNKNOWN;
+}
+
+const char *
+_iochart_capture_intern (IochartCapture *self, const char *s, gssize len)
+{
+  g_autofree char *tmp = NULL;
+  const char *found;
+
+  if (s == NULL)
+    return NULL;
+  if (len >= 0)
+    s = tmp = g_strndup (s, len);
+  found = g_hash_table_lookup (self->interned, s);
+  if (found == NULL)
+    {
+      found = g_string_chunk_insert_const (self->strings, s);
+      g_hash_table_add (self->interned, (gpointer) found);
+    }
+  return found;
+}
+
+gint64
+_iochart_rec_get_time (const IochartCapture *self, const IochartRequestRec *rec, guint which)
+{
+  const guint8 *b = rec->t[which];
+  guint64 u = (guint64) b[0] | (guint64) b[1] << 8 | (guint64) b[2] << 16 | (guint64) b[3] << 24 |
+              (guint64) b[4] << 32 | (guint64) b[5] << 40;
+  gint64 v = (gint64) (u << 16) >> 16;   /* sign-extend 48 bits */
+
+  if (v == IOCHART_T48_UNKNOWN)
+    return IOCHART_TIME_UNKNOWN;
+  return self->base_ns + v;
+}
+
+void
+_iochart_rec_set_time (IochartCapture *self, IochartRequestRec *rec, guint which, gint64 ns)
+{
+  gint64 v = IOCHART_T48_UNKNOWN;
+  guint8 *b = rec->t[which];
+
+  if (ns != IOCHART_TIME_UNKNOWN)
+    {
+      if (self->base_ns == IOCHART_TIME_UNKNOWN)
+        self->base_ns = ns;
+      v = ns - self->base_ns;
+      /* Beyond +-39 h of the first event: clamp rather than wrap. */
+      v = CLAMP (v, IOCHART_T48_UNKNOWN + 1, -IOCHART_T48_UNKNOWN - 1);
+    }
+  for (guint i = 0; i < 6; i++)
+    b[i] = (guint8) ((guint64) v >> (8 * i));
+}
+
+const char *
+iochart_capture_get_name (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), NULL);
+  return self->name;
+}
+
+guint64
+iochart_capture_get_n_events (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->n_events;
+}
+
+gint64
+iochart_capture_get_start_ns (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), IOCHART_TIME_UNKNOWN);
+  return self->start_ns;
+}
+
+gint64
+iochart_capture_get_end_ns (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), IOCHART_TIME_UNKNOWN);
+  return self->end_ns;
+}
+
+guint
+iochart_capture_get_n_devices (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->devices->len;
+}
+
+const IochartDevice *
+iochart_capture_get_device (IochartCapture *self, guint index)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), NULL);
+  g_return_val_if_fail (index < self->devices->len, NULL);
+  return &g_array_index (self->devices, IochartDevice, index);
+}
+
+int
+iochart_capture_find_device (IochartCapture *self, guint32 dev)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), -1);
+  for (guint i = 0; i < self->devices->len; i++)
+    if (g_array_index (self->devices, IochartDevice, i).dev == dev)
+      return i;
+  return -1;
+}
+
+guint
+iochart_capture_get_n_processes (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->processes->len;
+}
+
+const IochartProcess *
+iochart_capture_get_process (IochartCapture *self, guint index)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), NULL);
+  g_return_val_if_fail (index < self->processes->len, NULL);
+  return &g_array_index (self->processes, IochartProcess, index);
+}
+
+guint
+iochart_capture_get_n_requests (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->requests->len;
+}
+
+void
+iochart_capture_get_request (IochartCapture *self, guint index, IochartRequest *out)
+{
+  const IochartRequestRec *rec;
+
+  g_return_if_fail (IOCHART_IS_CAPTURE (self));
+  g_return_if_fail (index < self->requests->len);
+  rec = &g_array_index (self->requests, IochartRequestRec, index);
+  out->queue_ns = _iochart_rec_get_time (self, rec, IOCHART_T_QUEUE);
+  out->insert_ns = _iochart_rec_get_time (self, rec, IOCHART_T_INSERT);
+  out->issue_ns = _iochart_rec_get_time (self, rec, IOCHART_T_ISSUE);
+  out->complete_ns = _iochart_rec_get_time (self, rec, IOCHART_T_COMPLETE);
+  out->sector = rec->sector;
+  out->bytes = rec->bytes;
+  out->process = rec->process;
+  out->device = rec->device;
+  out->op = rec->op_flags & 7;
+  out->flags = rec->op_flags >> 3;
+  out->klass = rec->prio & 7;
+  out->level = (rec->prio >> 3) & 7;
+  out->class_source = rec->merges_source >> 12;
+  out->issues = rec->counts & 15;
+  out->requeues = rec->counts >> 4;
+  out->merges = rec->merges_source & 0xfff;
+  out->error = -(gint16) rec->error;
+}
+
+guint64
+iochart_capture_get_n_unmatched_issues (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->unmatched_issues;
+}
+
+guint64
+iochart_capture_get_n_unmatched_completions (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->unmatched_completions;
+}
+
+guint64
+iochart_capture_get_n_requeues (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->requeues;
+}
+
+const char * const *
+iochart_capture_get_warnings (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), NULL);
+  return (const char * const *) self->warnings->pdata;
+}
+
+gsize
+iochart_capture_get_request_store_size (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return (gsize) self->requests->len * sizeof (IochartRequestRec);
+}

@@ -1,0 +1,92 @@
+/* iochart-capture.h: the one model of a capture, whatever format it came from */
+#pragma once
+
+#include <glib-object.h>
+#include "iochart-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint32     dev;          /* kernel dev_t: MAJ << 20 | MIN */
+  const char *name;         /* "loop0" when known, else NULL */
+} IochartDevice;
+
+typedef struct {
+  gint64      ns;           /* when this name was first seen or set (exec) */
+  const char *comm;
+} IochartComm;
+
+typedef struct {
+  gint32              pid;
+  gint32              tgid;       /* -1 when unknown */
+  gint32              ppid;       /* -1 when unknown */
+  guint32             parent;     /* index of the parent's IochartProcess, or IOCHART_NO_PROCESS */
+  gint64              start_ns;   /* fork, when seen */
+  gint64              exit_ns;    /* exit, when seen */
+  const char         *comm;       /* the last name: what users know it by */
+  GArray             *comms;      /* IochartComm history, in time order */
+  IochartClass        klass;      /* class of most of its bytes */
+  guint8              level;
+  IochartClassSource  class_source;
+  guint32             class_mask; /* 1 << IochartClass for every class it used */
+  guint32             requests;   /* requests issued to a device */
+  guint64             bytes;
+} IochartProcess;
+
+/* One request's life, unpacked. Times are IOCHART_TIME_UNKNOWN when not seen. */
+typedef struct {
+  gint64   queue_ns;
+  gint64   insert_ns;
+  gint64   issue_ns;
+  gint64   complete_ns;
+  guint64  sector;
+  guint32  bytes;
+  guint32  process;        /* index, or IOCHART_NO_PROCESS */
+  guint16  device;         /* index */
+  guint8   op;             /* IochartOp */
+  guint8   flags;          /* IochartRqFlags */
+  guint8   klass;          /* IochartClass */
+  guint8   level;
+  guint8   class_source;   /* IochartClassSource: what decided klass */
+  guint8   issues;         /* issue events: 1 + requeues that were issued again */
+  guint8   requeues;
+  guint16  merges;         /* bios and requests folded into this one */
+  gint16   error;          /* negative errno, 0 when fine */
+} IochartRequest;
+
+#define IOCHART_TYPE_CAPTURE (iochart_capture_get_type ())
+G_DECLARE_FINAL_TYPE (IochartCapture, iochart_capture, IOCHART, CAPTURE, GObject)
+
+const char           *iochart_capture_get_name          (IochartCapture *self);
+guint64               iochart_capture_get_n_events      (IochartCapture *self);
+gint64                iochart_capture_get_start_ns      (IochartCapture *self);
+gint64                iochart_capture_get_end_ns        (IochartCapture *self);
+
+guint                 iochart_capture_get_n_devices     (IochartCapture *self);
+const IochartDevice  *iochart_capture_get_device        (IochartCapture *self,
+                                                         guint           index);
+/* Returns the index of dev, or -1. */
+int                   iochart_capture_find_device       (IochartCapture *self,
+                                                         guint32         dev);
+
+guint                 iochart_capture_get_n_processes   (IochartCapture *self);
+const IochartProcess *iochart_capture_get_process       (IochartCapture *self,
+                                                         guint           index);
+
+guint                 iochart_capture_get_n_requests    (IochartCapture *self);
+void                  iochart_capture_get_request       (IochartCapture *self,
+                                                         guint           index,
+                                                         IochartRequest *out);
+
+/* What could not be matched at the capture's edges or because events were lost. */
+guint64               iochart_capture_get_n_unmatched_issues      (IochartCapture *self);
+guint64               iochart_capture_get_n_unmatched_completions (IochartCapture *self);
+guint64               iochart_capture_get_n_requeues               (IochartCapture *self);
+
+/* Warnings a reader gave while loading (lines skipped, CPU files lost...). */
+const char * const   *iochart_capture_get_warnings      (IochartCapture *self);
+
+/* Bytes used by the request store, for the memory figures. */
+gsize                 iochart_capture_get_request_store_size (IochartCapture *self);
+
+G_END_DECLS

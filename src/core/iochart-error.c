@@ -1,0 +1,3 @@
+#include "iochart-error.h"
+
+G_DEFINE_QUARK (iochart-error-quark, iochart_error)

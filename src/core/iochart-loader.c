@@ -1,0 +1,328 @@
+/* iochart-loader.c: format detection from content, decompression, and dispatch to readers */
+#include <errno.h>
+#include <string.h>
+#include <archive.h>
+#include <archive_entry.h>
+#include <glib/gstdio.h>
+#include "iochart-loader.h"
+#include "iochart-side-capture.h"
+#include "readers/iochart-readers-private.h"
+#include "bootchart/iochart-bootchart.h"
+
+#define SNIFF_BYTES 8192
+
+static const char * const format_names[] = {
+  "unknown", "trace-cmd .dat", "ftrace text", "blk tracer text", "blkparse text", "blktrace",
+  "bootchart",
+};
+
+const char *
+iochart_format_name (IochartFormat format)
+{
+  return format < G_N_ELEMENTS (format_names) ? format_names[format] : "unknown";
+}
+
+gboolean
+iochart_class_rule_parse (const char *text, IochartClassRule *rule, GError **error)
+{
+  const char *eq = strrchr (text, '=');
+  g_autofree char *klass = NULL;
+  char *colon;
+  guint64 level = 4;
+
+  if (eq == NULL || eq == text || eq[1] == '\0')
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': a class rule is COMM_OR_PID=idle|be|rt|none[:LEVEL]", text);
+      return FALSE;
+    }
+  klass = g_strdup (eq + 1);
+  colon = strchr (klass, ':');
+  if (colon != NULL)
+    {
+      *colon = '\0';
+      if (!g_ascii_string_to_unsigned (colon + 1, 10, 0, 7, &level, NULL))
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': the level must be 0 to 7", text);
+          return FALSE;
+        }
+    }
+  if (!iochart_class_from_name (klass, &rule->klass) || rule->klass == IOCHART_CLASS_UNKNOWN)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': unknown class '%s' (idle, be, rt or none)", text, klass);
+      return FALSE;
+    }
+  if (rule->klass == IOCHART_CLASS_IDLE && colon == NULL)
+    level = 7;
+  rule->level = level;
+  rule->match = g_strndup (text, eq - text);
+  return TRUE;
+}
+
+void
+iochart_class_rule_clear (IochartClassRule *rule)
+{
+  g_clear_pointer (&rule->match, g_free);
+}
+
+/* ---- reading a file whole, decompressing it when it is gzip, xz or zstd ---- */
+
+typedef struct {
+  GMappedFile *mapped;
+  GByteArray  *inflated;
+  IochartText  text;
+} TextFile;
+
+static void
+text_file_clear (TextFile *tf)
+{
+  g_clear_pointer (&tf->mapped, g_mapped_file_unref);
+  g_clear_pointer (&tf->inflated, g_byte_array_unref);
+}
+
+static gboolean
+is_compressed (const guint8 *h, gsize n)
+{
+  return (n >= 2 && h[0] == 0x1f && h[1] == 0x8b) ||
+         (n >= 6 && memcmp (h, "\xfd" "7zXZ\0", 6) == 0) ||
+         (n >= 4 && memcmp (h, "\x28\xb5\x2f\xfd", 4) == 0);
+}
+
+static gboolean
+inflate_file (const char *path, GByteArray **out, GError **error)
+{
+  struct archive *a = archive_read_new ();
+  struct archive_entry *entry;
+  g_autoptr(GByteArray) buf = g_byte_array_new ();
+  gboolean ok = FALSE;
+  la_ssize_t n;
+  guint8 chunk[65536];
+
+  archive_read_support_filter_all (a);
+  archive_read_support_format_raw (a);
+  if (archive_read_open_filename (a, path, 1 << 16) != ARCHIVE_OK ||
+      archive_read_next_header (a, &entry) != ARCHIVE_OK)
+    goto out;
+  while ((n = archive_read_data (a, chunk, sizeof chunk)) > 0)
+    g_byte_array_append (buf, chunk, n);
+  if (n < 0)
+    {
+      /* Keep what came out before the damage: a cut text capture still loads. */
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                   "'%s': damaged compressed data after %u bytes of text: %s", path, buf->len,
+                   archive_error_string (a));
+      if (buf->len == 0)
+        goto out;
+      g_clear_error (error);
+    }
+  ok = TRUE;
+  *out = g_steal_pointer (&buf);
+out:
+  if (!ok && error != NULL && *error == NULL)
+    g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE, "'%s': cannot decompress: %s", path,
+                 archive_error_string (a) ? archive_error_string (a) : "unknown error");
+  archive_read_free (a);
+  return ok;
+}
+
+static gboolean
+read_head (const char *path, guint8 *head, gsize *len, GError **error)
+{
+  FILE *f = g_fopen (path, "rb");
+
+  if (f == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", path, g_strerror (saved));
+      return FALSE;
+    }
+  *len = fread (head, 1, SNIFF_BYTES, f);
+  fclose (f);
+  return TRUE;
+}
+
+static gboolean
+text_file_open (TextFile *tf, const char *path, GError **error)
+{
+  guint8 head[SNIFF_BYTES];
+  gsize n;
+
+  if (!read_head (path, head, &n, error))
+    return FALSE;
+  tf->text.path = path;
+  if (is_compressed (head, n))
+    {
+      if (!inflate_file (path, &tf->inflated, error))
+        return FALSE;
+      tf->text.data = (const char *) tf->inflated->data;
+      tf->text.len = tf->inflated->len;
+      return TRUE;
+    }
+  tf->mapped = g_mapped_file_new (path, FALSE, error);
+  if (tf->mapped == NULL)
+    return FALSE;
+  tf->text.data = g_mapped_file_get_contents (tf->mapped);
+  tf->text.len = g_mapped_file_get_length (tf->mapped);
+  if (tf->text.data == NULL)
+    tf->text.data = "";
+  return TRUE;
+}
+
+/* ---- detection ---- */
+
+static IochartFormat
+detect_text (const IochartText *text)
+{
+  if (_iochart_blk_text_sniff (text))
+    return IOCHART_FORMAT_BLK_TEXT;
+  if (_iochart_blkparse_text_sniff (text))
+    return IOCHART_FORMAT_BLKPARSE_TEXT;
+  if (_iochart_ftrace_text_sniff (text))
+    return IOCHART_FORMAT_FTRACE_TEXT;
+  return IOCHART_FORMAT_UNKNOWN;
+}
+
+static gboolean
+looks_binary (const guint8 *h, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (h[i] == 0)
+      return TRUE;
+  return FALSE;
+}
+
+IochartFormat
+iochart_detect_format (const char *path, GError **error)
+{
+  guint8 head[SNIFF_BYTES];
+  gsize n = 0;
+  g_auto(GStrv) cpu_files = NULL;
+  IochartFormat format = IOCHART_FORMAT_UNKNOWN;
+
+  if (iochart_bootchart_sniff_path (path))
+    return IOCHART_FORMAT_BOOTCHART;
+  if ((cpu_files = _iochart_blktrace_expand (path)) != NULL)
+    return IOCHART_FORMAT_BLKTRACE;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_UNKNOWN_FORMAT,
+                   "'%s': folder holds neither blktrace files nor a bootchart capture", path);
+      return IOCHART_FORMAT_UNKNOWN;
+    }
+  if (!read_head (path, head, &n, error))
+    return IOCHART_FORMAT_UNKNOWN;
+  if (n == 0)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_EMPTY, "'%s': empty file", path);
+      return IOCHART_FORMAT_UNKNOWN;
+    }
+  if (_iochart_dat_sniff (head, n))
+    return IOCHART_FORMAT_DAT;
+  if (_iochart_blktrace_sniff (head, n))
+    return IOCHART_FORMAT_BLKTRACE;
+  if (is_compressed (head, n) || !looks_binary (head, n))
+    {
+      TextFile tf = { 0 };
+
+      if (text_file_open (&tf, path, error))
+        {
+          IochartText sniff = tf.text;
+
+          sniff.len = MIN (sniff.len, 64 * 1024);
+          format = detect_text (&sniff);
+        }
+      text_file_clear (&tf);
+      if (format != IOCHART_FORMAT_UNKNOWN || (error && *error))
+        return format;
+    }
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_UNKNOWN_FORMAT,
+               "'%s': not a capture iochart knows (trace-cmd .dat, ftrace text, blktrace, blkparse "
+               "text, blk tracer text, bootchart)", path);
+  return IOCHART_FORMAT_UNKNOWN;
+}
+
+/* ---- loading ---- */
+
+static gboolean
+read_text (IochartBuilder *b, const char *path, IochartFormat format, GError **error)
+{
+  TextFile tf = { 0 };
+  gboolean ok = FALSE;
+
+  if (!text_file_open (&tf, path, error))
+    return FALSE;
+  switch (format)
+    {
+    case IOCHART_FORMAT_FTRACE_TEXT: ok = _iochart_ftrace_text_read (b, &tf.text, error); break;
+    case IOCHART_FORMAT_BLK_TEXT: ok = _iochart_blk_text_read (b, &tf.text, error); break;
+    case IOCHART_FORMAT_BLKPARSE_TEXT: ok = _iochart_blkparse_text_read (b, &tf.text, error); break;
+    default: g_assert_not_reached ();
+    }
+  text_file_clear (&tf);
+  return ok;
+}
+
+static gboolean
+read_one (IochartBuilder *b, const char *path, IochartFormat format, GError **error)
+{
+  g_auto(GStrv) cpu_files = NULL;
+
+  switch (format)
+    {
+    case IOCHART_FORMAT_DAT:
+      return _iochart_dat_check (path, error) && _iochart_dat_read (b, path, error);
+    case IOCHART_FORMAT_BLKTRACE:
+      cpu_files = _iochart_blktrace_expand (path);
+      if (cpu_files == NULL)
+        cpu_files = g_strdupv ((char *[]) { (char *) path, NULL });
+      return _iochart_blktrace_read (b, (const char * const *) cpu_files, error);
+    case IOCHART_FORMAT_BOOTCHART:
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_UNKNOWN_FORMAT,
+                   "'%s': a bootchart capture holds no block requests; give a trace of the same "
+                   "boot with it", path);
+      return FALSE;
+    default:
+      return read_text (b, path, format, error);
+    }
+}
+
+static IochartCapture *
+load_one (const char *path, const IochartLoadOptions *options, GError **error)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new (path);
+  IochartFormat format = iochart_detect_format (path, error);
+
+  if (format == IOCHART_FORMAT_UNKNOWN)
+    return NULL;
+  if (options != NULL)
+    {
+      _iochart_builder_set_progress (b, options->progress, options->progress_data);
+      for (guint i = 0; i < options->n_rules; i++)
+        _iochart_builder_add_rule (b, &options->rules[i]);
+    }
+  if (!read_one (b, path, format, error))
+    return NULL;
+  return _iochart_builder_finish (b);
+}
+
+IochartCapture *
+iochart_load (const char * const *paths, const IochartLoadOptions *options, GError **error)
+{
+  g_autoptr(IochartCapture) primary = NULL;
+
+  g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
+  primary = load_one (paths[0], options, error);
+  if (primary == NULL)
+    return NULL;
+  /* Further captures describe the same run: they lend what the first one lacks. */
+  for (guint i = 1; paths[i] != NULL; i++)
+    {
+      g_autoptr(IochartCapture) side = load_one (paths[i], options, error);
+
+      if (side == NULL)
+        return NULL;
+      iochart_side_capture_apply (primary, side);
+    }
+  return g_steal_pointer (&primary);
+}
