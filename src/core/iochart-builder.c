@@ -602,8 +602,10 @@ on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
   guint32 rq = find_or_create (b, ev, maps, 1);
   IochartRequestRec *rec = rec_at (b, rq);
 
+  guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+
   if (rec->process == IOCHART_NO_PROCESS)
-    rec->process = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+    rec->process = proc;
   if (ev->bytes)
     rec->bytes = ev->bytes;
   _iochart_rec_set_time (b->capture, rec, IOCHART_T_INSERT, ev->ts_ns);
@@ -618,9 +620,11 @@ on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
   guint32 rq = find_or_create (b, ev, maps, 2);
   IochartRequestRec *rec = rec_at (b, rq);
 
+  guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+
   /* Issue often runs in a kworker: it names the process only when nothing earlier did. */
   if (rec->process == IOCHART_NO_PROCESS)
-    rec->process = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+    rec->process = proc;
   if (ev->bytes)
     rec->bytes = ev->bytes;
   _iochart_rec_set_time (b->capture, rec, IOCHART_T_ISSUE, ev->ts_ns);

@@ -22,50 +22,6 @@ iochart_format_name (IochartFormat format)
   return format < G_N_ELEMENTS (format_names) ? format_names[format] : "unknown";
 }
 
-gboolean
-iochart_class_rule_parse (const char *text, IochartClassRule *rule, GError **error)
-{
-  const char *eq = strrchr (text, '=');
-  g_autofree char *klass = NULL;
-  char *colon;
-  guint64 level = 4;
-
-  if (eq == NULL || eq == text || eq[1] == '\0')
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "'%s': a class rule is COMM_OR_PID=idle|be|rt|none[:LEVEL]", text);
-      return FALSE;
-    }
-  klass = g_strdup (eq + 1);
-  colon = strchr (klass, ':');
-  if (colon != NULL)
-    {
-      *colon = '\0';
-      if (!g_ascii_string_to_unsigned (colon + 1, 10, 0, 7, &level, NULL))
-        {
-          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': the level must be 0 to 7", text);
-          return FALSE;
-        }
-    }
-  if (!iochart_class_from_name (klass, &rule->klass) || rule->klass == IOCHART_CLASS_UNKNOWN)
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "'%s': unknown class '%s' (idle, be, rt or none)", text, klass);
-      return FALSE;
-    }
-  if (rule->klass == IOCHART_CLASS_IDLE && colon == NULL)
-    level = 7;
-  rule->level = level;
-  rule->match = g_strndup (text, eq - text);
-  return TRUE;
-}
-
-void
-iochart_class_rule_clear (IochartClassRule *rule)
-{
-  g_clear_pointer (&rule->match, g_free);
-}
-
 /* ---- reading a file whole, decompressing it when it is gzip, xz or zstd ---- */
 
 typedef struct {

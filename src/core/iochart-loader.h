@@ -20,18 +20,7 @@ const char *iochart_format_name (IochartFormat format);
 
 typedef void (*IochartLoadProgress) (double fraction, gpointer user_data);
 
-/* A user rule: --class COMM_OR_PID=CLASS[:LEVEL], for requests whose class no capture tells. */
-typedef struct {
-  char        *match;        /* a comm, or a pid in decimal */
-  IochartClass klass;
-  guint8       level;
-} IochartClassRule;
 
-/* Parses "COMM_OR_PID=idle|be|rt|none[:LEVEL]". */
-gboolean        iochart_class_rule_parse (const char          *text,
-                                          IochartClassRule    *rule,
-                                          GError             **error);
-void            iochart_class_rule_clear (IochartClassRule    *rule);
 
 typedef struct {
   const IochartClassRule *rules;

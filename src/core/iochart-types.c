@@ -1,6 +1,7 @@
 /* iochart-types.c: names of the shared enums and the RWBS codec */
 #include <string.h>
 #include "iochart-types.h"
+#include "iochart-error.h"
 
 static const char * const op_names[IOCHART_N_OPS] = { "read", "write", "discard", "flush", "other" };
 static const char * const class_names[IOCHART_N_CLASSES] = { "none", "rt", "be", "idle", "unknown" };
@@ -106,3 +107,48 @@ iochart_rwbs_format (IochartOp op, guint8 flags, char *buf)
   if (flags & IOCHART_RQ_META) buf[n++] = 'M';
   buf[n] = '\0';
 }
+
+gboolean
+iochart_class_rule_parse (const char *text, IochartClassRule *rule, GError **error)
+{
+  const char *eq = strrchr (text, '=');
+  g_autofree char *klass = NULL;
+  char *colon;
+  guint64 level = 4;
+
+  if (eq == NULL || eq == text || eq[1] == '\0')
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': a class rule is COMM_OR_PID=idle|be|rt|none[:LEVEL]", text);
+      return FALSE;
+    }
+  klass = g_strdup (eq + 1);
+  colon = strchr (klass, ':');
+  if (colon != NULL)
+    {
+      *colon = '\0';
+      if (!g_ascii_string_to_unsigned (colon + 1, 10, 0, 7, &level, NULL))
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': the level must be 0 to 7", text);
+          return FALSE;
+        }
+    }
+  if (!iochart_class_from_name (klass, &rule->klass) || rule->klass == IOCHART_CLASS_UNKNOWN)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': unknown class '%s' (idle, be, rt or none)", text, klass);
+      return FALSE;
+    }
+  if (rule->klass == IOCHART_CLASS_IDLE && colon == NULL)
+    level = 7;
+  rule->level = level;
+  rule->match = g_strndup (text, eq - text);
+  return TRUE;
+}
+
+void
+iochart_class_rule_clear (IochartClassRule *rule)
+{
+  g_clear_pointer (&rule->match, g_free);
+}
+
