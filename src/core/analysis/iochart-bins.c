@@ -1,0 +1,228 @@
+/* iochart-bins.c: one pass over the requests, spread over pixel columns */
+#include <math.h>
+#include "iochart-bins.h"
+
+static gboolean
+known (gint64 ts)
+{
+  return ts != IOCHART_TIME_UNKNOWN;
+}
+
+void
+iochart_columns_spread (double *cols, guint n_columns, gint64 from_ns, double ns_per_column,
+                        gint64 a, gint64 b, double weight)
+{
+  double ra = (double) (a - from_ns), rb = (double) (b - from_ns);
+  gint64 c0, c1;
+
+  if (rb <= 0 || ra >= ns_per_column * n_columns || b <= a)
+    return;
+  ra = MAX (ra, 0);
+  rb = MIN (rb, ns_per_column * n_columns);
+  c0 = (gint64) (ra / ns_per_column);
+  c1 = MIN ((gint64) (rb / ns_per_column), (gint64) n_columns - 1);
+  for (gint64 c = c0; c <= c1; c++)
+    {
+      double lo = MAX (ra, c * ns_per_column), hi = MIN (rb, (c + 1) * ns_per_column);
+      if (hi > lo)
+        cols[c] += weight * (hi - lo);
+    }
+}
+
+static int
+column_of (const IochartBins *bins, gint64 ts)
+{
+  double r = (double) (ts - bins->from_ns) / bins->ns_per_column;
+
+  if (ts < bins->from_ns || ts > bins->to_ns)
+    return -1;
+  return MIN ((int) r, (int) bins->n_columns - 1);
+}
+
+guint
+iochart_bins_latency_bucket (gint64 latency_ns)
+{
+  double l;
+  int b;
+
+  if (latency_ns <= (G_GINT64_CONSTANT (1) << IOCHART_LAT_MIN_LOG2))
+    return 0;
+  l = log2 ((double) latency_ns);
+  b = (int) ((l - IOCHART_LAT_MIN_LOG2) * IOCHART_LAT_SUB);
+  return CLAMP (b, 0, IOCHART_LAT_BUCKETS - 1);
+}
+
+double
+iochart_bins_latency_quantile (const IochartBins *bins, IochartLatGroup group, guint i, double q)
+{
+  const guint32 *h = bins->latency[group] + (gsize) i * IOCHART_LAT_BUCKETS;
+  guint64 total = 0, acc = 0, want;
+
+  for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+    total += h[k];
+  if (total == 0)
+    return -1;
+  want = (guint64) ceil (q * total);
+  want = MAX (want, 1);
+  for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+    {
+      acc += h[k];
+      if (acc >= want)
+        /* the bucket's geometric middle */
+        return exp2 (IOCHART_LAT_MIN_LOG2 + (k + 0.5) / IOCHART_LAT_SUB);
+    }
+  return -1;
+}
+
+double
+iochart_bins_column_ns (const IochartBins *bins, guint i)
+{
+  return bins->ns_per_column;
+}
+
+static guint64
+device_max_sector (IochartCapture *capture, int device)
+{
+  guint n = iochart_capture_get_n_requests (capture);
+  guint64 max = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+
+      iochart_capture_get_request (capture, i, &rq);
+      if (rq.device != device || rq.op == IOCHART_OP_FLUSH || rq.bytes == 0)
+        continue;
+      max = MAX (max, rq.sector + rq.bytes / 512);
+    }
+  return max;
+}
+
+static void
+add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
+{
+  guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
+  gint64 start = known (rq->queue_ns) ? rq->queue_ns : known (rq->insert_ns) ? rq->insert_ns : rq->issue_ns;
+  gint64 issue = known (rq->issue_ns) ? rq->issue_ns : start;
+  gint64 done = rq->complete_ns;
+  gboolean data = rq->op != IOCHART_OP_FLUSH && rq->bytes > 0;
+  int col, lane;
+
+  if (!known (done) || !known (issue) || done < issue)
+    return;
+  if (!known (start) || start > issue)
+    start = issue;
+  if (done < bins->from_ns || start > bins->to_ns)
+    return;
+
+  if (data)
+    {
+      int rw = rq->op == IOCHART_OP_WRITE || rq->op == IOCHART_OP_DISCARD;
+      if (done > issue)
+        iochart_columns_spread (bins->bytes[k][rw], bins->n_columns, bins->from_ns,
+                                bins->ns_per_column, issue, done, (double) rq->bytes / (done - issue));
+      else if ((col = column_of (bins, done)) >= 0)
+        bins->bytes[k][rw][col] += rq->bytes;
+    }
+  iochart_columns_spread (bins->inflight_ns[k], bins->n_columns, bins->from_ns,
+                          bins->ns_per_column, issue, done, 1.0);
+  if ((col = column_of (bins, done)) >= 0)
+    {
+      IochartLatGroup g = k == IOCHART_CLASS_IDLE ? IOCHART_LAT_IDLE : IOCHART_LAT_FOREGROUND;
+      bins->completions[k][col] += 1;
+      bins->latency[g][(gsize) col * IOCHART_LAT_BUCKETS + iochart_bins_latency_bucket (done - start)]++;
+    }
+  if (data && bins->max_sector > 0 && (col = column_of (bins, issue)) >= 0)
+    {
+      guint row = (guint) ((double) rq->sector / (bins->max_sector + 1) * bins->sector_rows);
+      row = MIN (row, bins->sector_rows - 1);
+      bins->sectors[k][(gsize) row * bins->n_columns + col]++;
+    }
+  if (lanes && (lane = iochart_lanes_lane_of_request (lanes, rq)) >= 0)
+    {
+      iochart_columns_spread (bins->lane_wait_ns[lane], bins->n_columns, bins->from_ns,
+                              bins->ns_per_column, start, issue, 1.0);
+      iochart_columns_spread (bins->lane_service_ns[lane], bins->n_columns, bins->from_ns,
+                              bins->ns_per_column, issue, done, 1.0);
+      /* a request shorter than a column still marks the column it touches */
+      for (int c = MAX (column_of (bins, MAX (start, bins->from_ns)), 0),
+               e = column_of (bins, MIN (done, bins->to_ns)); c <= e && c >= 0; c++)
+        bins->lane_classes[lane][c] |= 1u << k;
+    }
+}
+
+IochartBins *
+iochart_bins_new (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
+                  guint n_columns, guint sector_rows, IochartLanes *lanes)
+{
+  IochartBins *bins;
+  guint n = iochart_capture_get_n_requests (capture);
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
+
+  bins = g_new0 (IochartBins, 1);
+  bins->n_columns = n_columns;
+  bins->from_ns = from_ns;
+  bins->to_ns = to_ns;
+  bins->ns_per_column = (double) (to_ns - from_ns) / n_columns;
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      bins->bytes[k][0] = g_new0 (double, n_columns);
+      bins->bytes[k][1] = g_new0 (double, n_columns);
+      bins->completions[k] = g_new0 (double, n_columns);
+      bins->inflight_ns[k] = g_new0 (double, n_columns);
+      bins->sectors[k] = g_new0 (guint32, (gsize) n_columns * MAX (sector_rows, 1));
+    }
+  for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+    bins->latency[g] = g_new0 (guint32, (gsize) n_columns * IOCHART_LAT_BUCKETS);
+  bins->sector_rows = MAX (sector_rows, 1);
+  bins->max_sector = device_max_sector (capture, device);
+  bins->n_lanes = lanes ? iochart_lanes_get_n_lanes (lanes) : 0;
+  bins->lane_service_ns = g_new0 (double *, bins->n_lanes + 1);
+  bins->lane_wait_ns = g_new0 (double *, bins->n_lanes + 1);
+  bins->lane_classes = g_new0 (guint8 *, bins->n_lanes + 1);
+  for (guint l = 0; l < bins->n_lanes; l++)
+    {
+      bins->lane_service_ns[l] = g_new0 (double, n_columns);
+      bins->lane_wait_ns[l] = g_new0 (double, n_columns);
+      bins->lane_classes[l] = g_new0 (guint8, n_columns);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+
+      iochart_capture_get_request (capture, i, &rq);
+      if (rq.device == device)
+        add_request (bins, &rq, lanes);
+    }
+  return bins;
+}
+
+void
+iochart_bins_free (IochartBins *bins)
+{
+  if (bins == NULL)
+    return;
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      g_free (bins->bytes[k][0]);
+      g_free (bins->bytes[k][1]);
+      g_free (bins->completions[k]);
+      g_free (bins->inflight_ns[k]);
+      g_free (bins->sectors[k]);
+    }
+  for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+    g_free (bins->latency[g]);
+  for (guint l = 0; l < bins->n_lanes; l++)
+    {
+      g_free (bins->lane_service_ns[l]);
+      g_free (bins->lane_wait_ns[l]);
+      g_free (bins->lane_classes[l]);
+    }
+  g_free (bins->lane_service_ns);
+  g_free (bins->lane_wait_ns);
+  g_free (bins->lane_classes);
+  g_free (bins);
+}

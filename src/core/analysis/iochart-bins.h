@@ -1,0 +1,76 @@
+/* iochart-bins.h: a device's requests aggregated per pixel column
+ *
+ * Bins are the columns of the chart, not fixed one-second bins: nothing hides in aggregation,
+ * and the last column covers exactly the time left, so there is no fake drop at the end. Work
+ * (bytes, in-flight time, queue wait) is spread over the columns a request spans in proportion
+ * to its time in each, so output size and drawing cost depend on pixels, not on events.
+ */
+#pragma once
+
+#include "iochart-capture.h"
+#include "iochart-lanes.h"
+
+G_BEGIN_DECLS
+
+/* Latency histogram: 4 buckets per octave from 1 µs to ~137 s. */
+#define IOCHART_LAT_MIN_LOG2     10
+#define IOCHART_LAT_MAX_LOG2     37
+#define IOCHART_LAT_SUB          4
+#define IOCHART_LAT_BUCKETS      ((IOCHART_LAT_MAX_LOG2 - IOCHART_LAT_MIN_LOG2) * IOCHART_LAT_SUB)
+
+typedef enum {
+  IOCHART_LAT_FOREGROUND,    /* every class but idle */
+  IOCHART_LAT_IDLE,
+  IOCHART_N_LAT_GROUPS
+} IochartLatGroup;
+
+typedef struct {
+  guint    n_columns;
+  gint64   from_ns, to_ns;
+  double   ns_per_column;
+  double  *bytes[IOCHART_N_CLASSES][2];     /* [class][0 read, 1 write]: bytes served per column */
+  double  *completions[IOCHART_N_CLASSES];  /* completions per column */
+  double  *inflight_ns[IOCHART_N_CLASSES];  /* in-flight request·ns per column (÷ width = mean) */
+  guint32 *latency[IOCHART_N_LAT_GROUPS];   /* n_columns × IOCHART_LAT_BUCKETS, queue to completion */
+  /* sector map: n_columns × sector_rows cells, counts per class */
+  guint    sector_rows;
+  guint64  max_sector;
+  guint32 *sectors[IOCHART_N_CLASSES];
+  /* lanes: per lane, per column */
+  guint    n_lanes;
+  double **lane_service_ns;                 /* time of its requests in flight (sum over requests) */
+  double **lane_wait_ns;                    /* time of its requests queued before dispatch */
+  guint8 **lane_classes;                    /* 1 << class of requests in the column */
+} IochartBins;
+
+/* device: a capture device index; lanes may be NULL. */
+IochartBins *iochart_bins_new           (IochartCapture *capture,
+                                         int             device,
+                                         gint64          from_ns,
+                                         gint64          to_ns,
+                                         guint           n_columns,
+                                         guint           sector_rows,
+                                         IochartLanes   *lanes);
+void         iochart_bins_free          (IochartBins    *bins);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBins, iochart_bins_free)
+
+/* Width in ns of column i (the last may be narrower). */
+double       iochart_bins_column_ns     (const IochartBins *bins,
+                                         guint              i);
+/* The q-quantile (0..1) of latency in column i, or -1 when it had no completion. */
+double       iochart_bins_latency_quantile (const IochartBins *bins,
+                                            IochartLatGroup    group,
+                                            guint              i,
+                                            double             q);
+guint        iochart_bins_latency_bucket (gint64 latency_ns);
+
+/* Adds weight × (ns of [a, b) in each column) to cols. */
+void         iochart_columns_spread     (double         *cols,
+                                         guint           n_columns,
+                                         gint64          from_ns,
+                                         double          ns_per_column,
+                                         gint64          a,
+                                         gint64          b,
+                                         double          weight);
+
+G_END_DECLS

@@ -1,0 +1,606 @@
+/* iochart-lanes.c: grouping processes into lanes */
+#include <string.h>
+#include "iochart-lanes.h"
+
+struct _IochartLanes {
+  IochartCapture *capture;
+  IochartGroupBy  group_by;
+  guint32        *group_of;     /* per process (+1 slot for "no process"): group id */
+  int            *lane_of;      /* per group: lane index or -1 */
+  GArray         *lanes;        /* IochartLane */
+};
+
+typedef struct {
+  guint32  head;
+  guint    n_processes;
+  guint    n_requests;
+  guint64  bytes;
+  guint64  class_bytes[IOCHART_N_CLASSES];
+  guint    class_mask;
+  gint64   first_io_ns, last_io_ns;
+  gint64   start_ns, exit_ns;
+  gboolean matches;
+  guint64  head_bytes;
+  GHashTable *comms;            /* comm -> count of members, for the label */
+} Group;
+
+static const char * const group_names[] = { "tree", "pid", "comm", "parent", "class" };
+
+gboolean
+iochart_group_by_from_name (const char *name, IochartGroupBy *group_by)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (group_names); i++)
+    if (g_strcmp0 (name, group_names[i]) == 0)
+      {
+        *group_by = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+known (gint64 ts)
+{
+  return ts != IOCHART_TIME_UNKNOWN;
+}
+
+/* A `cat` run by `find -exec` lives for milliseconds; the `find` for the whole run. A process
+ * folds into its parent when both its fork and exit were seen and it lived briefly next to the
+ * capture's span. */
+static guint32 *
+group_tree (IochartCapture *capture, guint n, gboolean only_parent)
+{
+  guint32 *root = g_new (guint32, n + 1);
+  gint64 span = iochart_capture_get_end_ns (capture) - iochart_capture_get_start_ns (capture);
+  gint64 brief = MAX (G_GINT64_CONSTANT (1000000000), span / 10);
+
+  for (guint i = 0; i <= n; i++)
+    root[i] = G_MAXUINT32;
+  root[n] = n;
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 p = i, steps = 0;
+
+      if (only_parent)
+        {
+          const IochartProcess *proc = iochart_capture_get_process (capture, i);
+          root[i] = proc->parent < n ? proc->parent : i;
+          continue;
+        }
+      /* walk up while foldable; steps bound a (corrupt) parent cycle */
+      while (root[p] == G_MAXUINT32 && steps++ < n)
+        {
+          const IochartProcess *proc = iochart_capture_get_process (capture, p);
+          if (proc->parent >= n || !known (proc->start_ns) || !known (proc->exit_ns) ||
+              proc->exit_ns - proc->start_ns >= brief)
+            break;
+          p = proc->parent;
+        }
+      if (root[p] == G_MAXUINT32)
+        root[p] = p;
+      for (guint32 q = i; q != p && root[q] == G_MAXUINT32;)
+        {
+          guint32 up = iochart_capture_get_process (capture, q)->parent;
+          root[q] = root[p];
+          q = up;
+        }
+    }
+  return root;
+}
+
+static guint32 *
+group_by_comm (IochartCapture *capture, guint n, guint *n_groups)
+{
+  guint32 *group = g_new (guint32, n + 1);
+  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *comm = iochart_capture_get_process (capture, i)->comm;
+      gpointer id;
+
+      if (comm == NULL)
+        comm = "";
+      if (!g_hash_table_lookup_extended (ids, comm, NULL, &id))
+        {
+          id = GUINT_TO_POINTER (g_hash_table_size (ids));
+          g_hash_table_insert (ids, (gpointer) comm, id);
+        }
+      group[i] = GPOINTER_TO_UINT (id);
+    }
+  group[n] = g_hash_table_size (ids);
+  *n_groups = group[n] + 1;
+  return group;
+}
+
+static gboolean
+process_matches (const IochartProcess *proc, const IochartLanesOptions *o)
+{
+  for (guint i = 0; i < o->n_pids; i++)
+    if (proc->pid == o->pids[i])
+      return TRUE;
+  for (guint i = 0; o->comms && o->comms[i]; i++)
+    if (g_strcmp0 (proc->comm, o->comms[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+has_filter (const IochartLanesOptions *o)
+{
+  return o->n_pids > 0 || (o->comms && o->comms[0]);
+}
+
+static void
+request_span (const IochartRequest *rq, gint64 *a, gint64 *b)
+{
+  *a = known (rq->insert_ns) ? rq->insert_ns : known (rq->queue_ns) ? rq->queue_ns : rq->issue_ns;
+  if (known (rq->queue_ns) && (!known (*a) || rq->queue_ns < *a))
+    *a = rq->queue_ns;
+  *b = known (rq->complete_ns) ? rq->complete_ns : rq->issue_ns;
+  if (!known (*a))
+    *a = *b;
+}
+
+static gboolean
+request_in_view (const IochartRequest *rq, const IochartLanesOptions *o, gint64 a, gint64 b)
+{
+  if (o->device >= 0 && rq->device != o->device)
+    return FALSE;
+  if (!known (a) || !known (b))
+    return FALSE;
+  if (known (o->from_ns) && b < o->from_ns)
+    return FALSE;
+  if (known (o->to_ns) && a > o->to_ns)
+    return FALSE;
+  return TRUE;
+}
+
+static char *
+format_count (guint n)
+{
+  g_autofree char *digits = g_strdup_printf ("%u", n);
+  GString *out = g_string_new (NULL);
+  gsize len = strlen (digits);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, digits[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static const char *
+comm_of (IochartCapture *capture, guint32 p)
+{
+  const char *comm = p < iochart_capture_get_n_processes (capture)
+                     ? iochart_capture_get_process (capture, p)->comm : NULL;
+  return comm ? comm : "?";
+}
+
+/* "find[27822] + 5,476 × cat", "cat × 5,476", "idle class" */
+static char *
+make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint group_id)
+{
+  const IochartProcess *head = g->head < iochart_capture_get_n_processes (capture)
+                               ? iochart_capture_get_process (capture, g->head) : NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  const char *top_comm = NULL;
+  guint top = 0, others = 0;
+  g_autofree char *count = NULL;
+
+  if (by == IOCHART_GROUP_CLASS)
+    return g_strdup_printf ("%s class", iochart_class_name (group_id));
+  if (head == NULL)
+    return g_strdup ("unknown process");
+  if (by == IOCHART_GROUP_COMM)
+    {
+      count = format_count (g->n_processes);
+      return g->n_processes > 1 ? g_strdup_printf ("%s × %s", comm_of (capture, g->head), count)
+                                : g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
+    }
+  g_hash_table_iter_init (&iter, g->comms);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      others += GPOINTER_TO_UINT (value);
+      if (GPOINTER_TO_UINT (value) > top ||
+          (GPOINTER_TO_UINT (value) == top && g_strcmp0 (key, top_comm) < 0))
+        {
+          top = GPOINTER_TO_UINT (value);
+          top_comm = key;
+        }
+    }
+  if (others == 0)
+    return g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
+  count = format_count (others);
+  if (by == IOCHART_GROUP_PARENT)
+    return top == others
+           ? g_strdup_printf ("children of %s[%d]: %s × %s", comm_of (capture, g->head), head->pid,
+                              count, top_comm)
+           : g_strdup_printf ("children of %s[%d]: %s processes", comm_of (capture, g->head),
+                              head->pid, count);
+  if (top == others)
+    return g_strdup_printf ("%s[%d] + %s × %s", comm_of (capture, g->head), head->pid, count,
+                            top_comm);
+  return g_strdup_printf ("%s[%d] + %s processes", comm_of (capture, g->head), head->pid, count);
+}
+
+static int
+lane_cmp (gconstpointer a, gconstpointer b)
+{
+  const IochartLane *x = a, *y = b;
+
+  if (x->others != y->others)
+    return x->others ? 1 : -1;
+  if (x->first_io_ns != y->first_io_ns)
+    return x->first_io_ns < y->first_io_ns ? -1 : 1;
+  return g_strcmp0 (x->label, y->label);
+}
+
+typedef struct {
+  gint64 a, b;
+  guint  lane;
+} Span;
+
+static int
+span_cmp (gconstpointer pa, gconstpointer pb)
+{
+  const Span *x = pa, *y = pb;
+
+  if (x->lane != y->lane)
+    return x->lane < y->lane ? -1 : 1;
+  if (x->a != y->a)
+    return x->a < y->a ? -1 : 1;
+  return (x->b > y->b) - (x->b < y->b);
+}
+
+static void
+compute_outstanding (IochartLanes *self, const IochartLanesOptions *o)
+{
+  IochartCapture *capture = self->capture;
+  guint n = iochart_capture_get_n_requests (capture);
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  gint64 from = known (o->from_ns) ? o->from_ns : G_MININT64 + 1;
+  gint64 to = known (o->to_ns) ? o->to_ns : G_MAXINT64;
+  gint64 cur_a = 0, cur_b = 0;
+  int cur_lane = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+      Span s;
+      int lane;
+
+      iochart_capture_get_request (capture, i, &rq);
+      request_span (&rq, &s.a, &s.b);
+      if (!request_in_view (&rq, o, s.a, s.b) || (lane = iochart_lanes_lane_of_request (self, &rq)) < 0)
+        continue;
+      s.a = MAX (s.a, from);
+      s.b = MIN (s.b, to);
+      s.lane = lane;
+      if (s.b > s.a)
+        g_array_append_val (spans, s);
+    }
+  g_array_sort (spans, span_cmp);
+  for (guint i = 0; i <= spans->len; i++)
+    {
+      const Span *s = i < spans->len ? &g_array_index (spans, Span, i) : NULL;
+
+      if (s && (int) s->lane == cur_lane && s->a <= cur_b)
+        {
+          cur_b = MAX (cur_b, s->b);
+          continue;
+        }
+      if (cur_lane >= 0)
+        g_array_index (self->lanes, IochartLane, cur_lane).outstanding_ns += cur_b - cur_a;
+      if (s)
+        {
+          cur_lane = s->lane;
+          cur_a = s->a;
+          cur_b = s->b;
+        }
+    }
+}
+
+static void
+clear_lane (gpointer data)
+{
+  g_free (((IochartLane *) data)->label);
+}
+
+static void
+add_lifetime (Group *g, const IochartProcess *proc)
+{
+  if (known (proc->start_ns) && (!known (g->start_ns) || proc->start_ns < g->start_ns))
+    g->start_ns = proc->start_ns;
+  if (known (proc->exit_ns) && (!known (g->exit_ns) || proc->exit_ns > g->exit_ns))
+    g->exit_ns = proc->exit_ns;
+}
+
+/* Fills groups from the requests in view; returns how many groups have I/O. */
+static void
+fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, guint n_groups)
+{
+  IochartCapture *capture = self->capture;
+  guint n_proc = iochart_capture_get_n_processes (capture);
+  guint n = iochart_capture_get_n_requests (capture);
+
+  for (guint g = 0; g < n_groups; g++)
+    {
+      groups[g].head = IOCHART_NO_PROCESS;
+      groups[g].first_io_ns = groups[g].last_io_ns = IOCHART_TIME_UNKNOWN;
+      groups[g].start_ns = groups[g].exit_ns = IOCHART_TIME_UNKNOWN;
+      groups[g].comms = g_hash_table_new (g_str_hash, g_str_equal);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+      gint64 a, b;
+      guint32 p;
+      Group *g;
+
+      iochart_capture_get_request (capture, i, &rq);
+      request_span (&rq, &a, &b);
+      if (!request_in_view (&rq, o, a, b))
+        continue;
+      p = rq.process < n_proc ? rq.process : n_proc;
+      g = &groups[self->group_by == IOCHART_GROUP_CLASS ? MIN (rq.klass, IOCHART_N_CLASSES - 1)
+                                                        : self->group_of[p]];
+      g->n_requests++;
+      g->bytes += rq.bytes;
+      g->class_bytes[MIN (rq.klass, IOCHART_N_CLASSES - 1)] += rq.bytes;
+      g->class_mask |= 1u << MIN (rq.klass, IOCHART_N_CLASSES - 1);
+      if (!known (g->first_io_ns) || a < g->first_io_ns)
+        g->first_io_ns = a;
+      if (!known (g->last_io_ns) || b > g->last_io_ns)
+        g->last_io_ns = b;
+      if (self->group_by == IOCHART_GROUP_CLASS && p < n_proc &&
+          process_matches (iochart_capture_get_process (capture, p), o))
+        g->matches = TRUE;
+      if (self->group_by == IOCHART_GROUP_COMM && p < n_proc &&
+          (g->head == IOCHART_NO_PROCESS || iochart_capture_get_process (capture, p)->bytes > g->head_bytes))
+        {
+          g->head = p;
+          g->head_bytes = iochart_capture_get_process (capture, p)->bytes;
+        }
+    }
+
+  /* members: the head is the group's own root process */
+  for (guint p = 0; p < n_proc && self->group_by != IOCHART_GROUP_CLASS; p++)
+    {
+      const IochartProcess *proc = iochart_capture_get_process (capture, p);
+      Group *g = &groups[self->group_of[p]];
+
+      if (g->n_requests == 0)
+        continue;
+      g->n_processes++;
+      if (process_matches (proc, o))
+        g->matches = TRUE;
+      if (self->group_by == IOCHART_GROUP_PARENT)
+        g->head = self->group_of[p];
+      if (self->group_by != IOCHART_GROUP_COMM && self->group_of[p] == p)
+        g->head = p;
+      else if (self->group_by != IOCHART_GROUP_COMM)
+        {
+          const char *comm = comm_of (capture, p);
+          g_hash_table_insert (g->comms, (gpointer) comm,
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (g->comms, comm)) + 1));
+        }
+      if (self->group_by == IOCHART_GROUP_TREE || self->group_of[p] == p)
+        add_lifetime (g, proc);
+    }
+}
+
+static int
+group_bytes_cmp (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const Group *groups = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  if (groups[x].bytes != groups[y].bytes)
+    return groups[x].bytes > groups[y].bytes ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+IochartLanes *
+iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
+{
+  IochartLanesOptions defaults = IOCHART_LANES_OPTIONS_INIT;
+  guint n_proc, n_groups = 0;
+  IochartLanes *self;
+  Group *groups;
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+  IochartLane others = { .others = TRUE, .head = IOCHART_NO_PROCESS,
+                         .first_io_ns = IOCHART_TIME_UNKNOWN, .last_io_ns = IOCHART_TIME_UNKNOWN,
+                         .start_ns = IOCHART_TIME_UNKNOWN, .exit_ns = IOCHART_TIME_UNKNOWN };
+  guint64 others_class_bytes[IOCHART_N_CLASSES] = { 0 };
+  guint others_lanes = 0;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  if (options == NULL)
+    options = &defaults;
+
+  n_proc = iochart_capture_get_n_processes (capture);
+  self = g_new0 (IochartLanes, 1);
+  self->capture = g_object_ref (capture);
+  self->group_by = options->group_by;
+  self->lanes = g_array_new (FALSE, FALSE, sizeof (IochartLane));
+  g_array_set_clear_func (self->lanes, clear_lane);
+
+  switch (options->group_by)
+    {
+    case IOCHART_GROUP_COMM:
+      self->group_of = group_by_comm (capture, n_proc, &n_groups);
+      break;
+    case IOCHART_GROUP_CLASS:
+      self->group_of = g_new0 (guint32, n_proc + 1);
+      n_groups = IOCHART_N_CLASSES;
+      break;
+    case IOCHART_GROUP_PID:
+      self->group_of = g_new (guint32, n_proc + 1);
+      for (guint i = 0; i <= n_proc; i++)
+        self->group_of[i] = i;
+      n_groups = n_proc + 1;
+      break;
+    case IOCHART_GROUP_TREE:
+    case IOCHART_GROUP_PARENT:
+    default:
+      self->group_of = group_tree (capture, n_proc, options->group_by == IOCHART_GROUP_PARENT);
+      n_groups = n_proc + 1;
+      break;
+    }
+
+  groups = g_new0 (Group, n_groups);
+  fill_groups (self, options, groups, n_groups);
+  for (guint g = 0; g < n_groups; g++)
+    if (groups[g].n_requests > 0 && (!has_filter (options) || groups[g].matches))
+      g_array_append_val (order, g);
+  g_array_sort_with_data (order, group_bytes_cmp, groups);
+
+  self->lane_of = g_new (int, n_groups);
+  for (guint g = 0; g < n_groups; g++)
+    self->lane_of[g] = -1;
+  for (guint i = 0; i < order->len; i++)
+    {
+      guint id = g_array_index (order, guint, i);
+      Group *g = &groups[id];
+      gboolean fold = options->top_n > 0 && i >= options->top_n && order->len > options->top_n + 1;
+      IochartLane lane = { 0 };
+      IochartLane *dst = fold ? &others : &lane;
+
+      if (!fold)
+        {
+          lane.label = make_label (capture, options->group_by, g, id);
+          lane.head = g->head;
+          lane.start_ns = g->start_ns;
+          lane.exit_ns = g->exit_ns;
+          lane.first_io_ns = g->first_io_ns;
+          lane.last_io_ns = g->last_io_ns;
+          for (guint c = 0; c < IOCHART_N_CLASSES; c++)
+            if (g->class_bytes[c] > g->class_bytes[lane.klass] || (g->bytes == 0 && (g->class_mask & (1u << c))))
+              lane.klass = c;
+        }
+      else
+        {
+          others_lanes++;
+          for (guint c = 0; c < IOCHART_N_CLASSES; c++)
+            others_class_bytes[c] += g->class_bytes[c];
+          if (!known (others.first_io_ns) || g->first_io_ns < others.first_io_ns)
+            others.first_io_ns = g->first_io_ns;
+          if (!known (others.last_io_ns) || g->last_io_ns > others.last_io_ns)
+            others.last_io_ns = g->last_io_ns;
+        }
+      dst->class_mask |= g->class_mask;
+      dst->n_processes += g->n_processes;
+      dst->n_requests += g->n_requests;
+      dst->bytes += g->bytes;
+      if (!fold)
+        {
+          self->lane_of[id] = self->lanes->len;
+          g_array_append_val (self->lanes, lane);
+        }
+    }
+  if (others_lanes > 0)
+    {
+      g_autofree char *count = format_count (others.n_processes);
+      for (guint c = 0; c < IOCHART_N_CLASSES; c++)
+        if (others_class_bytes[c] > others_class_bytes[others.klass])
+          others.klass = c;
+      others.label = g_strdup_printf ("others: %u lanes, %s processes", others_lanes, count);
+      g_array_append_val (self->lanes, others);
+    }
+
+  /* order by first I/O, then map groups to their final positions */
+  {
+    g_autofree guint *pos = g_new (guint, self->lanes->len);
+    g_autoptr(GArray) sorted = g_array_copy (self->lanes);
+
+    g_array_set_clear_func (sorted, NULL);
+    g_array_sort (sorted, lane_cmp);
+    for (guint i = 0; i < sorted->len; i++)
+      for (guint j = 0; j < self->lanes->len; j++)
+        if (g_array_index (self->lanes, IochartLane, j).label == g_array_index (sorted, IochartLane, i).label)
+          pos[j] = i;
+    for (guint g = 0; g < n_groups; g++)
+      {
+        if (self->lane_of[g] >= 0)
+          self->lane_of[g] = pos[self->lane_of[g]];
+        else if (others_lanes > 0 && groups[g].n_requests > 0 &&
+                 (!has_filter (options) || groups[g].matches))
+          self->lane_of[g] = sorted->len - 1;
+      }
+    g_array_set_size (self->lanes, 0);
+    g_array_set_clear_func (self->lanes, NULL);
+    g_array_append_vals (self->lanes, sorted->data, sorted->len);
+    g_array_set_clear_func (self->lanes, clear_lane);
+  }
+
+  for (guint g = 0; g < n_groups; g++)
+    g_hash_table_unref (groups[g].comms);
+  g_free (groups);
+
+  compute_outstanding (self, options);
+  return self;
+}
+
+void
+iochart_lanes_free (IochartLanes *lanes)
+{
+  if (lanes == NULL)
+    return;
+  g_clear_object (&lanes->capture);
+  g_free (lanes->group_of);
+  g_free (lanes->lane_of);
+  g_array_unref (lanes->lanes);
+  g_free (lanes);
+}
+
+guint
+iochart_lanes_get_n_lanes (IochartLanes *lanes)
+{
+  return lanes->lanes->len;
+}
+
+const IochartLane *
+iochart_lanes_get_lane (IochartLanes *lanes, guint i)
+{
+  g_return_val_if_fail (i < lanes->lanes->len, NULL);
+  return &g_array_index (lanes->lanes, IochartLane, i);
+}
+
+int
+iochart_lanes_lane_of_request (IochartLanes *lanes, const IochartRequest *rq)
+{
+  guint n_proc = iochart_capture_get_n_processes (lanes->capture);
+
+  if (lanes->group_by == IOCHART_GROUP_CLASS)
+    return lanes->lane_of[MIN (rq->klass, IOCHART_N_CLASSES - 1)];
+  return lanes->lane_of[lanes->group_of[rq->process < n_proc ? rq->process : n_proc]];
+}
+
+int
+iochart_lanes_lane_of_process (IochartLanes *lanes, guint32 process)
+{
+  if (lanes->group_by == IOCHART_GROUP_CLASS ||
+      process >= iochart_capture_get_n_processes (lanes->capture))
+    return -1;
+  return lanes->lane_of[lanes->group_of[process]];
+}
+
+gint64
+iochart_lane_get_life_ns (const IochartLane *lane, gint64 from_ns, gint64 to_ns)
+{
+  gint64 a = known (lane->start_ns) ? lane->start_ns : lane->first_io_ns;
+  gint64 b = known (lane->exit_ns) ? lane->exit_ns : lane->last_io_ns;
+
+  if (known (lane->start_ns) && !known (lane->exit_ns))
+    b = to_ns;
+  if (!known (lane->start_ns) && known (lane->exit_ns))
+    a = from_ns;
+  a = MAX (a, from_ns);
+  b = MIN (b, to_ns);
+  return b > a ? b - a : 0;
+}

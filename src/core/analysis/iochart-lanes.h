@@ -1,0 +1,77 @@
+/* iochart-lanes.h: which processes share a lane of the chart
+ *
+ * Real captures hold thousands of short-lived processes (`find -exec cat` forks one `cat` per
+ * file), so by default a lane is a process together with its short-lived descendants, from the
+ * fork events. The top N lanes by bytes are kept, the rest fold into one "others" lane; lanes are
+ * ordered by their first I/O.
+ */
+#pragma once
+
+#include "iochart-capture.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  IOCHART_GROUP_TREE,     /* a process and its short-lived descendants */
+  IOCHART_GROUP_PID,      /* every process alone */
+  IOCHART_GROUP_COMM,     /* every process of one name */
+  IOCHART_GROUP_PARENT,   /* the children of one parent */
+  IOCHART_GROUP_CLASS,    /* every request of one priority class */
+} IochartGroupBy;
+
+gboolean iochart_group_by_from_name (const char *name, IochartGroupBy *group_by);
+
+typedef struct {
+  IochartGroupBy   group_by;
+  guint            top_n;        /* 0: every lane */
+  int              device;       /* requests of this device index only, -1: all */
+  gint64           from_ns;      /* IOCHART_TIME_UNKNOWN: no bound */
+  gint64           to_ns;
+  const gint32    *pids;         /* keep lanes holding one of these pids (n_pids > 0) */
+  guint            n_pids;
+  const char * const *comms;     /* ... or one of these names (NULL-terminated, may be NULL) */
+} IochartLanesOptions;
+
+#define IOCHART_LANES_OPTIONS_INIT { .group_by = IOCHART_GROUP_TREE, .top_n = 12, .device = -1, \
+                                     .from_ns = IOCHART_TIME_UNKNOWN, .to_ns = IOCHART_TIME_UNKNOWN }
+
+typedef struct {
+  char        *label;            /* "find[27822] + 5,476 × cat" */
+  guint32      head;             /* the process it is named after, or IOCHART_NO_PROCESS */
+  gboolean     others;           /* the lane of everything below the top N */
+  IochartClass klass;            /* class of most of its bytes */
+  guint        class_mask;       /* 1 << class for every class its requests used */
+  guint        n_processes;      /* processes folded in, head included */
+  guint        n_requests;
+  guint64      bytes;
+  gint64       first_io_ns;      /* first time some request of it became outstanding */
+  gint64       last_io_ns;       /* last completion */
+  gint64       start_ns;         /* lifetime when fork/exit were seen, else IOCHART_TIME_UNKNOWN */
+  gint64       exit_ns;
+  gint64       outstanding_ns;   /* time with any of its I/O outstanding, in the range */
+} IochartLane;
+
+typedef struct _IochartLanes IochartLanes;
+
+IochartLanes      *iochart_lanes_new                (IochartCapture            *capture,
+                                                     const IochartLanesOptions *options);
+void               iochart_lanes_free               (IochartLanes              *lanes);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartLanes, iochart_lanes_free)
+
+guint              iochart_lanes_get_n_lanes        (IochartLanes              *lanes);
+const IochartLane *iochart_lanes_get_lane           (IochartLanes              *lanes,
+                                                     guint                      i);
+/* The lane a request is drawn in, or -1 when filtered out. */
+int                iochart_lanes_lane_of_request    (IochartLanes              *lanes,
+                                                     const IochartRequest      *rq);
+/* The lane a process belongs to, or -1 (no I/O, filtered out, or grouped by class). */
+int                iochart_lanes_lane_of_process    (IochartLanes              *lanes,
+                                                     guint32                    process);
+
+/* The outstanding time's life span for a lane: its lifetime when known, else [first I/O, last
+ * completion], clipped to [from_ns, to_ns]. */
+gint64             iochart_lane_get_life_ns         (const IochartLane         *lane,
+                                                     gint64                     from_ns,
+                                                     gint64                     to_ns);
+
+G_END_DECLS

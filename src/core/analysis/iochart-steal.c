@@ -1,0 +1,631 @@
+/* iochart-steal.c: the idle-steal sweep over request lives, one device at a time */
+#include <math.h>
+#include <string.h>
+#include "iochart-steal.h"
+#include "iochart-bins.h"
+
+struct _IochartSteal {
+  IochartCapture *capture;
+  GArray         *devices;     /* IochartStealDevice */
+  GArray         *episodes;    /* IochartStealEpisode */
+  int             primary;     /* index into devices, -1 */
+};
+
+typedef enum {
+  EV_FG_OUT_START,   /* a non-idle request becomes outstanding */
+  EV_FG_ISSUE,
+  EV_FG_END,         /* completion of an outstanding non-idle request */
+  EV_FG_END_ISSUED,  /* the same, for one that was in flight */
+  EV_IDLE_ISSUE,
+  EV_IDLE_END,
+} EventKind;
+
+typedef struct {
+  gint64  ts_ns;
+  guint32 process;
+  guint16 device;
+  guint8  kind;
+} Event;
+
+/* A multiset of processes with O(1) add/remove and a dense list to walk. */
+typedef struct {
+  guint32 *count;      /* per process (+1 slot for "no process") */
+  guint32 *pos;        /* index in list, valid while count > 0 */
+  GArray  *list;       /* guint32 processes with count > 0 */
+  guint    total;
+} ProcSet;
+
+static void
+proc_set_init (ProcSet *s, guint n)
+{
+  s->count = g_new0 (guint32, n + 1);
+  s->pos = g_new0 (guint32, n + 1);
+  s->list = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->total = 0;
+}
+
+static void
+proc_set_clear (ProcSet *s)
+{
+  g_free (s->count);
+  g_free (s->pos);
+  g_array_unref (s->list);
+}
+
+static void
+proc_set_add (ProcSet *s, guint32 p)
+{
+  if (s->count[p]++ == 0)
+    {
+      s->pos[p] = s->list->len;
+      g_array_append_val (s->list, p);
+    }
+  s->total++;
+}
+
+static void
+proc_set_remove (ProcSet *s, guint32 p)
+{
+  g_assert (s->count[p] > 0);
+  s->total--;
+  if (--s->count[p] == 0)
+    {
+      guint32 last = g_array_index (s->list, guint32, s->list->len - 1);
+      s->pos[last] = s->pos[p];
+      g_array_index (s->list, guint32, s->pos[p]) = last;
+      g_array_set_size (s->list, s->list->len - 1);
+    }
+}
+
+static int
+event_cmp (gconstpointer a, gconstpointer b)
+{
+  const Event *x = a, *y = b;
+
+  if (x->device != y->device)
+    return x->device < y->device ? -1 : 1;
+  if (x->ts_ns != y->ts_ns)
+    return x->ts_ns < y->ts_ns ? -1 : 1;
+  return (int) x->kind - (int) y->kind;
+}
+
+static void
+push (GArray *events, gint64 ts, guint32 process, guint16 device, EventKind kind)
+{
+  Event ev = { ts, process, device, kind };
+  g_array_append_val (events, ev);
+}
+
+static gboolean
+known (gint64 ts)
+{
+  return ts != IOCHART_TIME_UNKNOWN;
+}
+
+/* Flushes carry no data: they are neither foreground nor idle work. */
+static GArray *
+collect_events (IochartCapture *capture, int only_device, guint n_processes)
+{
+  guint n = iochart_capture_get_n_requests (capture);
+  GArray *events = g_array_sized_new (FALSE, FALSE, sizeof (Event), n * 2);
+
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+      guint32 p;
+
+      iochart_capture_get_request (capture, i, &rq);
+      if (only_device >= 0 && rq.device != only_device)
+        continue;
+      if (rq.op == IOCHART_OP_FLUSH || rq.bytes == 0 || !known (rq.complete_ns))
+        continue;
+      p = rq.process == IOCHART_NO_PROCESS || rq.process >= n_processes ? n_processes : rq.process;
+      if (rq.klass == IOCHART_CLASS_IDLE)
+        {
+          if (!known (rq.issue_ns) || rq.issue_ns > rq.complete_ns)
+            continue;
+          push (events, rq.issue_ns, p, rq.device, EV_IDLE_ISSUE);
+          push (events, rq.complete_ns, p, rq.device, EV_IDLE_END);
+        }
+      else
+        {
+          gint64 out = known (rq.insert_ns) ? rq.insert_ns
+                     : known (rq.queue_ns) ? rq.queue_ns : rq.issue_ns;
+          gboolean issued = known (rq.issue_ns) && rq.issue_ns <= rq.complete_ns;
+
+          if (!known (out) || out > rq.complete_ns)
+            continue;
+          if (issued && rq.issue_ns < out)
+            out = rq.issue_ns;
+          push (events, out, p, rq.device, EV_FG_OUT_START);
+          if (issued)
+            push (events, rq.issue_ns, p, rq.device, EV_FG_ISSUE);
+          push (events, rq.complete_ns, p, rq.device, issued ? EV_FG_END_ISSUED : EV_FG_END);
+        }
+    }
+  g_array_sort (events, event_cmp);
+  return events;
+}
+
+typedef struct {
+  IochartSteal *self;
+  guint         n_processes;
+  gint64        from_ns, to_ns, gap_ns;
+  guint         n_columns;
+  gint64        col_from_ns;
+  double        ns_per_column;
+  /* the device being swept */
+  IochartStealDevice *dev;
+  double       *idle_stolen;      /* per process */
+  double        stolen;
+  /* the open episode */
+  gboolean      in_episode;
+  gint64        ep_start, ep_end;
+  double        ep_stolen;
+  GHashTable   *ep_idle;          /* process -> double* */
+  GHashTable   *ep_waiting;       /* process set */
+} Sweep;
+
+static int
+share_cmp (gconstpointer a, gconstpointer b)
+{
+  const IochartStealShare *x = a, *y = b;
+
+  if (x->stolen_ns != y->stolen_ns)
+    return x->stolen_ns > y->stolen_ns ? -1 : 1;
+  return x->process < y->process ? -1 : x->process > y->process;
+}
+
+static int
+u32_cmp (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+close_episode (Sweep *s)
+{
+  IochartStealEpisode ep = { 0 };
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (!s->in_episode)
+    return;
+  ep.start_ns = s->ep_start;
+  ep.end_ns = s->ep_end;
+  ep.device = s->dev->device;
+  ep.stolen_ns = (gint64) llround (s->ep_stolen);
+  ep.idle = g_array_new (FALSE, FALSE, sizeof (IochartStealShare));
+  ep.waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_hash_table_iter_init (&iter, s->ep_idle);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      IochartStealShare share = { GPOINTER_TO_UINT (key) - 1, (gint64) llround (*(double *) value) };
+      if (share.process == s->n_processes)
+        share.process = IOCHART_NO_PROCESS;
+      g_array_append_val (ep.idle, share);
+    }
+  g_array_sort (ep.idle, share_cmp);
+  ep.idle_process = ep.idle->len ? g_array_index (ep.idle, IochartStealShare, 0).process
+                                 : IOCHART_NO_PROCESS;
+  g_hash_table_iter_init (&iter, s->ep_waiting);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      guint32 p = GPOINTER_TO_UINT (key) - 1;
+      if (p < s->n_processes)
+        g_array_append_val (ep.waiting, p);
+    }
+  g_array_sort (ep.waiting, u32_cmp);
+  g_array_append_val (s->self->episodes, ep);
+  s->dev->n_episodes++;
+  g_hash_table_remove_all (s->ep_idle);
+  g_hash_table_remove_all (s->ep_waiting);
+  s->in_episode = FALSE;
+}
+
+/* Books [a, b) where the state is constant. */
+static void
+segment (Sweep *s, gint64 a, gint64 b, guint n_fg_out, ProcSet *fg_out, guint n_fg_flight,
+         ProcSet *idle)
+{
+  double denom, dt;
+
+  a = MAX (a, s->from_ns);
+  b = MIN (b, s->to_ns);
+  if (b <= a || n_fg_out == 0)
+    return;
+  s->dev->foreground_active_ns += b - a;
+  if (s->n_columns)
+    iochart_columns_spread (s->dev->active_columns, s->n_columns, s->col_from_ns,
+                            s->ns_per_column, a, b, 1.0);
+  if (idle->total == 0)
+    return;
+
+  dt = (double) (b - a);
+  denom = idle->total + n_fg_flight;
+  s->stolen += dt * idle->total / denom;
+  if (s->n_columns)
+    iochart_columns_spread (s->dev->stolen_columns, s->n_columns, s->col_from_ns,
+                            s->ns_per_column, a, b, (double) idle->total / denom);
+
+  if (s->in_episode && a - s->ep_end > s->gap_ns)
+    close_episode (s);
+  if (!s->in_episode)
+    {
+      s->in_episode = TRUE;
+      s->ep_start = a;
+      s->ep_stolen = 0;
+    }
+  s->ep_end = b;
+  s->ep_stolen += dt * idle->total / denom;
+
+  for (guint i = 0; i < idle->list->len; i++)
+    {
+      guint32 p = g_array_index (idle->list, guint32, i);
+      double part = dt * idle->count[p] / denom;
+      gpointer key = GUINT_TO_POINTER (p + 1);
+      double *acc = g_hash_table_lookup (s->ep_idle, key);
+
+      s->idle_stolen[p] += part;
+      if (acc == NULL)
+        {
+          acc = g_new0 (double, 1);
+          g_hash_table_insert (s->ep_idle, key, acc);
+        }
+      *acc += part;
+    }
+  for (guint i = 0; i < fg_out->list->len; i++)
+    g_hash_table_add (s->ep_waiting,
+                      GUINT_TO_POINTER (g_array_index (fg_out->list, guint32, i) + 1));
+}
+
+static void
+finish_device (Sweep *s)
+{
+  close_episode (s);
+  s->dev->stolen_ns = (gint64) llround (s->stolen);
+  for (guint p = 0; p <= s->n_processes; p++)
+    if (s->idle_stolen[p] > 0)
+      {
+        IochartStealShare share = { p == s->n_processes ? IOCHART_NO_PROCESS : p,
+                                    (gint64) llround (s->idle_stolen[p]) };
+        g_array_append_val (s->dev->idle, share);
+      }
+  g_array_sort (s->dev->idle, share_cmp);
+}
+
+static void
+sweep_device (Sweep *s, const Event *ev, guint n, guint device)
+{
+  ProcSet fg_out, idle;
+  guint n_fg_flight = 0;
+  IochartStealDevice dev = { .device = device };
+
+  dev.idle = g_array_new (FALSE, FALSE, sizeof (IochartStealShare));
+  if (s->n_columns)
+    {
+      dev.stolen_columns = g_new0 (double, s->n_columns);
+      dev.active_columns = g_new0 (double, s->n_columns);
+    }
+  g_array_append_val (s->self->devices, dev);
+  s->dev = &g_array_index (s->self->devices, IochartStealDevice, s->self->devices->len - 1);
+  memset (s->idle_stolen, 0, sizeof (double) * (s->n_processes + 1));
+  s->stolen = 0;
+  s->in_episode = FALSE;
+  proc_set_init (&fg_out, s->n_processes);
+  proc_set_init (&idle, s->n_processes);
+
+  for (guint i = 0; i < n;)
+    {
+      gint64 ts = ev[i].ts_ns;
+
+      /* every change at one instant first: zero-length states weigh nothing */
+      for (; i < n && ev[i].ts_ns == ts; i++)
+        switch ((EventKind) ev[i].kind)
+          {
+          case EV_FG_OUT_START: proc_set_add (&fg_out, ev[i].process); break;
+          case EV_FG_ISSUE:     n_fg_flight++; break;
+          case EV_FG_END_ISSUED: n_fg_flight--; G_GNUC_FALLTHROUGH;
+          case EV_FG_END:       proc_set_remove (&fg_out, ev[i].process); break;
+          case EV_IDLE_ISSUE:   proc_set_add (&idle, ev[i].process); break;
+          case EV_IDLE_END:     proc_set_remove (&idle, ev[i].process); break;
+          }
+      if (i < n)
+        segment (s, ts, ev[i].ts_ns, fg_out.total, &fg_out, n_fg_flight, &idle);
+    }
+  finish_device (s);
+  proc_set_clear (&fg_out);
+  proc_set_clear (&idle);
+}
+
+static int
+episode_cmp (gconstpointer a, gconstpointer b)
+{
+  const IochartStealEpisode *x = a, *y = b;
+
+  if (x->start_ns != y->start_ns)
+    return x->start_ns < y->start_ns ? -1 : 1;
+  return x->device < y->device ? -1 : x->device > y->device;
+}
+
+static void
+clear_episode (gpointer data)
+{
+  IochartStealEpisode *ep = data;
+  g_clear_pointer (&ep->idle, g_array_unref);
+  g_clear_pointer (&ep->waiting, g_array_unref);
+}
+
+static void
+clear_device (gpointer data)
+{
+  IochartStealDevice *dev = data;
+  g_clear_pointer (&dev->idle, g_array_unref);
+  g_clear_pointer (&dev->stolen_columns, g_free);
+  g_clear_pointer (&dev->active_columns, g_free);
+}
+
+int
+iochart_steal_pick_device (IochartCapture *capture)
+{
+  guint n_dev = iochart_capture_get_n_devices (capture);
+  guint n_rq = iochart_capture_get_n_requests (capture);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autofree guint *distinct = g_new0 (guint, n_dev + 1);
+  g_autofree guint64 *bytes = g_new0 (guint64, n_dev + 1);
+  int best = -1;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), -1);
+
+  for (guint i = 0; i < n_rq; i++)
+    {
+      IochartRequest rq;
+
+      iochart_capture_get_request (capture, i, &rq);
+      if (rq.device >= n_dev)
+        continue;
+      bytes[rq.device] += rq.bytes;
+      if (rq.process != IOCHART_NO_PROCESS &&
+          g_hash_table_add (seen, GSIZE_TO_POINTER (((gsize) rq.process << 16 | rq.device) + 1)))
+        distinct[rq.device]++;
+    }
+  for (guint d = 0; d < n_dev; d++)
+    if (best < 0 || distinct[d] > distinct[best] ||
+        (distinct[d] == distinct[best] && bytes[d] > bytes[best]))
+      best = d;
+  return best;
+}
+
+IochartSteal *
+iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
+{
+  IochartStealOptions defaults = IOCHART_STEAL_OPTIONS_INIT;
+  IochartSteal *self;
+  g_autoptr(GArray) events = NULL;
+  Sweep s = { 0 };
+  int primary_dev;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  if (options == NULL)
+    options = &defaults;
+
+  self = g_new0 (IochartSteal, 1);
+  self->capture = g_object_ref (capture);
+  self->devices = g_array_new (FALSE, FALSE, sizeof (IochartStealDevice));
+  g_array_set_clear_func (self->devices, clear_device);
+  self->episodes = g_array_new (FALSE, FALSE, sizeof (IochartStealEpisode));
+  g_array_set_clear_func (self->episodes, clear_episode);
+  self->primary = -1;
+
+  s.self = self;
+  s.n_processes = iochart_capture_get_n_processes (capture);
+  s.from_ns = options->from_ns != IOCHART_TIME_UNKNOWN ? options->from_ns : G_MININT64 + 1;
+  s.to_ns = options->to_ns != IOCHART_TIME_UNKNOWN ? options->to_ns : G_MAXINT64;
+  s.gap_ns = options->gap_ns >= 0 ? options->gap_ns : IOCHART_STEAL_DEFAULT_GAP_NS;
+  s.idle_stolen = g_new0 (double, s.n_processes + 1);
+  s.n_columns = options->n_columns;
+  s.col_from_ns = options->from_ns != IOCHART_TIME_UNKNOWN ? options->from_ns
+                                                           : iochart_capture_get_start_ns (capture);
+  s.ns_per_column = (double) ((options->to_ns != IOCHART_TIME_UNKNOWN ? options->to_ns
+                                                                      : iochart_capture_get_end_ns (capture))
+                              - s.col_from_ns) / MAX (s.n_columns, 1);
+  if (s.ns_per_column <= 0)
+    s.n_columns = 0;
+  s.ep_idle = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  s.ep_waiting = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  events = collect_events (capture, options->device, s.n_processes);
+  for (guint d = 0; d < iochart_capture_get_n_devices (capture); d++)
+    {
+      const Event *ev = (const Event *) events->data;
+      guint lo = 0, hi;
+
+      if (options->device >= 0 && (guint) options->device != d)
+        continue;
+      while (lo < events->len && ev[lo].device < d)
+        lo++;
+      for (hi = lo; hi < events->len && ev[hi].device == d; hi++)
+        ;
+      sweep_device (&s, ev + lo, hi - lo, d);
+    }
+  g_array_sort (self->episodes, episode_cmp);
+
+  primary_dev = options->device >= 0 ? options->device : iochart_steal_pick_device (capture);
+  for (guint i = 0; i < self->devices->len; i++)
+    if ((int) g_array_index (self->devices, IochartStealDevice, i).device == primary_dev)
+      self->primary = i;
+
+  g_free (s.idle_stolen);
+  g_hash_table_unref (s.ep_idle);
+  g_hash_table_unref (s.ep_waiting);
+  return self;
+}
+
+void
+iochart_steal_free (IochartSteal *steal)
+{
+  if (steal == NULL)
+    return;
+  g_clear_object (&steal->capture);
+  g_array_unref (steal->devices);
+  g_array_unref (steal->episodes);
+  g_free (steal);
+}
+
+IochartCapture *
+iochart_steal_get_capture (IochartSteal *steal)
+{
+  return steal->capture;
+}
+
+guint
+iochart_steal_get_n_devices (IochartSteal *steal)
+{
+  return steal->devices->len;
+}
+
+const IochartStealDevice *
+iochart_steal_get_device (IochartSteal *steal, guint i)
+{
+  g_return_val_if_fail (i < steal->devices->len, NULL);
+  return &g_array_index (steal->devices, IochartStealDevice, i);
+}
+
+const IochartStealDevice *
+iochart_steal_find_device (IochartSteal *steal, guint device)
+{
+  for (guint i = 0; i < steal->devices->len; i++)
+    if (g_array_index (steal->devices, IochartStealDevice, i).device == device)
+      return &g_array_index (steal->devices, IochartStealDevice, i);
+  return NULL;
+}
+
+const IochartStealDevice *
+iochart_steal_get_primary (IochartSteal *steal)
+{
+  return steal->primary >= 0 ? iochart_steal_get_device (steal, steal->primary) : NULL;
+}
+
+guint
+iochart_steal_get_n_episodes (IochartSteal *steal)
+{
+  return steal->episodes->len;
+}
+
+const IochartStealEpisode *
+iochart_steal_get_episode (IochartSteal *steal, guint i)
+{
+  g_return_val_if_fail (i < steal->episodes->len, NULL);
+  return &g_array_index (steal->episodes, IochartStealEpisode, i);
+}
+
+static void
+json_dev (JsonBuilder *b, IochartCapture *capture, guint device)
+{
+  const IochartDevice *d = iochart_capture_get_device (capture, device);
+  g_autofree char *text = g_strdup_printf ("%u,%u", IOCHART_DEV_MAJOR (d->dev),
+                                           IOCHART_DEV_MINOR (d->dev));
+  json_builder_set_member_name (b, "dev");
+  json_builder_add_string_value (b, text);
+}
+
+static void
+json_process (JsonBuilder *b, IochartCapture *capture, guint32 p, const char *pid_key,
+              const char *comm_key)
+{
+  const IochartProcess *proc = p != IOCHART_NO_PROCESS ? iochart_capture_get_process (capture, p) : NULL;
+
+  json_builder_set_member_name (b, pid_key);
+  if (proc)
+    json_builder_add_int_value (b, proc->pid);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, comm_key);
+  if (proc && proc->comm)
+    json_builder_add_string_value (b, proc->comm);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+json_shares (JsonBuilder *b, IochartCapture *capture, GArray *shares)
+{
+  json_builder_set_member_name (b, "idle_processes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < shares->len; i++)
+    {
+      const IochartStealShare *sh = &g_array_index (shares, IochartStealShare, i);
+      json_builder_begin_object (b);
+      json_process (b, capture, sh->process, "pid", "comm");
+      json_builder_set_member_name (b, "stolen_ns");
+      json_builder_add_int_value (b, sh->stolen_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+json_figures (JsonBuilder *b, IochartCapture *capture, const IochartStealDevice *dev)
+{
+  json_builder_set_member_name (b, "stolen_ns");
+  json_builder_add_int_value (b, dev ? dev->stolen_ns : 0);
+  json_builder_set_member_name (b, "foreground_active_ns");
+  json_builder_add_int_value (b, dev ? dev->foreground_active_ns : 0);
+  json_builder_set_member_name (b, "stolen_pct");
+  json_builder_add_double_value (b, dev && dev->foreground_active_ns > 0
+                                 ? 100.0 * dev->stolen_ns / dev->foreground_active_ns : 0.0);
+  if (dev == NULL)
+    return;
+  json_dev (b, capture, dev->device);
+  json_builder_set_member_name (b, "n_episodes");
+  json_builder_add_int_value (b, dev->n_episodes);
+  json_shares (b, capture, dev->idle);
+}
+
+void
+iochart_steal_to_json (IochartSteal *steal, JsonBuilder *b)
+{
+  g_return_if_fail (steal != NULL && JSON_IS_BUILDER (b));
+
+  json_builder_begin_object (b);
+  json_figures (b, steal->capture, iochart_steal_get_primary (steal));
+
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < steal->devices->len; i++)
+    {
+      json_builder_begin_object (b);
+      json_figures (b, steal->capture, iochart_steal_get_device (steal, i));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "episodes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < steal->episodes->len; i++)
+    {
+      const IochartStealEpisode *ep = iochart_steal_get_episode (steal, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "start_ns");
+      json_builder_add_int_value (b, ep->start_ns);
+      json_builder_set_member_name (b, "end_ns");
+      json_builder_add_int_value (b, ep->end_ns);
+      json_dev (b, steal->capture, ep->device);
+      json_builder_set_member_name (b, "stolen_ns");
+      json_builder_add_int_value (b, ep->stolen_ns);
+      json_process (b, steal->capture, ep->idle_process, "idle_pid", "idle_comm");
+      json_builder_set_member_name (b, "waiting_pids");
+      json_builder_begin_array (b);
+      for (guint j = 0; j < ep->waiting->len; j++)
+        {
+          guint32 p = g_array_index (ep->waiting, guint32, j);
+          json_builder_add_int_value (b, iochart_capture_get_process (steal->capture, p)->pid);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}

@@ -1,0 +1,90 @@
+/* iochart-steal.h: how much device capacity idle-class I/O took while other I/O waited
+ *
+ * At each instant when some non-idle request with data is outstanding on a device (from insertion,
+ * or queueing when there is no insert event, to completion), the n_idle idle requests in flight next
+ * to n_fg non-idle ones in flight take the share n_idle / (n_idle + n_fg) of that instant. Stolen
+ * time is the integral of that share; foreground-active time is the time with some non-idle request
+ * outstanding. Each device has its own figures: a loop device and the disk under it carry the same
+ * I/O, so adding them up would count it twice.
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include "iochart-capture.h"
+
+G_BEGIN_DECLS
+
+#define IOCHART_STEAL_DEFAULT_GAP_NS (8 * G_GINT64_CONSTANT (1000000))
+
+typedef struct {
+  int     device;      /* index of the only device to analyse, -1 for all */
+  gint64  from_ns;     /* IOCHART_TIME_UNKNOWN: the capture's start */
+  gint64  to_ns;       /* IOCHART_TIME_UNKNOWN: the capture's end */
+  gint64  gap_ns;      /* stolen intervals closer than this are one episode; <0: the default */
+  guint   n_columns;   /* >0: also keep stolen time per column of [from_ns, to_ns] */
+} IochartStealOptions;
+
+#define IOCHART_STEAL_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
+                                     .to_ns = IOCHART_TIME_UNKNOWN, .gap_ns = -1 }
+
+typedef struct {
+  guint32 process;     /* index in the capture */
+  gint64  stolen_ns;
+} IochartStealShare;
+
+typedef struct {
+  gint64   start_ns;
+  gint64   end_ns;
+  guint    device;     /* index in the capture */
+  gint64   stolen_ns;
+  guint32  idle_process;   /* the idle process with the most stolen time in it */
+  GArray  *idle;       /* IochartStealShare of every idle process in it, most stolen first */
+  GArray  *waiting;    /* guint32 indices of non-idle processes with I/O outstanding meanwhile,
+                        * in index order */
+} IochartStealEpisode;
+
+typedef struct {
+  guint    device;     /* index in the capture */
+  gint64   stolen_ns;
+  gint64   foreground_active_ns;
+  guint    n_episodes;
+  GArray  *idle;       /* IochartStealShare per idle process, most stolen first */
+  double  *stolen_columns;   /* n_columns stolen ns per column, or NULL */
+  double  *active_columns;   /* n_columns foreground-active ns per column, or NULL */
+} IochartStealDevice;
+
+typedef struct _IochartSteal IochartSteal;
+
+IochartSteal              *iochart_steal_new              (IochartCapture            *capture,
+                                                           const IochartStealOptions *options);
+void                       iochart_steal_free             (IochartSteal              *steal);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSteal, iochart_steal_free)
+
+IochartCapture            *iochart_steal_get_capture      (IochartSteal              *steal);
+guint                      iochart_steal_get_n_devices    (IochartSteal              *steal);
+const IochartStealDevice  *iochart_steal_get_device       (IochartSteal              *steal,
+                                                           guint                      i);
+/* The figures of one capture device index, or NULL when it was not analysed. */
+const IochartStealDevice  *iochart_steal_find_device      (IochartSteal              *steal,
+                                                           guint                      device);
+/* The device the headline figures are about: the one asked for, else the one with the most
+ * distinct processes issuing I/O (where the applications' own I/O shows, not a disk under a
+ * loop device whose requests come from kernel workers). NULL when nothing was analysed. */
+const IochartStealDevice  *iochart_steal_get_primary      (IochartSteal              *steal);
+
+/* Episodes of every analysed device, by start time. */
+guint                      iochart_steal_get_n_episodes   (IochartSteal              *steal);
+const IochartStealEpisode *iochart_steal_get_episode      (IochartSteal              *steal,
+                                                           guint                      i);
+
+/* Writes the `idle_steal` object as the builder's next value (set the member name first):
+ * {stolen_ns, foreground_active_ns, stolen_pct, dev, idle_processes, devices: [...],
+ *  episodes: [{start_ns, end_ns, dev, stolen_ns, idle_pid, idle_comm, waiting_pids}]}.
+ * The top-level figures are the primary device's. */
+void                       iochart_steal_to_json          (IochartSteal              *steal,
+                                                           JsonBuilder               *builder);
+
+/* Picks the device a chart or headline is about when the user named none. */
+int                        iochart_steal_pick_device      (IochartCapture            *capture);
+
+G_END_DECLS

@@ -1,0 +1,20 @@
+/* iochart-cairo.h: the display list drawn through cairo (PNG, PDF, the GTK widget) */
+#pragma once
+
+#include <cairo.h>
+#include "iochart-display-list.h"
+
+G_BEGIN_DECLS
+
+/* Draws every item on cr in display-list pixels; the caller sets any scale or offset. */
+void     iochart_cairo_draw       (IochartDisplayList *dl,
+                                   cairo_t            *cr);
+
+gboolean iochart_cairo_write_png  (IochartDisplayList *dl,
+                                   const char         *path,
+                                   GError            **error);
+gboolean iochart_cairo_write_pdf  (IochartDisplayList *dl,
+                                   const char         *path,
+                                   GError            **error);
+
+G_END_DECLS

@@ -1,0 +1,390 @@
+/* iochart-display-list.c: the item store, headless text measurement and the golden dump */
+#include <cairo.h>
+#include <string.h>
+#include "iochart-display-list.h"
+
+struct _IochartDisplayList {
+  double   width, height;
+  guint32  background;
+  GArray  *items;
+};
+
+static void
+clear_item (gpointer data)
+{
+  IochartDlItem *item = data;
+
+  g_free (item->points);
+  g_free (item->text);
+  g_free (item->pixels);
+  g_free (item->tooltip);
+  g_free (item->meta);
+}
+
+IochartDisplayList *
+iochart_display_list_new (double width, double height)
+{
+  IochartDisplayList *dl = g_new0 (IochartDisplayList, 1);
+
+  dl->width = width;
+  dl->height = height;
+  dl->background = 0xffffffff;
+  dl->items = g_array_new (FALSE, TRUE, sizeof (IochartDlItem));
+  g_array_set_clear_func (dl->items, clear_item);
+  return dl;
+}
+
+void
+iochart_display_list_free (IochartDisplayList *dl)
+{
+  if (dl == NULL)
+    return;
+  g_array_unref (dl->items);
+  g_free (dl);
+}
+
+double iochart_display_list_get_width (IochartDisplayList *dl) { return dl->width; }
+double iochart_display_list_get_height (IochartDisplayList *dl) { return dl->height; }
+void iochart_display_list_set_height (IochartDisplayList *dl, double height) { dl->height = height; }
+guint32 iochart_display_list_get_background (IochartDisplayList *dl) { return dl->background; }
+void iochart_display_list_set_background (IochartDisplayList *dl, guint32 rgba) { dl->background = rgba; }
+guint iochart_display_list_get_n_items (IochartDisplayList *dl) { return dl->items->len; }
+
+const IochartDlItem *
+iochart_display_list_get_item (IochartDisplayList *dl, guint i)
+{
+  g_return_val_if_fail (i < dl->items->len, NULL);
+  return &g_array_index (dl->items, IochartDlItem, i);
+}
+
+static IochartDlItem *
+append (IochartDisplayList *dl, IochartDlKind kind)
+{
+  IochartDlItem item = { .kind = kind, .line_width = 1.0 };
+
+  g_array_append_val (dl->items, item);
+  return &g_array_index (dl->items, IochartDlItem, dl->items->len - 1);
+}
+
+IochartDlItem *
+iochart_display_list_rect (IochartDisplayList *dl, double x, double y, double w, double h,
+                           guint32 fill, guint32 stroke)
+{
+  IochartDlItem *item = append (dl, IOCHART_DL_RECT);
+
+  item->x = x;
+  item->y = y;
+  item->w = w;
+  item->h = h;
+  item->fill = fill;
+  item->stroke = stroke;
+  return item;
+}
+
+IochartDlItem *
+iochart_display_list_line (IochartDisplayList *dl, double x, double y, double x2, double y2,
+                           guint32 stroke, double line_width)
+{
+  IochartDlItem *item = append (dl, IOCHART_DL_LINE);
+
+  item->x = x;
+  item->y = y;
+  item->x2 = x2;
+  item->y2 = y2;
+  item->stroke = stroke;
+  item->line_width = line_width;
+  return item;
+}
+
+static IochartDlItem *
+poly (IochartDisplayList *dl, IochartDlKind kind, double *points, guint n_points)
+{
+  IochartDlItem *item = append (dl, kind);
+
+  item->points = points;
+  item->n_points = n_points;
+  return item;
+}
+
+IochartDlItem *
+iochart_display_list_polygon (IochartDisplayList *dl, double *points, guint n_points, guint32 fill)
+{
+  IochartDlItem *item = poly (dl, IOCHART_DL_POLYGON, points, n_points);
+
+  item->fill = fill;
+  return item;
+}
+
+IochartDlItem *
+iochart_display_list_polyline (IochartDisplayList *dl, double *points, guint n_points,
+                               guint32 stroke, double line_width)
+{
+  IochartDlItem *item = poly (dl, IOCHART_DL_POLYLINE, points, n_points);
+
+  item->stroke = stroke;
+  item->line_width = line_width;
+  return item;
+}
+
+IochartDlItem *
+iochart_display_list_text (IochartDisplayList *dl, double x, double y, const char *text,
+                           double font_size, gboolean bold, IochartAnchor anchor, guint32 fill)
+{
+  IochartDlItem *item = append (dl, IOCHART_DL_TEXT);
+  double ascent, descent;
+
+  iochart_font_extents (font_size, &ascent, &descent);
+  item->x = x;
+  item->y = y;
+  item->text = g_strdup (text);
+  item->font_size = font_size;
+  item->bold = bold;
+  item->anchor = anchor;
+  item->fill = fill;
+  item->w = iochart_text_width (text, font_size, bold);
+  item->h = ascent + descent;
+  return item;
+}
+
+IochartDlItem *
+iochart_display_list_image (IochartDisplayList *dl, double x, double y, double w, double h,
+                            guint8 *pixels, int width_px, int height_px, int stride)
+{
+  IochartDlItem *item = append (dl, IOCHART_DL_IMAGE);
+
+  item->x = x;
+  item->y = y;
+  item->w = w;
+  item->h = h;
+  item->pixels = pixels;
+  item->width_px = width_px;
+  item->height_px = height_px;
+  item->stride = stride;
+  return item;
+}
+
+IochartDlItem *
+iochart_display_list_begin_group (IochartDisplayList *dl, const char *tooltip, const char *meta)
+{
+  IochartDlItem *item = append (dl, IOCHART_DL_GROUP_BEGIN);
+
+  item->tooltip = g_strdup (tooltip);
+  item->meta = g_strdup (meta);
+  return item;
+}
+
+void
+iochart_display_list_end_group (IochartDisplayList *dl)
+{
+  append (dl, IOCHART_DL_GROUP_END);
+}
+
+void
+iochart_dl_item_set_tooltip (IochartDlItem *item, const char *tooltip)
+{
+  g_free (item->tooltip);
+  item->tooltip = g_strdup (tooltip);
+}
+
+void
+iochart_dl_item_set_meta (IochartDlItem *item, const char *meta)
+{
+  g_free (item->meta);
+  item->meta = g_strdup (meta);
+}
+
+void
+iochart_dl_item_text_box (const IochartDlItem *item, double *x, double *y, double *w, double *h)
+{
+  double ascent, descent;
+
+  iochart_font_extents (item->font_size, &ascent, &descent);
+  *w = item->w;
+  *h = ascent + descent;
+  *x = item->x - (item->anchor == IOCHART_ANCHOR_MIDDLE ? item->w / 2
+                  : item->anchor == IOCHART_ANCHOR_END ? item->w : 0);
+  *y = item->y - ascent;
+}
+
+/* One measuring context for the process: cairo contexts are not thread-safe, hence the lock.
+ * Hinting is off so that measured advances do not depend on the output device. */
+static GMutex measure_lock;
+
+static cairo_t *
+measure_context (void)
+{
+  static cairo_t *cr;
+
+  if (cr == NULL)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+      cairo_font_options_t *options = cairo_font_options_create ();
+
+      cr = cairo_create (surface);
+      cairo_surface_destroy (surface);
+      cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+      cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
+      cairo_set_font_options (cr, options);
+      cairo_font_options_destroy (options);
+    }
+  return cr;
+}
+
+static void
+select_font (cairo_t *cr, double font_size, gboolean bold)
+{
+  cairo_select_font_face (cr, IOCHART_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
+                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, font_size);
+}
+
+double
+iochart_text_width (const char *text, double font_size, gboolean bold)
+{
+  cairo_text_extents_t ext;
+  cairo_t *cr;
+
+  g_mutex_lock (&measure_lock);
+  cr = measure_context ();
+  select_font (cr, font_size, bold);
+  cairo_text_extents (cr, text, &ext);
+  g_mutex_unlock (&measure_lock);
+  return ext.x_advance;
+}
+
+void
+iochart_font_extents (double font_size, double *ascent, double *descent)
+{
+  cairo_font_extents_t ext;
+  cairo_t *cr;
+
+  g_mutex_lock (&measure_lock);
+  cr = measure_context ();
+  select_font (cr, font_size, FALSE);
+  cairo_font_extents (cr, &ext);
+  g_mutex_unlock (&measure_lock);
+  *ascent = ext.ascent;
+  *descent = ext.descent;
+}
+
+char *
+iochart_text_ellipsize (const char *text, double font_size, gboolean bold, double max_width)
+{
+  glong n = g_utf8_strlen (text, -1), lo = 0, hi = n;
+
+  if (iochart_text_width (text, font_size, bold) <= max_width)
+    return g_strdup (text);
+  /* the longest prefix that fits with the ellipsis */
+  while (lo < hi)
+    {
+      glong mid = (lo + hi + 1) / 2;
+      g_autofree char *prefix = g_utf8_substring (text, 0, mid);
+      g_autofree char *candidate = g_strconcat (prefix, "…", NULL);
+
+      if (iochart_text_width (candidate, font_size, bold) <= max_width)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  {
+    g_autofree char *prefix = g_utf8_substring (text, 0, lo);
+    g_strchomp (prefix);
+    return g_strconcat (prefix, "…", NULL);
+  }
+}
+
+gboolean
+iochart_display_list_find_text_overlap (IochartDisplayList *dl, guint *a, guint *b)
+{
+  for (guint i = 0; i < dl->items->len; i++)
+    {
+      const IochartDlItem *p = &g_array_index (dl->items, IochartDlItem, i);
+      double px, py, pw, ph;
+
+      if (p->kind != IOCHART_DL_TEXT || !p->text[0])
+        continue;
+      iochart_dl_item_text_box (p, &px, &py, &pw, &ph);
+      for (guint j = i + 1; j < dl->items->len; j++)
+        {
+          const IochartDlItem *q = &g_array_index (dl->items, IochartDlItem, j);
+          double qx, qy, qw, qh;
+
+          if (q->kind != IOCHART_DL_TEXT || !q->text[0])
+            continue;
+          iochart_dl_item_text_box (q, &qx, &qy, &qw, &qh);
+          if (px < qx + qw && qx < px + pw && py < qy + qh && qy < py + ph)
+            {
+              if (a)
+                *a = i;
+              if (b)
+                *b = j;
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+static const char * const kind_names[] = {
+  "rect", "line", "polygon", "polyline", "text", "image", "group", "end",
+};
+
+static void
+append_extras (GString *out, const IochartDlItem *item)
+{
+  if (item->tooltip)
+    {
+      g_autofree char *escaped = g_strescape (item->tooltip, "");
+      g_string_append_printf (out, " tooltip=\"%s\"", escaped);
+    }
+  if (item->meta)
+    g_string_append_printf (out, " meta=%s", item->meta);
+  g_string_append_c (out, '\n');
+}
+
+char *
+iochart_display_list_to_text (IochartDisplayList *dl)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "size %.1f %.1f bg %08x\n", dl->width, dl->height, dl->background);
+  for (guint i = 0; i < dl->items->len; i++)
+    {
+      const IochartDlItem *item = &g_array_index (dl->items, IochartDlItem, i);
+
+      g_string_append (out, kind_names[item->kind]);
+      switch (item->kind)
+        {
+        case IOCHART_DL_RECT:
+        case IOCHART_DL_IMAGE:
+          g_string_append_printf (out, " %.1f %.1f %.1f %.1f fill=%08x stroke=%08x",
+                                  item->x, item->y, item->w, item->h, item->fill, item->stroke);
+          break;
+        case IOCHART_DL_LINE:
+          g_string_append_printf (out, " %.1f %.1f %.1f %.1f stroke=%08x w=%.1f%s",
+                                  item->x, item->y, item->x2, item->y2, item->stroke,
+                                  item->line_width, item->dashed ? " dashed" : "");
+          break;
+        case IOCHART_DL_POLYGON:
+        case IOCHART_DL_POLYLINE:
+          g_string_append_printf (out, " n=%u fill=%08x stroke=%08x", item->n_points,
+                                  item->fill, item->stroke);
+          for (guint k = 0; k < item->n_points; k++)
+            g_string_append_printf (out, " %.1f,%.1f", item->points[2 * k], item->points[2 * k + 1]);
+          break;
+        case IOCHART_DL_TEXT:
+          {
+            g_autofree char *escaped = g_strescape (item->text, "");
+            g_string_append_printf (out, " %.1f %.1f size=%.1f%s anchor=%d fill=%08x w=%.1f \"%s\"",
+                                    item->x, item->y, item->font_size, item->bold ? " bold" : "",
+                                    item->anchor, item->fill, item->w, escaped);
+          }
+          break;
+        case IOCHART_DL_GROUP_BEGIN:
+        case IOCHART_DL_GROUP_END:
+          break;
+        }
+      append_extras (out, item);
+    }
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,260 @@
+/* iochart-svg.c: SVG writer of the display list */
+#include <cairo.h>
+#include <string.h>
+#include "iochart-svg.h"
+#include "iochart-error.h"
+
+/* Shortest fixed form: 12, 12.5 (one decimal is far below a pixel). */
+static void
+num (GString *out, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gsize len;
+
+  g_ascii_formatd (buf, sizeof buf, "%.1f", v);
+  len = strlen (buf);
+  if (len >= 2 && buf[len - 2] == '.' && buf[len - 1] == '0')
+    buf[len - 2] = '\0';
+  if (strcmp (buf, "-0") == 0)
+    strcpy (buf, "0");
+  g_string_append (out, buf);
+}
+
+static void
+attr_num (GString *out, const char *name, double v)
+{
+  g_string_append_printf (out, " %s=\"", name);
+  num (out, v);
+  g_string_append_c (out, '"');
+}
+
+static void
+paint (GString *out, const char *what, guint32 c)
+{
+  if (c == 0)
+    {
+      g_string_append_printf (out, " %s=\"none\"", what);
+      return;
+    }
+  g_string_append_printf (out, " %s=\"#%06x\"", what, c >> 8);
+  if ((c & 0xff) != 0xff)
+    g_string_append_printf (out, " %s-opacity=\"%.3g\"", what, (c & 0xff) / 255.0);
+}
+
+static void
+stroke_attrs (GString *out, const IochartDlItem *item)
+{
+  if (item->stroke == 0)
+    return;
+  paint (out, "stroke", item->stroke);
+  if (item->line_width != 1.0)
+    attr_num (out, "stroke-width", item->line_width);
+  if (item->dashed)
+    g_string_append (out, " stroke-dasharray=\"4 3\"");
+}
+
+static void
+escaped (GString *out, const char *text)
+{
+  g_autofree char *esc = g_markup_escape_text (text, -1);
+  g_string_append (out, esc);
+}
+
+/* Closes an element, with its <title> child when it has a tooltip. */
+static void
+close_element (GString *out, const char *name, const IochartDlItem *item)
+{
+  if (item->meta)
+    {
+      g_string_append (out, " data-meta=\"");
+      escaped (out, item->meta);
+      g_string_append_c (out, '"');
+    }
+  if (item->tooltip == NULL)
+    {
+      g_string_append (out, "/>\n");
+      return;
+    }
+  g_string_append (out, "><title>");
+  escaped (out, item->tooltip);
+  g_string_append_printf (out, "</title></%s>\n", name);
+}
+
+static cairo_status_t
+append_bytes (void *closure, const unsigned char *data, unsigned int length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static void
+image (GString *out, const IochartDlItem *item)
+{
+  cairo_surface_t *surface;
+  g_autoptr(GByteArray) png = g_byte_array_new ();
+  g_autofree char *b64 = NULL;
+
+  surface = cairo_image_surface_create_for_data (item->pixels, CAIRO_FORMAT_ARGB32, item->width_px,
+                                                 item->height_px, item->stride);
+  cairo_surface_write_to_png_stream (surface, append_bytes, png);
+  cairo_surface_destroy (surface);
+  b64 = g_base64_encode (png->data, png->len);
+  g_string_append (out, "<image");
+  attr_num (out, "x", item->x);
+  attr_num (out, "y", item->y);
+  attr_num (out, "width", item->w);
+  attr_num (out, "height", item->h);
+  g_string_append (out, " preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,");
+  g_string_append (out, b64);
+  g_string_append_c (out, '"');
+  close_element (out, "image", item);
+}
+
+static void
+points (GString *out, const IochartDlItem *item)
+{
+  g_string_append (out, " points=\"");
+  for (guint k = 0; k < item->n_points; k++)
+    {
+      if (k)
+        g_string_append_c (out, ' ');
+      num (out, item->points[2 * k]);
+      g_string_append_c (out, ',');
+      num (out, item->points[2 * k + 1]);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+item_svg (GString *out, const IochartDlItem *item)
+{
+  static const char * const anchors[] = { NULL, "middle", "end" };
+
+  switch (item->kind)
+    {
+    case IOCHART_DL_RECT:
+      g_string_append (out, "<rect");
+      attr_num (out, "x", item->x);
+      attr_num (out, "y", item->y);
+      attr_num (out, "width", item->w);
+      attr_num (out, "height", item->h);
+      paint (out, "fill", item->fill);
+      stroke_attrs (out, item);
+      close_element (out, "rect", item);
+      break;
+    case IOCHART_DL_LINE:
+      g_string_append (out, "<line");
+      attr_num (out, "x1", item->x);
+      attr_num (out, "y1", item->y);
+      attr_num (out, "x2", item->x2);
+      attr_num (out, "y2", item->y2);
+      stroke_attrs (out, item);
+      close_element (out, "line", item);
+      break;
+    case IOCHART_DL_POLYGON:
+    case IOCHART_DL_POLYLINE:
+      {
+        const char *name = item->kind == IOCHART_DL_POLYGON ? "polygon" : "polyline";
+        g_string_append_printf (out, "<%s", name);
+        points (out, item);
+        paint (out, "fill", item->fill);
+        stroke_attrs (out, item);
+        if (item->kind == IOCHART_DL_POLYLINE)
+          g_string_append (out, " stroke-linejoin=\"round\"");
+        close_element (out, name, item);
+      }
+      break;
+    case IOCHART_DL_TEXT:
+      g_string_append (out, "<text");
+      attr_num (out, "x", item->x);
+      attr_num (out, "y", item->y);
+      attr_num (out, "font-size", item->font_size);
+      if (item->bold)
+        g_string_append (out, " font-weight=\"bold\"");
+      if (anchors[item->anchor])
+        g_string_append_printf (out, " text-anchor=\"%s\"", anchors[item->anchor]);
+      paint (out, "fill", item->fill);
+      if (item->meta)
+        {
+          g_string_append (out, " data-meta=\"");
+          escaped (out, item->meta);
+          g_string_append_c (out, '"');
+        }
+      g_string_append_c (out, '>');
+      if (item->tooltip)
+        {
+          g_string_append (out, "<title>");
+          escaped (out, item->tooltip);
+          g_string_append (out, "</title>");
+        }
+      escaped (out, item->text);
+      g_string_append (out, "</text>\n");
+      break;
+    case IOCHART_DL_IMAGE:
+      image (out, item);
+      break;
+    case IOCHART_DL_GROUP_BEGIN:
+      g_string_append (out, "<g");
+      if (item->meta)
+        {
+          g_string_append (out, " data-meta=\"");
+          escaped (out, item->meta);
+          g_string_append_c (out, '"');
+        }
+      g_string_append_c (out, '>');
+      if (item->tooltip)
+        {
+          g_string_append (out, "<title>");
+          escaped (out, item->tooltip);
+          g_string_append (out, "</title>");
+        }
+      g_string_append_c (out, '\n');
+      break;
+    case IOCHART_DL_GROUP_END:
+      g_string_append (out, "</g>\n");
+      break;
+    }
+}
+
+char *
+iochart_svg_to_string (IochartDisplayList *dl, gsize *len)
+{
+  GString *out = g_string_sized_new (65536);
+  double w = iochart_display_list_get_width (dl), h = iochart_display_list_get_height (dl);
+  guint n = iochart_display_list_get_n_items (dl);
+
+  g_string_append (out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"");
+  attr_num (out, "width", w);
+  attr_num (out, "height", h);
+  g_string_append (out, " viewBox=\"0 0 ");
+  num (out, w);
+  g_string_append_c (out, ' ');
+  num (out, h);
+  g_string_append (out, "\" font-family=\"" IOCHART_FONT_FAMILY ", sans-serif\">\n");
+  g_string_append (out, "<rect width=\"100%\" height=\"100%\"");
+  paint (out, "fill", iochart_display_list_get_background (dl));
+  g_string_append (out, "/>\n");
+  for (guint i = 0; i < n; i++)
+    item_svg (out, iochart_display_list_get_item (dl, i));
+  g_string_append (out, "</svg>\n");
+  if (len)
+    *len = out->len;
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+iochart_svg_write (IochartDisplayList *dl, const char *path, GError **error)
+{
+  gsize len;
+  g_autofree char *svg = iochart_svg_to_string (dl, &len);
+  g_autoptr(GError) local = NULL;
+
+  if (!g_file_set_contents (path, svg, len, &local))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path,
+                   local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
