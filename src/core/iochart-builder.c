@@ -48,6 +48,12 @@ typedef struct {
   IochartClassSource source;   /* UNKNOWN: no hint */
 } ClassHint;
 
+typedef struct {
+  guint32     process;
+  gint64      ns;
+  const char *comm;
+} CommEntry;
+
 struct _IochartBuilder {
   IochartCapture     *capture;
   GArray             *pending;       /* Pending */
@@ -57,6 +63,7 @@ struct _IochartBuilder {
   GArray             *hints;         /* ClassHint per process */
   GHashTable         *dev_to_index;  /* dev + 1 -> device index + 1 */
   GArray             *rules;         /* IochartClassRule (match owned) */
+  GArray             *comm_log;      /* CommEntry, in arrival order */
   IochartLoadProgress progress;
   gpointer            progress_data;
   guint64             lost_merges;
@@ -327,7 +334,7 @@ proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm,
 {
   IochartProcess *p = proc_at (b, index);
   const char *interned;
-  IochartComm c;
+  CommEntry c;
 
   len = strnlen (comm, len);
   if (!comm_is_useful (comm, len))
@@ -336,9 +343,11 @@ proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm,
   if (p->comm == interned)
     return;
   p->comm = interned;
+  p->n_comms++;
+  c.process = index;
   c.ns = ts_ns;
   c.comm = interned;
-  g_array_append_val (p->comms, c);
+  g_array_append_val (b->comm_log, c);
 }
 
 static guint32
@@ -351,7 +360,6 @@ proc_new (IochartBuilder *b, gint32 pid)
   };
   ClassHint none = { IOCHART_CLASS_UNKNOWN, 0, IOCHART_CLASS_SOURCE_UNKNOWN };
 
-  p.comms = g_array_new (FALSE, FALSE, sizeof (IochartComm));
   g_array_append_val (b->capture->processes, p);
   g_array_append_val (b->hints, none);
   g_hash_table_insert (b->pid_to_proc, GINT_TO_POINTER (pid), GUINT_TO_POINTER (b->capture->processes->len));
@@ -399,6 +407,7 @@ _iochart_builder_new (const char *name)
   b->hints = g_array_new (FALSE, FALSE, sizeof (ClassHint));
   b->dev_to_index = g_hash_table_new (NULL, NULL);
   b->rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
+  b->comm_log = g_array_new (FALSE, FALSE, sizeof (CommEntry));
   return b;
 }
 
@@ -420,6 +429,7 @@ _iochart_builder_free (IochartBuilder *b)
   for (guint i = 0; i < b->rules->len; i++)
     iochart_class_rule_clear (&g_array_index (b->rules, IochartClassRule, i));
   g_array_unref (b->rules);
+  g_array_unref (b->comm_log);
   g_free (b);
 }
 
@@ -811,17 +821,46 @@ _iochart_builder_add_rule (IochartBuilder *b, const IochartClassRule *rule)
 /* ---- finishing ---- */
 
 static gboolean
-rule_matches (const IochartClassRule *rule, const IochartProcess *p)
+rule_matches (IochartBuilder *b, const IochartClassRule *rule, guint process)
 {
+  const IochartProcess *p = proc_at (b, process);
+  const IochartComm *comms;
   char *end;
   gint64 pid = g_ascii_strtoll (rule->match, &end, 10);
+  guint n;
 
   if (*rule->match != '\0' && *end == '\0')
     return pid == p->pid;
-  for (guint i = 0; i < p->comms->len; i++)
-    if (g_strcmp0 (g_array_index (p->comms, IochartComm, i).comm, rule->match) == 0)
+  comms = iochart_capture_get_comms (b->capture, process, &n);
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (comms[i].comm, rule->match) == 0)
       return TRUE;
   return FALSE;
+}
+
+/* Lays the name histories out one process after another: one array for all, not one each. */
+static void
+group_comms (IochartBuilder *b)
+{
+  IochartCapture *c = b->capture;
+  g_autofree guint32 *next = g_new (guint32, c->processes->len);
+  guint32 offset = 0;
+
+  for (guint i = 0; i < c->processes->len; i++)
+    {
+      proc_at (b, i)->first_comm = next[i] = offset;
+      offset += proc_at (b, i)->n_comms;
+    }
+  g_array_set_size (c->comms, offset);
+  for (guint i = 0; i < b->comm_log->len; i++)
+    {
+      const CommEntry *e = &g_array_index (b->comm_log, CommEntry, i);
+      IochartComm *out = &g_array_index (c->comms, IochartComm, next[e->process]++);
+
+      out->ns = e->ns;
+      out->comm = e->comm;
+    }
+  g_array_set_size (b->comm_log, 0);
 }
 
 static void
@@ -837,7 +876,7 @@ apply_rules (IochartBuilder *b)
     {
       rule_of[i] = -1;
       for (guint r = 0; r < b->rules->len && rule_of[i] < 0; r++)
-        if (rule_matches (&g_array_index (b->rules, IochartClassRule, r), proc_at (b, i)))
+        if (rule_matches (b, &g_array_index (b->rules, IochartClassRule, r), i))
           rule_of[i] = r;
     }
   for (guint i = 0; i < c->requests->len; i++)
@@ -966,6 +1005,7 @@ _iochart_builder_finish (IochartBuilder *b)
   IochartCapture *c = b->capture;
 
   drop_dead (b);
+  group_comms (b);
   apply_rules (b);
   tally_processes (b);
   if (b->lost_merges > 0)

@@ -157,6 +157,7 @@ struct _IochartCapture {
   GHashTable  *interned;     /* const char* -> same, for dedup */
   GArray      *devices;      /* IochartDevice */
   GArray      *processes;    /* IochartProcess */
+  GArray      *comms;        /* IochartComm, grouped by process */
   GArray      *requests;     /* IochartRequestRec */
   gint64       base_ns;
   gint64       start_ns;

@@ -5,14 +5,6 @@
 G_DEFINE_FINAL_TYPE (IochartCapture, iochart_capture, G_TYPE_OBJECT)
 
 static void
-clear_process (gpointer data)
-{
-  IochartProcess *p = data;
-
-  g_clear_pointer (&p->comms, g_array_unref);
-}
-
-static void
 iochart_capture_finalize (GObject *object)
 {
   IochartCapture *self = IOCHART_CAPTURE (object);
@@ -22,6 +14,7 @@ iochart_capture_finalize (GObject *object)
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_clear_pointer (&self->devices, g_array_unref);
   g_clear_pointer (&self->processes, g_array_unref);
+  g_clear_pointer (&self->comms, g_array_unref);
   g_clear_pointer (&self->requests, g_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   G_OBJECT_CLASS (iochart_capture_parent_class)->finalize (object);
@@ -40,7 +33,7 @@ iochart_capture_init (IochartCapture *self)
   self->interned = g_hash_table_new (g_str_hash, g_str_equal);
   self->devices = g_array_new (FALSE, TRUE, sizeof (IochartDevice));
   self->processes = g_array_new (FALSE, TRUE, sizeof (IochartProcess));
-  g_array_set_clear_func (self->processes, clear_process);
+  self->comms = g_array_new (FALSE, FALSE, sizeof (IochartComm));
   self->requests = g_array_new (FALSE, TRUE, sizeof (IochartRequestRec));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->base_ns = IOCHART_TIME_UNKNOWN;
@@ -164,6 +157,18 @@ iochart_capture_get_process (IochartCapture *self, guint index)
   g_return_val_if_fail (IOCHART_IS_CAPTURE (self), NULL);
   g_return_val_if_fail (index < self->processes->len, NULL);
   return &g_array_index (self->processes, IochartProcess, index);
+}
+
+const IochartComm *
+iochart_capture_get_comms (IochartCapture *self, guint process, guint *n_comms)
+{
+  const IochartProcess *p;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), NULL);
+  g_return_val_if_fail (process < self->processes->len, NULL);
+  p = &g_array_index (self->processes, IochartProcess, process);
+  *n_comms = p->n_comms;
+  return p->n_comms ? &g_array_index (self->comms, IochartComm, p->first_comm) : NULL;
 }
 
 guint

@@ -24,7 +24,8 @@ typedef struct {
   gint64              start_ns;   /* fork, when seen */
   gint64              exit_ns;    /* exit, when seen */
   const char         *comm;       /* the last name: what users know it by */
-  GArray             *comms;      /* IochartComm history, in time order */
+  guint32             first_comm; /* its name history: iochart_capture_get_comms() */
+  guint32             n_comms;
   IochartClass        klass;      /* class of most of its bytes */
   guint8              level;
   IochartClassSource  class_source;
@@ -72,6 +73,11 @@ int                   iochart_capture_find_device       (IochartCapture *self,
 guint                 iochart_capture_get_n_processes   (IochartCapture *self);
 const IochartProcess *iochart_capture_get_process       (IochartCapture *self,
                                                          guint           index);
+
+/* The names a process had, in time order (exec changes comm). */
+const IochartComm    *iochart_capture_get_comms         (IochartCapture *self,
+                                                         guint           process,
+                                                         guint          *n_comms);
 
 guint                 iochart_capture_get_n_requests    (IochartCapture *self);
 void                  iochart_capture_get_request       (IochartCapture *self,

@@ -102,7 +102,7 @@ static gboolean
 text_file_open (TextFile *tf, const char *path, GError **error)
 {
   guint8 head[SNIFF_BYTES];
-  gsize n;
+  gsize n = 0;
 
   if (!read_head (path, head, &n, error))
     return FALSE;
