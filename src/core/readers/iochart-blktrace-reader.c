@@ -1,0 +1,650 @@
+/* iochart-blktrace-reader.c: binary blktrace, the per-CPU files of one run merged by time
+ *
+ * Each NAME.blktrace.CPU file is a sequence of struct blk_io_trace records, each followed by
+ * pdu_len bytes. The files are mapped, not read: a record is decoded in place, and the comm that
+ * a PROCESS note names is pointed to inside the mapping, so that reading allocates nothing per
+ * record. A file whose tail is damaged gives what came before the damage; only when no file
+ * gives anything does the read fail.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "iochart-readers-private.h"
+
+#define BLK_IO_TRACE_MAGIC   0x65617400u
+#define BLK_IO_TRACE_VERSION 7
+#define BLK_IO_TRACE2_VERSION 8   /* 64-byte records, 64-bit action: not read yet */
+
+/* Categories, in the high 16 bits of action. */
+enum {
+  TC_READ = 1 << 0, TC_WRITE = 1 << 1, TC_FLUSH = 1 << 2, TC_SYNC = 1 << 3,
+  TC_QUEUE = 1 << 4, TC_REQUEUE = 1 << 5, TC_ISSUE = 1 << 6, TC_COMPLETE = 1 << 7,
+  TC_FS = 1 << 8, TC_PC = 1 << 9, TC_NOTIFY = 1 << 10, TC_AHEAD = 1 << 11,
+  TC_META = 1 << 12, TC_DISCARD = 1 << 13, TC_DRV_DATA = 1 << 14, TC_FUA = 1 << 15,
+};
+
+/* __BLK_TA_CGROUP / __BLK_TN_CGROUP: an 8-byte cgroup id starts the pdu. */
+#define TA_CGROUP 0x100u
+
+enum { TN_PROCESS = 0, TN_TIMESTAMP = 1, TN_MESSAGE = 2 };
+
+typedef struct {
+  guint32 magic;
+  guint32 sequence;
+  guint64 time;
+  guint64 sector;
+  guint32 bytes;
+  guint32 action;
+  guint32 pid;
+  guint32 device;
+  guint32 cpu;
+  guint16 error;
+  guint16 pdu_len;
+} BlkIoTrace;
+
+G_STATIC_ASSERT (sizeof (BlkIoTrace) == 48);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (BlkIoTrace, time) == 8);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (BlkIoTrace, action) == 28);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (BlkIoTrace, pdu_len) == 46);
+
+/* blktrace action codes 1..17 (Q M F G S R D C P U UT I X B A, abort, driver data). */
+static const IochartBlockAction action_of[18] = {
+  IOCHART_BLOCK_OTHER,
+  IOCHART_BLOCK_QUEUE, IOCHART_BLOCK_BACKMERGE, IOCHART_BLOCK_FRONTMERGE, IOCHART_BLOCK_GETRQ,
+  IOCHART_BLOCK_SLEEPRQ, IOCHART_BLOCK_REQUEUE, IOCHART_BLOCK_ISSUE, IOCHART_BLOCK_COMPLETE,
+  IOCHART_BLOCK_PLUG, IOCHART_BLOCK_UNPLUG, IOCHART_BLOCK_UNPLUG, IOCHART_BLOCK_INSERT,
+  IOCHART_BLOCK_SPLIT, IOCHART_BLOCK_BOUNCE, IOCHART_BLOCK_REMAP,
+  IOCHART_BLOCK_OTHER, IOCHART_BLOCK_OTHER,
+};
+
+typedef struct {
+  const char   *path;
+  GMappedFile  *map;
+  const guint8 *data;
+  gsize         len;
+  gsize         off;          /* of the current record */
+  gboolean      swap;         /* records are in the other byte order */
+  guint32       magic_raw;    /* the magic word as it lies in this file */
+  BlkIoTrace    cur;          /* the current record, in host order */
+  gboolean      live;         /* cur holds a record */
+  guint         index;        /* order among the files, breaks ties */
+  guint64       records;
+  guint64       out_of_order;
+  guint64       last_time;
+} CpuFile;
+
+typedef struct {
+  const char *comm;
+  guint8      len;
+} Comm;
+
+typedef struct {
+  IochartBuilder *b;
+  GHashTable     *comms;       /* pid -> Comm*, pointing into the mappings */
+  GStringChunk   *short_comms; /* names from PROCESS notes shorter than 16 bytes */
+  gint32          last_pid;
+  Comm            last_comm;
+  guint32         named_dev;
+  gboolean        dev_named;
+  gboolean        have_wall;
+  gint64          wall_offset_ns;
+  guint8          rwbs[1 << 9][2]; /* op, flags by category bits; op 0xff: not yet worked out */
+} Reader;
+
+/* ---- one CPU file ---- */
+
+static inline guint32
+fix32 (const CpuFile *f, guint32 v)
+{
+  return f->swap ? GUINT32_SWAP_LE_BE (v) : v;
+}
+
+static inline guint64
+fix64 (const CpuFile *f, guint64 v)
+{
+  return f->swap ? GUINT64_SWAP_LE_BE (v) : v;
+}
+
+static inline guint16
+fix16 (const CpuFile *f, guint16 v)
+{
+  return f->swap ? GUINT16_SWAP_LE_BE (v) : v;
+}
+
+/* Decides the byte order and checks the version from the first record. */
+static gboolean
+cpu_file_check_head (CpuFile *f, GError **error)
+{
+  guint32 raw, magic;
+
+  if (f->len < 4)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                   "'%s': cut mid-record at offset 0 (%" G_GSIZE_FORMAT " bytes)", f->path, f->len);
+      return FALSE;
+    }
+  memcpy (&raw, f->data, 4);
+  if ((raw & 0xffffff00u) == BLK_IO_TRACE_MAGIC)
+    f->swap = FALSE;
+  else if ((GUINT32_SWAP_LE_BE (raw) & 0xffffff00u) == BLK_IO_TRACE_MAGIC)
+    f->swap = TRUE;
+  else
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                   "'%s': bad magic at offset 0 (not a blktrace file)", f->path);
+      return FALSE;
+    }
+  magic = fix32 (f, raw);
+  if ((magic & 0xff) == BLK_IO_TRACE2_VERSION)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                   "'%s': blktrace version 8 records (64-bit actions) are not supported yet; "
+                   "record with a version 7 blktrace", f->path);
+      return FALSE;
+    }
+  if ((magic & 0xff) != BLK_IO_TRACE_VERSION)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                   "'%s': unsupported blktrace version %u at offset 0 (7 is supported)",
+                   f->path, magic & 0xff);
+      return FALSE;
+    }
+  f->magic_raw = raw;
+  return TRUE;
+}
+
+/* Loads the record at f->off into f->cur. Damage ends the file with a warning. */
+static void
+cpu_file_load (Reader *r, CpuFile *f)
+{
+  const guint8 *p = f->data + f->off;
+  BlkIoTrace *t = &f->cur;
+  gsize left = f->len - f->off;
+
+  f->live = FALSE;
+  if (left == 0)
+    return;
+  if (left < sizeof (BlkIoTrace))
+    {
+      _iochart_builder_warn (r->b, "'%s': cut mid-record at offset %" G_GSIZE_FORMAT
+                             " (%" G_GSIZE_FORMAT " bytes lost)", f->path, f->off, left);
+      return;
+    }
+  memcpy (t, p, sizeof *t);
+  if (t->magic != f->magic_raw)
+    {
+      _iochart_builder_warn (r->b, "'%s': bad magic at offset %" G_GSIZE_FORMAT
+                             " (the last %" G_GSIZE_FORMAT " bytes are lost)", f->path, f->off, left);
+      return;
+    }
+  if (f->swap)
+    {
+      t->sequence = fix32 (f, t->sequence);
+      t->time = fix64 (f, t->time);
+      t->sector = fix64 (f, t->sector);
+      t->bytes = fix32 (f, t->bytes);
+      t->action = fix32 (f, t->action);
+      t->pid = fix32 (f, t->pid);
+      t->device = fix32 (f, t->device);
+      t->cpu = fix32 (f, t->cpu);
+      t->error = fix16 (f, t->error);
+      t->pdu_len = fix16 (f, t->pdu_len);
+    }
+  if (t->pdu_len > left - sizeof *t)
+    {
+      _iochart_builder_warn (r->b, "'%s': pdu_len %u past the end at offset %" G_GSIZE_FORMAT
+                             " (the last %" G_GSIZE_FORMAT " bytes are lost)",
+                             f->path, t->pdu_len, f->off, left);
+      return;
+    }
+  if (t->time < f->last_time && f->out_of_order++ == 0)
+    _iochart_builder_warn (r->b, "'%s': records out of time order at offset %" G_GSIZE_FORMAT,
+                           f->path, f->off);
+  f->last_time = t->time;
+  f->live = TRUE;
+}
+
+static inline void
+cpu_file_advance (Reader *r, CpuFile *f)
+{
+  f->off += sizeof (BlkIoTrace) + f->cur.pdu_len;
+  f->records++;
+  cpu_file_load (r, f);
+}
+
+static gboolean
+cpu_file_open (CpuFile *f, const char *path, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  f->path = path;
+  f->map = g_mapped_file_new (path, FALSE, &local);
+  if (f->map == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", path, local->message);
+      return FALSE;
+    }
+  f->data = (const guint8 *) g_mapped_file_get_contents (f->map);
+  f->len = g_mapped_file_get_length (f->map);
+  if (f->len == 0)
+    return TRUE;    /* a CPU that saw no I/O */
+  return cpu_file_check_head (f, error);
+}
+
+/* ---- records ---- */
+
+static guint
+rwbs_index (guint32 cat, guint32 bytes)
+{
+  /* The category bits that RWBS shows, packed into 8 bits, and whether data moved. */
+  return ((cat & (TC_READ | TC_WRITE | TC_FLUSH | TC_SYNC)) |
+          (cat & TC_AHEAD ? 1 << 4 : 0) | (cat & TC_META ? 1 << 5 : 0) |
+          (cat & TC_DISCARD ? 1 << 6 : 0) | (cat & TC_FUA ? 1 << 7 : 0)) << 1 | (bytes != 0);
+}
+
+/* The RWBS string blkparse prints for a record: the other blktrace readers parse that same
+ * string, so every form of a blktrace capture gives the same op and flags. */
+static void
+rwbs_work_out (guint32 cat, guint32 bytes, guint8 *out)
+{
+  char rwbs[8];
+  guint n = 0;
+  IochartOp op;
+  guint8 flags;
+
+  if (cat & TC_FLUSH)
+    rwbs[n++] = 'F';
+  if (cat & TC_DISCARD)
+    rwbs[n++] = 'D';
+  else if (cat & TC_WRITE)
+    rwbs[n++] = 'W';
+  else if (bytes != 0)
+    rwbs[n++] = 'R';
+  else
+    rwbs[n++] = 'N';
+  if (cat & TC_FUA)
+    rwbs[n++] = 'F';
+  if (cat & TC_AHEAD)
+    rwbs[n++] = 'A';
+  if (cat & TC_SYNC)
+    rwbs[n++] = 'S';
+  if (cat & TC_META)
+    rwbs[n++] = 'M';
+  iochart_rwbs_parse (rwbs, n, &op, &flags);
+  out[0] = op;
+  out[1] = flags;
+}
+
+static const Comm *
+comm_of (Reader *r, gint32 pid)
+{
+  const Comm *c;
+
+  if (pid == r->last_pid)
+    return &r->last_comm;
+  c = g_hash_table_lookup (r->comms, GINT_TO_POINTER (pid));
+  if (c == NULL)
+    return NULL;
+  r->last_pid = pid;
+  r->last_comm = *c;
+  return c;
+}
+
+static void
+on_process_note (Reader *r, const BlkIoTrace *t, const char *pdu, gsize len)
+{
+  Comm *c = g_hash_table_lookup (r->comms, GINT_TO_POINTER (t->pid));
+
+  len = strnlen (pdu, MIN (len, 16));
+  if (c == NULL)
+    {
+      c = g_new (Comm, 1);
+      g_hash_table_insert (r->comms, GINT_TO_POINTER (t->pid), c);
+    }
+  c->comm = len == 16 ? pdu : g_string_chunk_insert_len (r->short_comms, pdu, len);
+  c->len = len;
+  r->last_pid = -1;
+  _iochart_builder_comm (r->b, t->time, t->pid, c->comm, c->len);
+}
+
+static void
+on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *pdu, gsize len)
+{
+  switch (t->action & 0xff)
+    {
+    case TN_PROCESS:
+      on_process_note (r, t, (const char *) pdu, len);
+      break;
+    case TN_TIMESTAMP:
+      if (len >= 8 && !r->have_wall)
+        {
+          guint32 w[2];
+
+          /* The wall clock at this record's time: kept as the offset from the trace clock. */
+          memcpy (w, pdu, sizeof w);
+          r->wall_offset_ns = fix32 (f, w[0]) * G_GINT64_CONSTANT (1000000000) + fix32 (f, w[1]) -
+                              (gint64) t->time;
+          r->have_wall = TRUE;
+        }
+      _iochart_builder_add_events (r->b, 1);
+      break;
+    case TN_MESSAGE:
+      while (len > 0 && pdu[len - 1] == '\0')
+        len--;
+      _iochart_builder_message (r->b, t->time, t->device, t->pid, (const char *) pdu, len);
+      break;
+    default:
+      _iochart_builder_add_events (r->b, 1);
+      break;
+    }
+}
+
+static void
+on_record (Reader *r, const CpuFile *f)
+{
+  const BlkIoTrace *t = &f->cur;
+  const guint8 *pdu = f->data + f->off + sizeof *t;
+  gsize pdu_len = t->pdu_len;
+  guint32 cat = t->action >> 16, code = t->action & 0xff;
+  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
+  const Comm *comm;
+  guint8 *rw;
+
+  if ((t->action & TA_CGROUP) && pdu_len >= 8)
+    {
+      pdu += 8;
+      pdu_len -= 8;
+    }
+  if (cat & TC_NOTIFY)
+    {
+      on_note (r, f, t, pdu, pdu_len);
+      return;
+    }
+  if (G_UNLIKELY (!r->dev_named))
+    {
+      g_autofree char *base = g_path_get_basename (f->path);
+      char *dot = strstr (base, ".blktrace.");
+
+      /* The files are named after the device they traced. */
+      if (dot != NULL && dot != base)
+        {
+          *dot = '\0';
+          _iochart_builder_device_name (r->b, t->device, base);
+        }
+      r->dev_named = TRUE;
+    }
+  rw = r->rwbs[rwbs_index (cat, t->bytes)];
+  if (G_UNLIKELY (rw[0] == 0xff))
+    rwbs_work_out (cat, t->bytes, rw);
+  ev.ts_ns = t->time;
+  ev.dev = t->device;
+  ev.sector = t->sector;
+  ev.nr_sector = t->bytes >> 9;
+  ev.bytes = t->bytes;
+  ev.op = rw[0];
+  ev.flags = rw[1];
+  ev.pid = t->pid;
+  ev.error = (gint16) t->error;
+  if ((comm = comm_of (r, t->pid)) != NULL)
+    {
+      ev.comm = comm->comm;
+      ev.comm_len = comm->len;
+    }
+  _iochart_builder_block (r->b, code < G_N_ELEMENTS (action_of) ? action_of[code] : IOCHART_BLOCK_OTHER,
+                          &ev);
+}
+
+/* ---- the merge ---- */
+
+static inline gboolean
+before (const CpuFile *a, const CpuFile *b)
+{
+  return a->cur.time < b->cur.time || (a->cur.time == b->cur.time && a->index < b->index);
+}
+
+static void
+heap_sift_down (CpuFile **heap, guint n, guint i)
+{
+  for (;;)
+    {
+      guint l = 2 * i + 1, m = i;
+
+      if (l < n && before (heap[l], heap[m]))
+        m = l;
+      if (l + 1 < n && before (heap[l + 1], heap[m]))
+        m = l + 1;
+      if (m == i)
+        return;
+      CpuFile *tmp = heap[i];
+      heap[i] = heap[m];
+      heap[m] = tmp;
+      i = m;
+    }
+}
+
+static guint64
+merge (Reader *r, CpuFile **heap, guint n, gsize total_bytes)
+{
+  guint64 records = 0;
+  gsize done_bytes = 0;
+
+  for (guint i = n; i-- > 0;)
+    heap_sift_down (heap, n, i);
+  while (n > 0)
+    {
+      CpuFile *f = heap[0];
+
+      on_record (r, f);
+      cpu_file_advance (r, f);
+      if (G_UNLIKELY ((++records & 0xffff) == 0))
+        {
+          done_bytes = 0;
+          for (guint i = 0; i < n; i++)
+            done_bytes += heap[i]->off;
+          _iochart_builder_progress (r->b, (double) done_bytes / MAX (total_bytes, 1));
+        }
+      if (!f->live)
+        heap[0] = heap[--n];
+      heap_sift_down (heap, n, 0);
+    }
+  return records;
+}
+
+/* The CPU number of a NAME.blktrace.N path, or -1. */
+static gint64
+cpu_number (const char *path)
+{
+  const char *dot = g_strrstr (path, ".blktrace.");
+  guint64 n;
+
+  if (dot == NULL || !g_ascii_string_to_unsigned (dot + 10, 10, 0, G_MAXINT32, &n, NULL))
+    return -1;
+  return n;
+}
+
+/* blkparse stops at the first missing CPU number; we name the missing ones and go on. */
+static void
+warn_missing_cpus (IochartBuilder *b, const char * const *cpu_files)
+{
+  gint64 expect = 0;
+
+  for (guint i = 0; cpu_files[i] != NULL; i++)
+    {
+      gint64 n = cpu_number (cpu_files[i]);
+
+      if (n < 0)
+        continue;
+      if (n > expect)
+        {
+          g_autofree char *prefix = g_strndup (cpu_files[i], g_strrstr (cpu_files[i], ".blktrace.") - cpu_files[i]);
+
+          for (gint64 m = expect; m < n && m < expect + 64; m++)
+            _iochart_builder_warn (b, "'%s.blktrace.%" G_GINT64_FORMAT "': missing: that CPU's records are lost",
+                                   prefix, m);
+        }
+      expect = n + 1;
+    }
+}
+
+static void
+comm_free (gpointer p)
+{
+  g_free (p);
+}
+
+gboolean
+_iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError **error)
+{
+  guint n_files = g_strv_length ((char **) cpu_files);
+  g_autofree CpuFile *files = g_new0 (CpuFile, n_files);
+  g_autofree CpuFile **heap = g_new (CpuFile *, n_files);
+  g_autoptr(GError) first_error = NULL;
+  Reader *r = g_new0 (Reader, 1);
+  guint n_live = 0;
+  gsize total_bytes = 0;
+  guint64 records = 0;
+  gboolean ok = TRUE;
+
+  r->b = b;
+  r->comms = g_hash_table_new_full (NULL, NULL, NULL, comm_free);
+  r->short_comms = g_string_chunk_new (1024);
+  r->last_pid = -1;
+  memset (r->rwbs, 0xff, sizeof r->rwbs);
+  warn_missing_cpus (b, cpu_files);
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr(GError) local = NULL;
+      CpuFile *f = &files[i];
+
+      f->index = i;
+      if (!cpu_file_open (f, cpu_files[i], &local))
+        {
+          /* One damaged CPU file does not stop the others. */
+          _iochart_builder_warn (b, "%s: that CPU's records are lost", local->message);
+          if (first_error == NULL)
+            first_error = g_steal_pointer (&local);
+          continue;
+        }
+      total_bytes += f->len;
+      cpu_file_load (r, f);
+      if (f->live)
+        heap[n_live++] = f;
+    }
+  records = merge (r, heap, n_live, total_bytes);
+  if (records == 0)
+    {
+      if (first_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&first_error));
+      else
+        g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_EMPTY, "'%s': no blktrace records%s",
+                     cpu_files[0], n_files > 1 ? " in any CPU file" : "");
+      ok = FALSE;
+    }
+  if (r->have_wall)
+    g_debug ("blktrace wall clock: trace time 0 is %" G_GINT64_FORMAT " ns after the epoch",
+             r->wall_offset_ns);
+  for (guint i = 0; i < n_files; i++)
+    {
+      if (files[i].out_of_order > 1)
+        _iochart_builder_warn (b, "'%s': %" G_GUINT64_FORMAT " records out of time order",
+                               files[i].path, files[i].out_of_order);
+      g_clear_pointer (&files[i].map, g_mapped_file_unref);
+    }
+  g_hash_table_unref (r->comms);
+  g_string_chunk_free (r->short_comms);
+  g_free (r);
+  return ok;
+}
+
+/* ---- detection and finding the CPU files ---- */
+
+gboolean
+_iochart_blktrace_sniff (const guint8 *head, gsize len)
+{
+  guint32 raw;
+
+  if (len < 4)
+    return FALSE;
+  memcpy (&raw, head, 4);
+  return (raw & 0xffffff00u) == BLK_IO_TRACE_MAGIC ||
+         (GUINT32_SWAP_LE_BE (raw) & 0xffffff00u) == BLK_IO_TRACE_MAGIC;
+}
+
+typedef struct {
+  char   *path;
+  gint64  cpu;
+} CpuPath;
+
+static int
+cpu_path_cmp (gconstpointer a, gconstpointer b)
+{
+  const CpuPath *x = a, *y = b;
+  int c = strcmp (x->path, y->path);
+  gsize lx = strlen (x->path) - strlen (g_strrstr (x->path, ".blktrace."));
+  gsize ly = strlen (y->path) - strlen (g_strrstr (y->path, ".blktrace."));
+
+  /* By device name, then by CPU number as a number (2 before 10). */
+  if (lx != ly || strncmp (x->path, y->path, lx) != 0)
+    return c;
+  return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* The files in dir named PREFIX.blktrace.N (any prefix when prefix is NULL), sorted. */
+static GStrv
+list_cpu_files (const char *dir, const char *prefix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (CpuPath));
+  GStrv out;
+  const char *name;
+
+  if (d == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      const char *dot = g_strrstr (name, ".blktrace.");
+      CpuPath cp;
+
+      if (dot == NULL || dot == name || (cp.cpu = cpu_number (name)) < 0)
+        continue;
+      if (prefix != NULL && (strlen (prefix) != (gsize) (dot - name) || strncmp (name, prefix, dot - name) != 0))
+        continue;
+      cp.path = g_build_filename (dir, name, NULL);
+      if (!g_file_test (cp.path, G_FILE_TEST_IS_REGULAR))
+        {
+          g_free (cp.path);
+          continue;
+        }
+      g_array_append_val (found, cp);
+    }
+  if (found->len == 0)
+    return NULL;
+  g_array_sort (found, cpu_path_cmp);
+  out = g_new0 (char *, found->len + 1);
+  for (guint i = 0; i < found->len; i++)
+    out[i] = g_array_index (found, CpuPath, i).path;
+  return out;
+}
+
+GStrv
+_iochart_blktrace_expand (const char *path)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  const char *dot;
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return list_cpu_files (path, NULL);
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  dot = g_strrstr (base, ".blktrace.");
+  if (dot != NULL && dot != base && cpu_number (base) >= 0)
+    {
+      /* One CPU file: its siblings are the files of the same device. */
+      base[dot - base] = '\0';
+      return list_cpu_files (dir, base);
+    }
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return list_cpu_files (dir, base);    /* the DEV basename blkparse -i takes */
+  return NULL;
+}
