@@ -355,7 +355,7 @@ static void
 print_processes (const IochartSummary *s, GString *out)
 {
   g_string_append_printf (out, "processes (%u of %u with I/O, by bytes):\n", s->processes->len, s->n_processes_with_io);
-  g_string_append_printf (out, "  %8s %-16s %-6s %-14s %9s %11s %10s %10s %10s %10s\n", "pid", "comm", "class",
+  g_string_append_printf (out, "  %8s %-16s %-7s %-14s %9s %11s %10s %10s %10s %10s\n", "pid", "comm", "class",
                           "source", "requests", "bytes", "q2c p50", "q2c p99", "d2c p50", "d2c p99");
   for (guint i = 0; i < s->processes->len; i++)
     {
@@ -369,7 +369,7 @@ print_processes (const IochartSummary *s, GString *out)
                                ? g_strdup_printf ("%s%u", iochart_class_name (sp->p->klass), sp->p->level)
                                : g_strdup (iochart_class_name (sp->p->klass));
 
-      g_string_append_printf (out, "  %8d %-16s %-6s %-14s %9" G_GUINT64_FORMAT " %11s %10s %10s %10s %10s\n",
+      g_string_append_printf (out, "  %8d %-16s %-7s %-14s %9" G_GUINT64_FORMAT " %11s %10s %10s %10s %10s\n",
                               sp->p->pid, sp->p->comm ? sp->p->comm : "?", klass,
                               iochart_class_source_name (sp->p->class_source), sp->count.requests, bytes,
                               q50, q99, d50, d99);
