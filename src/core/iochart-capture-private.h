@@ -155,6 +155,7 @@ struct _IochartCapture {
   char        *name;
   GStringChunk *strings;     /* interned comms and names */
   GHashTable  *interned;     /* const char* -> same, for dedup */
+  gsize        string_bytes;
   GArray      *devices;      /* IochartDevice */
   GArray      *processes;    /* IochartProcess */
   GArray      *comms;        /* IochartComm, grouped by process */

@@ -56,6 +56,7 @@ _iochart_capture_intern (IochartCapture *self, const char *s, gssize len)
     {
       found = g_string_chunk_insert_const (self->strings, s);
       g_hash_table_add (self->interned, (gpointer) found);
+      self->string_bytes += strlen (found) + 1;
     }
   return found;
 }
@@ -238,4 +239,18 @@ iochart_capture_get_request_store_size (IochartCapture *self)
 {
   g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
   return (gsize) self->requests->len * sizeof (IochartRequestRec);
+}
+
+gsize
+iochart_capture_get_model_size (IochartCapture *self)
+{
+  guint n_strings;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  n_strings = g_hash_table_size (self->interned);
+  return iochart_capture_get_request_store_size (self) +
+         (gsize) self->processes->len * sizeof (IochartProcess) +
+         (gsize) self->comms->len * sizeof (IochartComm) +
+         (gsize) self->devices->len * sizeof (IochartDevice) +
+         self->string_bytes + (gsize) n_strings * 2 * sizeof (gpointer);
 }

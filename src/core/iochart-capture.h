@@ -94,5 +94,7 @@ const char * const   *iochart_capture_get_warnings      (IochartCapture *self);
 
 /* Bytes used by the request store, for the memory figures. */
 gsize                 iochart_capture_get_request_store_size (IochartCapture *self);
+/* Bytes the whole model holds: requests, processes, names and devices. */
+gsize                 iochart_capture_get_model_size         (IochartCapture *self);
 
 G_END_DECLS

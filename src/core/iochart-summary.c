@@ -143,6 +143,7 @@ iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
   s->completed_without_issue = iochart_capture_get_n_unmatched_completions (capture);
   s->requeues = iochart_capture_get_n_requeues (capture);
   s->request_store_bytes = iochart_capture_get_request_store_size (capture);
+  s->model_bytes = iochart_capture_get_model_size (capture);
   s->n_requests = iochart_capture_get_n_requests (capture);
   return s;
 }
@@ -284,6 +285,15 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
   json_builder_set_member_name (b, "requeues");
   json_builder_add_int_value (b, s->requeues);
   json_builder_end_object (b);
+  json_builder_set_member_name (b, "memory");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "requests_stored");
+  json_builder_add_int_value (b, s->n_requests);
+  json_builder_set_member_name (b, "request_store_bytes");
+  json_builder_add_int_value (b, s->request_store_bytes);
+  json_builder_set_member_name (b, "model_bytes");
+  json_builder_add_int_value (b, s->model_bytes);
+  json_builder_end_object (b);
 }
 
 /* ---- text ---- */
@@ -381,9 +391,11 @@ iochart_summary_print (const IochartSummary *s, GString *out)
 {
   g_autofree char *span = iochart_format_duration (s->span_ns);
 
-  g_string_append_printf (out, "events: %" G_GUINT64_FORMAT "   span: %s   requests stored: %u (%zu bytes each)\n",
-                          s->events, span, s->n_requests,
-                          s->n_requests ? s->request_store_bytes / s->n_requests : 0);
+  g_autofree char *model = iochart_format_bytes (s->model_bytes);
+
+  g_string_append_printf (out, "events: %" G_GUINT64_FORMAT "   span: %s   requests: %u   model: %s (%.1f bytes an event)\n",
+                          s->events, span, s->n_requests, model,
+                          s->events ? (double) s->model_bytes / s->events : 0.0);
   print_devices (s, out);
   g_string_append (out, "classes:\n");
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)

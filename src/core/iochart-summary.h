@@ -46,6 +46,7 @@ typedef struct {
   guint64                completed_without_issue;
   guint64                requeues;
   gsize                  request_store_bytes;
+  gsize                  model_bytes;
   guint                  n_requests;
 } IochartSummary;
 

@@ -57,6 +57,16 @@ iochart_display_list_get_item (IochartDisplayList *dl, guint i)
   return &g_array_index (dl->items, IochartDlItem, i);
 }
 
+void
+iochart_display_list_append_list (IochartDisplayList *dl, IochartDisplayList *from)
+{
+  g_array_append_vals (dl->items, from->items->data, from->items->len);
+  /* the items now belong to dl: drop them from from without clearing */
+  g_array_set_clear_func (from->items, NULL);
+  g_array_set_size (from->items, 0);
+  g_array_set_clear_func (from->items, clear_item);
+}
+
 static IochartDlItem *
 append (IochartDisplayList *dl, IochartDlKind kind)
 {

@@ -70,6 +70,10 @@ guint               iochart_display_list_get_n_items (IochartDisplayList *dl);
 const IochartDlItem *iochart_display_list_get_item  (IochartDisplayList *dl,
                                                      guint               i);
 
+/* Moves every item of from to the end of dl, leaving from empty. */
+void                iochart_display_list_append_list (IochartDisplayList *dl,
+                                                      IochartDisplayList *from);
+
 /* Each adder returns the new item so that callers can set tooltip/meta with the setters. */
 IochartDlItem      *iochart_display_list_rect     (IochartDisplayList  *dl,
                                                    double x, double y, double w, double h,

@@ -1,0 +1,830 @@
+/* iochart-dat-reader.c: trace-cmd .dat files (versions 6 and 7) through libtracecmd
+ *
+ * libtracecmd decodes the file, but refuses a damaged one without saying why, so we first walk
+ * the file's layout ourselves (header, sections, per-CPU data extents) and name what is wrong
+ * and where. The same walk measures the CPU data, which scales the progress reports.
+ *
+ * Reading: every buffer (top level and instances) is iterated in one time-ordered pass. Event
+ * types and their fields are looked up by name once, into a table indexed by type id, so a
+ * record costs one type lookup and a few field reads.
+ */
+#include <string.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "iochart-readers-private.h"
+
+#define DAT_MAGIC      "\027\010\104tracing"
+#define DAT_MAGIC_LEN  10
+#define DAT_SECTION_HEADER 16      /* id u16, flags u16, description u32, size u64 */
+#define DAT_SECTION_COMPRESSED 1
+#define DAT_MAX_OPTION_SECTIONS 4096
+#define PROGRESS_EVERY 16384       /* records between progress reports */
+#define PROGRESS_CPUS  256
+
+/* ---- layout check ---- */
+
+typedef struct {
+  const char   *path;
+  const guint8 *data;
+  guint64       size;
+  gboolean      big_endian;      /* decided once from the header */
+  guint64       data_bytes;      /* uncompressed CPU data of all buffers */
+} DatFile;
+
+/* v7 option (and section) ids we follow */
+enum {
+  OPT_DONE = 0,
+  OPT_BUFFER = 3,
+  OPT_HEADER_INFO = 16,
+  OPT_CMDLINES = 21,
+  OPT_BUFFER_TEXT = 22,
+};
+
+static guint64
+rd (const DatFile *f, guint64 off, guint width)
+{
+  const guint8 *p = f->data + off;
+  guint64 v = 0;
+
+  g_assert (off + width <= f->size);
+  if (f->big_endian)
+    for (guint i = 0; i < width; i++)
+      v = v << 8 | p[i];
+  else
+    for (guint i = width; i-- > 0;)
+      v = v << 8 | p[i];
+  return v;
+}
+
+static gboolean
+truncated (const DatFile *f, const char *what, guint64 off, GError **error)
+{
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+               "'%s': truncated: %s at offset %" G_GUINT64_FORMAT " past end of file (%"
+               G_GUINT64_FORMAT " bytes)", f->path, what, off, f->size);
+  return FALSE;
+}
+
+static gboolean G_GNUC_PRINTF (4, 5)
+damaged (const DatFile *f, GError **error, guint64 off, const char *format, ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+               "'%s': damaged: %s at offset %" G_GUINT64_FORMAT, f->path, what, off);
+  return FALSE;
+}
+
+/* Checks that len bytes from off lie inside the file. */
+static gboolean
+need (const DatFile *f, guint64 off, guint64 len, const char *what, GError **error)
+{
+  if (off > f->size || len > f->size - off)
+    return truncated (f, what, off, error);
+  return TRUE;
+}
+
+/* A NUL-terminated string at *off, inside [*off, end); moves *off past it. */
+static const char *
+take_string (const DatFile *f, guint64 *off, guint64 end, const char *what, GError **error)
+{
+  const guint8 *nul;
+
+  end = MIN (end, f->size);
+  if (*off >= end || (nul = memchr (f->data + *off, 0, end - *off)) == NULL)
+    {
+      truncated (f, what, *off, error);
+      return NULL;
+    }
+  {
+    const char *s = (const char *) f->data + *off;
+
+    *off = nul - f->data + 1;
+    return s;
+  }
+}
+
+static const char *
+section_name (guint id)
+{
+  static const char *const names[] = {
+    [16] = "header info", [17] = "ftrace event formats", [18] = "event formats",
+    [19] = "kallsyms", [20] = "printk formats", [21] = "saved command lines",
+    [22] = "latency text",
+  };
+
+  return id < G_N_ELEMENTS (names) && names[id] != NULL ? names[id] : "unknown";
+}
+
+static char *
+buffer_label (const char *name)
+{
+  g_autofree char *escaped = g_strescape (name, NULL);
+
+  return *name ? g_strdup_printf ("buffer '%s'", escaped) : g_strdup ("top-level buffer");
+}
+
+/* A v7 section header at off: its id must be id; its body must fit in the file. */
+static gboolean
+check_section (const DatFile *f, guint64 off, guint id, const char *what, guint16 *flags,
+               guint64 *body, guint64 *len, GError **error)
+{
+  g_autofree char *label = g_strdup_printf ("section '%s'", what);
+  guint sid;
+
+  if (!need (f, off, DAT_SECTION_HEADER, label, error))
+    return FALSE;
+  sid = rd (f, off, 2);
+  if (sid != id)
+    return damaged (f, error, off, "section '%s' has id %u, not %u", what, sid, id);
+  if (flags != NULL)
+    *flags = rd (f, off + 2, 2);
+  if (len != NULL)
+    *len = rd (f, off + 8, 8);
+  if (body != NULL)
+    *body = off + DAT_SECTION_HEADER;
+  return need (f, off + DAT_SECTION_HEADER, rd (f, off + 8, 8), label, error);
+}
+
+/* One CPU's data: raw, or (compressed files) a chunk count then (csize, usize, bytes) chunks. */
+static gboolean
+check_cpu_data (DatFile *f, const char *buffer, guint cpu, guint64 off, guint64 size,
+                gboolean chunked, GError **error)
+{
+  g_autofree char *what = g_strdup_printf ("cpu %u data of %s", cpu, buffer);
+  guint64 n, p;
+
+  if (size == 0)
+    return TRUE;
+  if (!chunked)
+    {
+      f->data_bytes += size;
+      return need (f, off, size, what, error);
+    }
+  if (!need (f, off, 4, what, error))
+    return FALSE;
+  n = rd (f, off, 4);
+  p = off + 4;
+  for (guint64 i = 0; i < n; i++)
+    {
+      g_autofree char *chunk = g_strdup_printf ("chunk %" G_GUINT64_FORMAT " of %s", i, what);
+      guint64 csize;
+
+      if (!need (f, p, 8, chunk, error) || !need (f, p + 8, (csize = rd (f, p, 4)), chunk, error))
+        return FALSE;
+      f->data_bytes += rd (f, p + 4, 4);
+      p += 8 + csize;
+    }
+  return TRUE;
+}
+
+/* BUFFER option: section offset, name, clock, page size, cpu count, (cpu, offset, size)... */
+static gboolean
+check_buffer_v7 (DatFile *f, guint64 p, guint64 end, GError **error)
+{
+  g_autofree char *label = NULL;
+  const char *name, *clock;
+  guint64 section;
+  guint16 flags;
+  guint ncpus;
+
+  if (end - p < 8)
+    return damaged (f, error, p, "short buffer option");
+  section = rd (f, p, 8);
+  p += 8;
+  if ((name = take_string (f, &p, end, "buffer option name", error)) == NULL ||
+      (clock = take_string (f, &p, end, "buffer option clock", error)) == NULL)
+    return FALSE;
+  label = buffer_label (name);
+  if (end - p < 8)
+    return damaged (f, error, p, "short option of %s", label);
+  ncpus = rd (f, p + 4, 4);
+  p += 8;
+  if ((end - p) / 20 < ncpus)
+    return damaged (f, error, p, "%s lists %u cpus in a %" G_GUINT64_FORMAT "-byte option",
+                    label, ncpus, end - p);
+  if (!check_section (f, section, OPT_BUFFER, label, &flags, NULL, NULL, error))
+    return FALSE;
+  for (guint i = 0; i < ncpus; i++, p += 20)
+    if (!check_cpu_data (f, label, rd (f, p, 4), rd (f, p + 4, 8), rd (f, p + 12, 8),
+                         (flags & DAT_SECTION_COMPRESSED) != 0, error))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+check_options_v7 (DatFile *f, guint64 off, GError **error)
+{
+  for (guint hops = 0; off != 0; hops++)
+    {
+      guint64 p, end, next = 0;
+      guint16 flags;
+
+      if (hops == DAT_MAX_OPTION_SECTIONS)
+        return damaged (f, error, off, "options sections form a loop");
+      if (!check_section (f, off, OPT_DONE, "options", &flags, &p, &end, error))
+        return FALSE;
+      /* trace-cmd writes options uncompressed; a compressed one we leave to libtracecmd. */
+      if (flags & DAT_SECTION_COMPRESSED)
+        return TRUE;
+      end += p;
+      while (p < end)
+        {
+          guint id;
+          guint64 size;
+
+          if (end - p < 6)
+            return damaged (f, error, p, "option header cut by the end of its section");
+          id = rd (f, p, 2);
+          size = rd (f, p + 2, 4);
+          p += 6;
+          if (size > end - p)
+            return damaged (f, error, p - 6, "option %u of %" G_GUINT64_FORMAT " bytes overruns its "
+                            "section", id, size);
+          if ((id == OPT_DONE || (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES)) && size < 8)
+            return damaged (f, error, p - 6, "option %u of %" G_GUINT64_FORMAT " bytes", id, size);
+          if (id == OPT_DONE)
+            {
+              next = rd (f, p, 8);
+              break;
+            }
+          if (id == OPT_BUFFER && !check_buffer_v7 (f, p, p + size, error))
+            return FALSE;
+          if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES &&
+              !check_section (f, rd (f, p, 8), id, section_name (id), NULL, NULL, NULL, error))
+            return FALSE;
+          if (id == OPT_BUFFER_TEXT && size >= 8 &&
+              !check_section (f, rd (f, p, 8), id, section_name (id), NULL, NULL, NULL, error))
+            return FALSE;
+          p += size;
+        }
+      off = next;
+    }
+  return TRUE;
+}
+
+/* v6 puts its sections one after another, each a size and its bytes. */
+static gboolean
+skip_sized (const DatFile *f, guint64 *p, guint width, const char *what, GError **error)
+{
+  if (!need (f, *p, width, what, error))
+    return FALSE;
+  {
+    guint64 size = rd (f, *p, width);
+
+    if (!need (f, *p + width, size, what, error))
+      return FALSE;
+    *p += width + size;
+  }
+  return TRUE;
+}
+
+static gboolean
+expect_tag (const DatFile *f, guint64 p, const char *tag, gsize len, GError **error)
+{
+  if (!need (f, p, len, tag, error))
+    return FALSE;
+  if (memcmp (f->data + p, tag, len) != 0)
+    return damaged (f, error, p, "expected '%s'", tag);
+  return TRUE;
+}
+
+/* "flyrecord\0" then (offset, size) per cpu */
+static gboolean
+check_flyrecord_v6 (DatFile *f, guint64 p, guint ncpus, const char *name, GError **error)
+{
+  g_autofree char *label = buffer_label (name);
+
+  if (!expect_tag (f, p, "flyrecord", 10, error))
+    return FALSE;
+  p += 10;
+  if (!need (f, p, (guint64) ncpus * 16, "cpu table", error))
+    return FALSE;
+  for (guint i = 0; i < ncpus; i++, p += 16)
+    if (!check_cpu_data (f, label, i, rd (f, p, 8), rd (f, p + 8, 8), FALSE, error))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+check_v6 (DatFile *f, guint64 p, GError **error)
+{
+  guint64 n;
+  guint ncpus;
+
+  if (!expect_tag (f, p, "header_page", 12, error) || !skip_sized (f, (p += 12, &p), 8, "header page", error) ||
+      !expect_tag (f, p, "header_event", 13, error) || !skip_sized (f, (p += 13, &p), 8, "header event", error) ||
+      !need (f, p, 4, "ftrace event formats", error))
+    return FALSE;
+  n = rd (f, p, 4);
+  p += 4;
+  for (guint64 i = 0; i < n; i++)
+    if (!skip_sized (f, &p, 8, "ftrace event formats", error))
+      return FALSE;
+  if (!need (f, p, 4, "event formats", error))
+    return FALSE;
+  n = rd (f, p, 4);
+  p += 4;
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 m;
+
+      if (take_string (f, &p, f->size, "event formats", error) == NULL || !need (f, p, 4, "event formats", error))
+        return FALSE;
+      m = rd (f, p, 4);
+      p += 4;
+      for (guint64 j = 0; j < m; j++)
+        if (!skip_sized (f, &p, 8, "event formats", error))
+          return FALSE;
+    }
+  if (!skip_sized (f, &p, 4, "kallsyms", error) || !skip_sized (f, &p, 4, "printk formats", error) ||
+      !skip_sized (f, &p, 8, "saved command lines", error) || !need (f, p, 4 + 10, "cpu count", error))
+    return FALSE;
+  ncpus = rd (f, p, 4);
+  p += 4;
+  if (memcmp (f->data + p, "options  ", 10) == 0)
+    for (p += 10;;)
+      {
+        guint id;
+        guint64 size;
+
+        if (!need (f, p, 2, "options", error))
+          return FALSE;
+        if ((id = rd (f, p, 2)) == OPT_DONE)
+          {
+            p += 2;
+            break;
+          }
+        if (!need (f, p + 2, 4, "options", error) || !need (f, p + 6, (size = rd (f, p + 2, 4)), "options", error))
+          return FALSE;
+        if (id == OPT_BUFFER)
+          {
+            guint64 q = p + 6 + 8;
+            const char *name;
+
+            if (size < 9 || (name = take_string (f, &q, p + 6 + size, "buffer option", error)) == NULL)
+              return size < 9 ? damaged (f, error, p, "short buffer option") : FALSE;
+            if (!check_flyrecord_v6 (f, rd (f, p + 6, 8), ncpus, name, error))
+              return FALSE;
+          }
+        p += 6 + size;
+      }
+  if (!need (f, p, 10, "flyrecord", error))
+    return FALSE;
+  /* A latency trace is plain text: nothing of ours in it, libtracecmd will say so. */
+  if (memcmp (f->data + p, "latency  ", 10) == 0)
+    return TRUE;
+  return check_flyrecord_v6 (f, p, ncpus, "", error);
+}
+
+static gboolean
+check_layout (DatFile *f, GError **error)
+{
+  const char *version, *name;
+  guint64 p = DAT_MAGIC_LEN;
+
+  if (f->size == 0)
+    return g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_EMPTY, "'%s': empty file", f->path), FALSE;
+  if (f->size < DAT_MAGIC_LEN || memcmp (f->data, DAT_MAGIC, DAT_MAGIC_LEN) != 0)
+    return f->size < DAT_MAGIC_LEN ? truncated (f, "magic", 0, error)
+                                   : damaged (f, error, 0, "bad trace-cmd magic");
+  if ((version = take_string (f, &p, DAT_MAGIC_LEN + 16, "version", error)) == NULL)
+    return FALSE;
+  if (strcmp (version, "6") != 0 && strcmp (version, "7") != 0)
+    {
+      g_autofree char *v = g_strescape (version, NULL);
+
+      return damaged (f, error, DAT_MAGIC_LEN, "unsupported trace-cmd file version '%s' (iochart "
+                      "reads 6 and 7)", v);
+    }
+  if (!need (f, p, 6, "file header", error))
+    return FALSE;
+  if (f->data[p] > 1)
+    return damaged (f, error, p, "bad byte order flag %u", f->data[p]);
+  f->big_endian = f->data[p] == 1;
+  if (f->data[p + 1] != 4 && f->data[p + 1] != 8)
+    return damaged (f, error, p + 1, "bad long size %u", f->data[p + 1]);
+  p += 6;
+  if (version[0] == '6')
+    return check_v6 (f, p, error);
+  if ((name = take_string (f, &p, f->size, "compression name", error)) == NULL ||
+      take_string (f, &p, f->size, "compression version", error) == NULL ||
+      !need (f, p, 8, "first options offset", error))
+    return FALSE;
+  return check_options_v7 (f, rd (f, p, 8), error);
+}
+
+static gboolean
+inspect (const char *path, guint64 *data_bytes, GError **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GError) local = NULL;
+  DatFile f = { .path = path };
+
+  mapped = g_mapped_file_new (path, FALSE, &local);
+  if (mapped == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", path, local->message);
+      return FALSE;
+    }
+  f.data = (const guint8 *) g_mapped_file_get_contents (mapped);
+  f.size = g_mapped_file_get_length (mapped);
+  if (!check_layout (&f, error))
+    return FALSE;
+  if (data_bytes != NULL)
+    *data_bytes = f.data_bytes;
+  return TRUE;
+}
+
+gboolean
+_iochart_dat_sniff (const guint8 *head, gsize len)
+{
+  return len >= DAT_MAGIC_LEN && memcmp (head, DAT_MAGIC, DAT_MAGIC_LEN) == 0;
+}
+
+gboolean
+_iochart_dat_check (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  return inspect (path, NULL, error);
+}
+
+/* ---- reading ---- */
+
+typedef enum {
+  KIND_OTHER,
+  KIND_BLOCK,
+  KIND_FORK,
+  KIND_EXEC,
+  KIND_EXIT,
+  KIND_IOPRIO_SET,
+} Kind;
+
+/* Field slots per kind; a NULL field is absent in this capture. */
+enum { B_DEV, B_SECTOR, B_NR_SECTOR, B_RWBS, B_BYTES, B_IOPRIO, B_COMM, B_ERROR, N_SLOTS };
+enum { F_PARENT_PID, F_CHILD_PID, F_CHILD_COMM };
+enum { E_PID, E_FILENAME };
+enum { X_PID };
+enum { S_WHICH, S_WHO, S_IOPRIO };
+
+typedef struct {
+  const char        *system;
+  const char        *name;
+  Kind               kind;
+  IochartBlockAction action;
+  guint              n_required;  /* the first n fields must exist */
+  const char        *fields[N_SLOTS];
+} Wanted;
+
+static const Wanted wanted[] = {
+#define BLOCK_FIELDS 4, { "dev", "sector", "nr_sector", "rwbs", "bytes", "ioprio", "comm", "error" }
+  { "block", "block_bio_queue",      KIND_BLOCK, IOCHART_BLOCK_QUEUE,      BLOCK_FIELDS },
+  { "block", "block_bio_backmerge",  KIND_BLOCK, IOCHART_BLOCK_BACKMERGE,  BLOCK_FIELDS },
+  { "block", "block_bio_frontmerge", KIND_BLOCK, IOCHART_BLOCK_FRONTMERGE, BLOCK_FIELDS },
+  { "block", "block_rq_merge",       KIND_BLOCK, IOCHART_BLOCK_RQ_MERGE,   BLOCK_FIELDS },
+  { "block", "block_rq_insert",      KIND_BLOCK, IOCHART_BLOCK_INSERT,     BLOCK_FIELDS },
+  { "block", "block_rq_issue",       KIND_BLOCK, IOCHART_BLOCK_ISSUE,      BLOCK_FIELDS },
+  { "block", "block_rq_requeue",     KIND_BLOCK, IOCHART_BLOCK_REQUEUE,    BLOCK_FIELDS },
+  { "block", "block_rq_complete",    KIND_BLOCK, IOCHART_BLOCK_COMPLETE,   BLOCK_FIELDS },
+#undef BLOCK_FIELDS
+  { "sched", "sched_process_fork", KIND_FORK, 0, 2, { "parent_pid", "child_pid", "child_comm" } },
+  { "sched", "sched_process_exec", KIND_EXEC, 0, 2, { "pid", "filename" } },
+  { "sched", "sched_process_exit", KIND_EXIT, 0, 1, { "pid" } },
+  { "syscalls", "sys_enter_ioprio_set", KIND_IOPRIO_SET, 0, 3, { "which", "who", "ioprio" } },
+};
+
+typedef struct {
+  const Wanted            *w;
+  guint                    min_size;   /* a shorter record is damaged */
+  struct tep_format_field *f[N_SLOTS];
+} EventDesc;
+
+/* One per libtraceevent handle (instances normally share their parent's). */
+typedef struct {
+  struct tep_handle *tep;
+  EventDesc         *descs;      /* G_N_ELEMENTS (wanted) */
+  EventDesc        **by_id;      /* type id -> desc, NULL for events we only count */
+  guint              n_ids;
+} EventTable;
+
+typedef struct {
+  IochartBuilder         *b;
+  const char             *path;
+  GPtrArray              *tables;    /* EventTable* */
+  struct tracecmd_input  *last_handle;
+  EventTable             *last_table;
+  guint64                 n_other;
+  guint64                 n_damaged;
+  guint64                 n_missed;
+  guint64                 n_records;
+  /* progress: per (handle, cpu) the first and latest record offsets in the uncompressed data */
+  struct tracecmd_input **handles;
+  guint                   n_handles;
+  guint64               (*offsets)[PROGRESS_CPUS][2];
+  guint64                 data_bytes;
+} ReadState;
+
+static void
+event_table_free (gpointer data)
+{
+  EventTable *t = data;
+
+  g_free (t->descs);
+  g_free (t->by_id);
+  g_free (t);
+}
+
+static EventTable *
+event_table_new (ReadState *st, struct tep_handle *tep)
+{
+  EventTable *t = g_new0 (EventTable, 1);
+  struct tep_event *events[G_N_ELEMENTS (wanted)] = { NULL };
+
+  t->tep = tep;
+  t->descs = g_new0 (EventDesc, G_N_ELEMENTS (wanted));
+  for (guint i = 0; i < G_N_ELEMENTS (wanted); i++)
+    {
+      const Wanted *w = &wanted[i];
+      EventDesc *d = &t->descs[i];
+      struct tep_event *ev = tep ? tep_find_event_by_name (tep, w->system, w->name) : NULL;
+
+      if (ev == NULL)
+        continue;
+      d->w = w;
+      for (guint j = 0; j < N_SLOTS && w->fields[j] != NULL; j++)
+        {
+          d->f[j] = tep_find_field (ev, w->fields[j]);
+          if (d->f[j] == NULL && j < w->n_required)
+            {
+              _iochart_builder_warn (st->b, "'%s': event '%s' has no field '%s': its records are "
+                                     "counted, not read", st->path, w->name, w->fields[j]);
+              d->w = NULL;
+              break;
+            }
+          if (d->f[j] != NULL)
+            d->min_size = MAX (d->min_size, (guint) (d->f[j]->offset + d->f[j]->size));
+        }
+      if (d->w != NULL)
+        {
+          events[i] = ev;
+          t->n_ids = MAX (t->n_ids, (guint) ev->id + 1);
+        }
+    }
+  t->by_id = g_new0 (EventDesc *, MAX (t->n_ids, 1));
+  for (guint i = 0; i < G_N_ELEMENTS (wanted); i++)
+    if (events[i] != NULL)
+      t->by_id[events[i]->id] = &t->descs[i];
+  return t;
+}
+
+static EventTable *
+table_for (ReadState *st, struct tracecmd_input *handle)
+{
+  struct tep_handle *tep;
+  EventTable *t;
+
+  if (handle == st->last_handle)
+    return st->last_table;
+  tep = tracecmd_get_tep (handle);
+  t = NULL;
+  for (guint i = 0; i < st->tables->len && t == NULL; i++)
+    if (((EventTable *) st->tables->pdata[i])->tep == tep)
+      t = st->tables->pdata[i];
+  if (t == NULL)
+    g_ptr_array_add (st->tables, (t = event_table_new (st, tep)));
+  st->last_handle = handle;
+  st->last_table = t;
+  return t;
+}
+
+static guint64
+num (const struct tep_format_field *field, const struct tep_record *rec, guint64 fallback)
+{
+  unsigned long long v;
+
+  if (field == NULL || tep_read_number_field ((struct tep_format_field *) field, rec->data, &v) != 0)
+    return fallback;
+  return v;
+}
+
+/* A char array or a __data_loc string, bounded by the record; NULL when it points outside. */
+static const char *
+str (const struct tep_format_field *field, const struct tep_record *rec, gsize *len)
+{
+  const char *base = rec->data;
+  guint64 off = field->offset, size = field->size;
+
+  if (field->flags & TEP_FIELD_IS_DYNAMIC)
+    {
+      guint64 loc = num (field, rec, 0);
+
+      off = loc & 0xffff;
+      size = loc >> 16 & 0xffff;
+      if (field->flags & TEP_FIELD_IS_RELATIVE)
+        off += field->offset + field->size;
+      if (off > (guint64) rec->size || size > rec->size - off)
+        return NULL;
+    }
+  *len = strnlen (base + off, size);
+  return base + off;
+}
+
+static const char *
+str_copy (const struct tep_format_field *field, const struct tep_record *rec, char *buf, gsize bufsize)
+{
+  gsize len;
+  const char *s = field != NULL ? str (field, rec, &len) : NULL;
+
+  if (s == NULL)
+    return NULL;
+  len = MIN (len, bufsize - 1);
+  memcpy (buf, s, len);
+  buf[len] = '\0';
+  return buf;
+}
+
+static void
+on_block (ReadState *st, const EventDesc *d, struct tep_handle *tep, struct tep_record *rec)
+{
+  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
+  IochartOp op;
+  const char *rwbs;
+  gsize len;
+
+  ev.ts_ns = (gint64) rec->ts;
+  ev.dev = num (d->f[B_DEV], rec, 0);
+  ev.sector = num (d->f[B_SECTOR], rec, 0);
+  ev.nr_sector = num (d->f[B_NR_SECTOR], rec, 0);
+  ev.bytes = num (d->f[B_BYTES], rec, 0);
+  ev.pid = tep_data_pid (tep, rec);
+  if (d->f[B_IOPRIO] != NULL)
+    ev.ioprio = (gint32) num (d->f[B_IOPRIO], rec, 0);
+  if (d->f[B_ERROR] != NULL)
+    ev.error = (gint32) num (d->f[B_ERROR], rec, 0);
+  if (d->f[B_COMM] != NULL)
+    ev.comm = str (d->f[B_COMM], rec, &ev.comm_len);
+  if ((rwbs = str (d->f[B_RWBS], rec, &len)) == NULL)
+    {
+      st->n_damaged++;
+      return;
+    }
+  iochart_rwbs_parse (rwbs, len, &op, &ev.flags);
+  ev.op = op;
+  _iochart_builder_block (st->b, d->w->action, &ev);
+}
+
+static void
+dispatch (ReadState *st, const EventDesc *d, struct tep_handle *tep, struct tep_record *rec)
+{
+  gint64 ts_ns = (gint64) rec->ts;
+  char buf[4096 + 1];
+
+  switch (d->w->kind)
+    {
+    case KIND_BLOCK:
+      on_block (st, d, tep, rec);
+      break;
+    case KIND_FORK:
+      _iochart_builder_fork (st->b, ts_ns, num (d->f[F_PARENT_PID], rec, -1), num (d->f[F_CHILD_PID], rec, -1),
+                             str_copy (d->f[F_CHILD_COMM], rec, buf, sizeof buf));
+      break;
+    case KIND_EXEC:
+      {
+        gint32 pid = d->f[E_PID] != NULL ? (gint32) num (d->f[E_PID], rec, -1) : tep_data_pid (tep, rec);
+        const char *filename = str_copy (d->f[E_FILENAME], rec, buf, sizeof buf);
+
+        if (filename != NULL)
+          _iochart_builder_exec (st->b, ts_ns, pid, filename);
+        else
+          st->n_damaged++;
+      }
+      break;
+    case KIND_EXIT:
+      _iochart_builder_exit (st->b, ts_ns, num (d->f[X_PID], rec, -1));
+      break;
+    case KIND_IOPRIO_SET:
+      _iochart_builder_ioprio_set (st->b, ts_ns, tep_data_pid (tep, rec), num (d->f[S_WHICH], rec, 0),
+                                   num (d->f[S_WHO], rec, 0), num (d->f[S_IOPRIO], rec, 0));
+      break;
+    case KIND_OTHER:
+      st->n_other++;
+      break;
+    }
+}
+
+static void
+report_progress (ReadState *st)
+{
+  guint64 done = 0;
+
+  if (st->data_bytes == 0)
+    return;
+  for (guint h = 0; h < st->n_handles; h++)
+    for (guint c = 0; c < PROGRESS_CPUS; c++)
+      done += st->offsets[h][c][1] - st->offsets[h][c][0];
+  _iochart_builder_progress (st->b, (double) done / st->data_bytes);
+}
+
+static void
+track_offset (ReadState *st, struct tracecmd_input *handle, const struct tep_record *rec)
+{
+  for (guint h = 0; h < st->n_handles; h++)
+    if (st->handles[h] == handle)
+      {
+        guint64 *o;
+
+        if (rec->cpu < 0 || rec->cpu >= PROGRESS_CPUS)
+          return;
+        o = st->offsets[h][rec->cpu];
+        if (o[0] == 0)
+          o[0] = rec->offset;
+        o[1] = MAX (o[1], rec->offset);
+        return;
+      }
+}
+
+static int
+on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+{
+  ReadState *st = data;
+  EventTable *t = table_for (st, handle);
+  EventDesc *d;
+  int type;
+
+  if (G_UNLIKELY (rec->missed_events != 0))
+    st->n_missed += rec->missed_events > 0 ? (guint64) rec->missed_events : 1;
+  if (G_UNLIKELY (++st->n_records % PROGRESS_EVERY == 0))
+    report_progress (st);
+  if (st->data_bytes != 0)
+    track_offset (st, handle, rec);
+  type = tep_data_type (t->tep, rec);
+  if (type < 0 || (guint) type >= t->n_ids || (d = t->by_id[type]) == NULL)
+    {
+      st->n_other++;
+      return 0;
+    }
+  if (G_UNLIKELY ((guint) rec->size < d->min_size))
+    {
+      st->n_damaged++;
+      return 0;
+    }
+  dispatch (st, d, t->tep, rec);
+  return 0;
+}
+
+gboolean
+_iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
+{
+  ReadState st = { .b = b, .path = path };
+  struct tracecmd_input *top;
+  g_autoptr(GPtrArray) handles = g_ptr_array_new ();
+  int n;
+
+  g_return_val_if_fail (b != NULL && path != NULL, FALSE);
+  if (!inspect (path, &st.data_bytes, error))
+    return FALSE;
+  top = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS);
+  if (top == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                   "'%s': damaged: libtracecmd cannot read its headers or event formats at offset "
+                   "%u and after", path, DAT_MAGIC_LEN);
+      return FALSE;
+    }
+  g_ptr_array_add (handles, top);
+  n = tracecmd_buffer_instances (top);
+  for (int i = 0; i < n; i++)
+    {
+      struct tracecmd_input *h = tracecmd_buffer_instance_handle (top, i);
+
+      if (h != NULL)
+        g_ptr_array_add (handles, h);
+      else
+        _iochart_builder_warn (b, "'%s': buffer '%s' could not be read: its events are missing", path,
+                               tracecmd_buffer_instance_name (top, i));
+    }
+  st.tables = g_ptr_array_new_with_free_func (event_table_free);
+  st.handles = (struct tracecmd_input **) handles->pdata;
+  st.n_handles = handles->len;
+  st.offsets = g_malloc0 (sizeof *st.offsets * handles->len);
+  _iochart_builder_progress (b, 0.0);
+  tracecmd_iterate_events_multi (st.handles, st.n_handles, on_record, &st);
+  _iochart_builder_progress (b, 1.0);
+
+  _iochart_builder_add_events (b, st.n_other);
+  if (st.n_damaged > 0)
+    _iochart_builder_warn (b, "'%s': %" G_GUINT64_FORMAT " damaged records skipped", path, st.n_damaged);
+  if (st.n_missed > 0)
+    _iochart_builder_warn (b, "'%s': the ring buffer lost about %" G_GUINT64_FORMAT " events while "
+                           "recording: some requests may be unmatched", path, st.n_missed);
+  g_free (st.offsets);
+  g_ptr_array_unref (st.tables);
+  for (guint i = handles->len; i-- > 1;)
+    tracecmd_close (handles->pdata[i]);
+  tracecmd_close (top);
+  return TRUE;
+}

@@ -1,0 +1,37 @@
+/* iochart-chart.h: a view laid out as one picture, into a display list
+ *
+ * Top to bottom on one time axis: a header (capture, device, span, totals per class, idle steal
+ * figures and the legend), throughput stacked by class (reads up, writes down), IOPS, requests in
+ * flight, latency p50/p99, the stolen share, the sector map, then one lane per process group.
+ * Intervals where idle I/O took device capacity from waiting foreground I/O are shaded across
+ * every strip.
+ */
+#pragma once
+
+#include "iochart-display-list.h"
+#include "iochart-view.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  IOCHART_THEME_LIGHT,
+  IOCHART_THEME_DARK,
+} IochartTheme;
+
+typedef struct {
+  const char   *title;       /* NULL: the capture's name */
+  IochartTheme  theme;
+} IochartChartStyle;
+
+#define IOCHART_CHART_STYLE_INIT { .title = NULL, .theme = IOCHART_THEME_LIGHT }
+
+gboolean            iochart_theme_from_name (const char              *name,
+                                             IochartTheme            *theme);
+
+IochartDisplayList *iochart_chart_draw      (IochartView             *view,
+                                             const IochartChartStyle *style);
+
+/* The fixed, colour-blind-safe (Okabe-Ito) colour of a class, 0xRRGGBBAA. */
+guint32             iochart_class_color     (IochartClass             klass);
+
+G_END_DECLS

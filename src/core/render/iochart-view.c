@@ -1,0 +1,80 @@
+/* iochart-view.c: range, device, lanes and bins of one chart */
+#include "iochart-view.h"
+
+struct _IochartView {
+  IochartCapture     *capture;
+  IochartViewOptions  options;
+  int                 device;
+  gint64              from_ns, to_ns;
+  guint               width, n_columns;
+  IochartLanes       *lanes;
+  IochartSteal       *steal;
+  IochartBins        *bins;
+};
+
+IochartView *
+iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
+{
+  IochartViewOptions defaults = IOCHART_VIEW_OPTIONS_INIT;
+  IochartStealOptions steal = IOCHART_STEAL_OPTIONS_INIT;
+  IochartLanesOptions lanes;
+  IochartView *view;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  if (options == NULL)
+    options = &defaults;
+
+  view = g_new0 (IochartView, 1);
+  view->capture = g_object_ref (capture);
+  view->options = *options;
+  view->device = options->device >= 0 ? options->device : iochart_steal_pick_device (capture);
+  view->from_ns = options->from_ns != IOCHART_TIME_UNKNOWN ? options->from_ns
+                                                           : iochart_capture_get_start_ns (capture);
+  view->to_ns = options->to_ns != IOCHART_TIME_UNKNOWN ? options->to_ns
+                                                       : iochart_capture_get_end_ns (capture);
+  if (view->to_ns <= view->from_ns)
+    view->to_ns = view->from_ns + 1;
+  view->width = MAX (options->width, IOCHART_VIEW_MIN_WIDTH);
+  view->n_columns = view->width - IOCHART_VIEW_LABEL_WIDTH - IOCHART_VIEW_RIGHT_MARGIN;
+
+  lanes = options->lanes;
+  lanes.device = view->device;
+  lanes.from_ns = view->from_ns;
+  lanes.to_ns = view->to_ns;
+  view->lanes = iochart_lanes_new (capture, &lanes);
+
+  steal.device = view->device;
+  steal.from_ns = view->from_ns;
+  steal.to_ns = view->to_ns;
+  steal.gap_ns = options->steal_gap_ns;
+  steal.n_columns = view->n_columns;
+  view->steal = iochart_steal_new (capture, &steal);
+
+  if (view->device >= 0)
+    view->bins = iochart_bins_new (capture, view->device, view->from_ns, view->to_ns,
+                                   view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes);
+  return view;
+}
+
+void
+iochart_view_free (IochartView *view)
+{
+  if (view == NULL)
+    return;
+  g_clear_object (&view->capture);
+  g_clear_pointer (&view->lanes, iochart_lanes_free);
+  g_clear_pointer (&view->steal, iochart_steal_free);
+  g_clear_pointer (&view->bins, iochart_bins_free);
+  g_free (view);
+}
+
+IochartCapture *iochart_view_get_capture (IochartView *view) { return view->capture; }
+int iochart_view_get_device (IochartView *view) { return view->device; }
+gint64 iochart_view_get_from_ns (IochartView *view) { return view->from_ns; }
+gint64 iochart_view_get_to_ns (IochartView *view) { return view->to_ns; }
+guint iochart_view_get_width (IochartView *view) { return view->width; }
+guint iochart_view_get_n_columns (IochartView *view) { return view->n_columns; }
+IochartLanes *iochart_view_get_lanes (IochartView *view) { return view->lanes; }
+IochartSteal *iochart_view_get_steal (IochartView *view) { return view->steal; }
+IochartBins *iochart_view_get_bins (IochartView *view) { return view->bins; }
+const IochartViewOptions *iochart_view_get_options (IochartView *view) { return &view->options; }

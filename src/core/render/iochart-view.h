@@ -1,0 +1,57 @@
+/* iochart-view.h: what one chart shows: a time range of one device, its lanes and its bins
+ *
+ * The view model sits between the capture and the drawing: it fixes the range, the device and the
+ * width, groups processes into lanes (rows) and aggregates requests per pixel column (bins), so a
+ * drawing costs pixels, not events. The headless renderer draws one view; the GTK widget builds a
+ * new one per zoom.
+ */
+#pragma once
+
+#include "iochart-capture.h"
+#include "iochart-lanes.h"
+#include "iochart-steal.h"
+#include "iochart-bins.h"
+
+G_BEGIN_DECLS
+
+/* The plot area leaves this much room for labels on the left and right. */
+#define IOCHART_VIEW_LABEL_WIDTH  250
+#define IOCHART_VIEW_RIGHT_MARGIN 24
+#define IOCHART_VIEW_MIN_WIDTH    640
+#define IOCHART_VIEW_SECTOR_ROWS  110
+
+typedef struct {
+  int                 device;      /* capture device index; -1: the one the steal analysis picks */
+  gint64              from_ns;     /* absolute; IOCHART_TIME_UNKNOWN: the capture's start */
+  gint64              to_ns;       /* absolute; IOCHART_TIME_UNKNOWN: the capture's end */
+  guint               width;       /* whole image, pixels */
+  IochartLanesOptions lanes;       /* device and range are set by the view */
+  gint64              steal_gap_ns;
+} IochartViewOptions;
+
+#define IOCHART_VIEW_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
+                                    .to_ns = IOCHART_TIME_UNKNOWN, .width = 1600, \
+                                    .lanes = IOCHART_LANES_OPTIONS_INIT, .steal_gap_ns = -1 }
+
+typedef struct _IochartView IochartView;
+
+IochartView    *iochart_view_new          (IochartCapture           *capture,
+                                           const IochartViewOptions *options);
+void            iochart_view_free         (IochartView              *view);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartView, iochart_view_free)
+
+IochartCapture *iochart_view_get_capture  (IochartView *view);
+/* Device index, or -1 when the capture has no device. */
+int             iochart_view_get_device   (IochartView *view);
+gint64          iochart_view_get_from_ns  (IochartView *view);
+gint64          iochart_view_get_to_ns    (IochartView *view);
+guint           iochart_view_get_width    (IochartView *view);
+guint           iochart_view_get_n_columns (IochartView *view);
+IochartLanes   *iochart_view_get_lanes    (IochartView *view);
+/* Idle steal on the view's device, in its range, with per-column figures. */
+IochartSteal   *iochart_view_get_steal    (IochartView *view);
+/* NULL when the capture has no device. */
+IochartBins    *iochart_view_get_bins     (IochartView *view);
+const IochartViewOptions *iochart_view_get_options (IochartView *view);
+
+G_END_DECLS
