@@ -147,6 +147,7 @@ typedef struct {
 } IochartRequestRec;
 
 G_STATIC_ASSERT (sizeof (IochartRequestRec) == 48);
+G_STATIC_ASSERT (sizeof (IochartProcess) == 64);
 
 enum { IOCHART_T_QUEUE, IOCHART_T_INSERT, IOCHART_T_ISSUE, IOCHART_T_COMPLETE };
 

@@ -26,11 +26,11 @@ typedef struct {
   const char         *comm;       /* the last name: what users know it by */
   guint32             first_comm; /* its name history: iochart_capture_get_comms() */
   guint32             n_comms;
-  IochartClass        klass;      /* class of most of its bytes */
-  guint8              level;
-  IochartClassSource  class_source;
-  guint32             class_mask; /* 1 << IochartClass for every class it used */
   guint32             requests;   /* requests issued to a device */
+  guint8              klass;      /* IochartClass of most of its bytes */
+  guint8              level;
+  guint8              class_source; /* IochartClassSource: what decided klass */
+  guint8              class_mask; /* 1 << IochartClass for every class it used */
   guint64             bytes;
 } IochartProcess;
 

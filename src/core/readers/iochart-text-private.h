@@ -197,16 +197,190 @@ _iochart_text_action (const char *p, gsize n)
   return IOCHART_TEXT_ACT_BAD;
 }
 
-/* RWBS letters: F D W R N then F A S M, at most 8 of them. */
+/* RWBS letters: F, then D W R N (E after D), then F A S M U; B from old blktrace. */
 static inline gboolean
 _iochart_is_rwbs (const char *p, gsize n)
 {
   if (n == 0 || n > 10)
     return FALSE;
   for (gsize i = 0; i < n; i++)
-    if (strchr ("FDWRNASMEB", p[i]) == NULL || p[i] == '\0')
+    if (strchr ("FDWRNEASMUB", p[i]) == NULL || p[i] == '\0')
       return FALSE;
   return TRUE;
+}
+
+/* A signed decimal, for errors ("[-5]"). */
+static inline gboolean
+_iochart_parse_i32 (const char **p, const char *end, gint32 *out)
+{
+  const char *q = *p;
+  gboolean neg = q < end && *q == '-';
+  guint64 v;
+
+  if (neg)
+    q++;
+  if (!_iochart_parse_u64 (&q, end, &v) || v > G_MAXINT32)
+    return FALSE;
+  *out = neg ? -(gint32) v : (gint32) v;
+  *p = q;
+  return TRUE;
+}
+
+/* ---- what follows "ACTION RWBS" in the blk tracer's text and in blkparse's ----
+ *   Q M F G S I D B  "SECTOR + N [COMM]", "[COMM]", or for SCSI commands "BYTES (CDB) [COMM]"
+ *   C R              "SECTOR + N [ERROR]", "SECTOR [ERROR]", "(CDB) [ERROR]"; blkparse -t adds
+ *                    "(ELAPSED)" before the error (and after N on D)
+ *   P  "[COMM]"   U UT  "[COMM] DEPTH"   X  "SECTOR / NEW_SECTOR [COMM]"
+ *   A  "SECTOR + N <- (MAJ,MIN) FROM_SECTOR"   m  free text
+ * ev->ts_ns, dev and pid are set by the caller. */
+static inline gboolean
+_iochart_blk_feed (IochartBuilder *b, int act, IochartBlockEvent *ev, const char *rwbs,
+                   gsize rwbs_len, const char *p, const char *end)
+{
+  const char *open, *close;
+  gboolean has_extent = FALSE;
+  guint64 sector;
+
+  if (act == IOCHART_TEXT_ACT_MESSAGE)
+    {
+      _iochart_builder_message (b, ev->ts_ns, ev->dev, ev->pid, p, end - p);
+      return TRUE;
+    }
+  iochart_rwbs_parse (rwbs, rwbs_len, (IochartOp *) &ev->op, &ev->flags);
+  end = _iochart_trim_end (p, end);
+  if (act == IOCHART_BLOCK_REMAP)
+    {
+      /* Only the new extent matters: the old one is the same I/O on the device above. */
+      if (!_iochart_parse_u64 (&p, end, &ev->sector))
+        return FALSE;
+      has_extent = TRUE;
+    }
+  else if (_iochart_parse_u64 (&p, end, &sector))
+    {
+      ev->sector = sector;
+      p = _iochart_skip_spaces (p, end);
+      if (p < end && *p == '+')
+        {
+          p = _iochart_skip_spaces (p + 1, end);
+          if (!_iochart_parse_u32 (&p, end, &ev->nr_sector))
+            return FALSE;
+          has_extent = TRUE;
+        }
+      else if (p < end && *p == '/')
+        has_extent = act == IOCHART_BLOCK_SPLIT;
+      else if (act == IOCHART_BLOCK_COMPLETE || act == IOCHART_BLOCK_REQUEUE)
+        has_extent = TRUE;   /* "SECTOR [ERROR]": no sectors */
+      else
+        has_extent = FALSE;  /* "BYTES (CDB) [COMM]": a SCSI command, no extent */
+    }
+  if (act == IOCHART_BLOCK_REMAP)
+    {
+      _iochart_builder_block (b, act, ev);
+      return TRUE;
+    }
+  /* The bracket at the end: the error of C and R, the task name of the others. U and UT put
+   * the queue depth after it. */
+  close = end;
+  if (act == IOCHART_BLOCK_UNPLUG)
+    close = _iochart_rfind (p, end, "]", 1);
+  else if (close > p && close[-1] == ']')
+    close--;
+  else
+    close = NULL;
+  open = close ? memchr (p, '[', close - p) : NULL;
+  if (open == NULL)
+    return FALSE;
+  if (act == IOCHART_BLOCK_COMPLETE || act == IOCHART_BLOCK_REQUEUE)
+    {
+      const char *q = open + 1;
+
+      if (!_iochart_parse_i32 (&q, close, &ev->error) || q != close)
+        return FALSE;
+    }
+  else
+    {
+      ev->comm = open + 1;
+      ev->comm_len = close - open - 1;
+    }
+  if (!has_extent && act != IOCHART_BLOCK_PLUG && act != IOCHART_BLOCK_UNPLUG)
+    act = IOCHART_BLOCK_OTHER;
+  _iochart_builder_block (b, act, ev);
+  return TRUE;
+}
+
+/* ---- the ftrace line head: "[BUFFER: ]TASK-PID [(TGID)] [CPU] [FLAGS] SECONDS: " ---- */
+
+typedef struct {
+  const char *task;          /* from the saved-cmdlines cache: may be "<...>" or out of date */
+  const char *task_end;
+  gint32      pid;
+  gint64      ts_ns;
+  const char *rest;          /* what follows "SECONDS:", spaces skipped */
+} IochartFtraceHead;
+
+/* Tries the CPU field at br ("[001]"): the task-pid must end just before it, the time follow it. */
+static inline gboolean
+_iochart_ftrace_head_at (const char *start, const char *br, const char *end, IochartFtraceHead *h)
+{
+  const char *q = br + 1, *te, *dash;
+  guint64 v;
+
+  if (!_iochart_parse_u64 (&q, end, &v) || q >= end || *q != ']')
+    return FALSE;
+  /* After the CPU: the kernel's flags ("d..1.") unless trace-cmd left them out, then the time. */
+  q = _iochart_skip_spaces (q + 1, end);
+  if (!_iochart_parse_seconds (&q, end, &h->ts_ns))
+    {
+      q = _iochart_skip_spaces (_iochart_skip_token (q, end), end);
+      if (!_iochart_parse_seconds (&q, end, &h->ts_ns))
+        return FALSE;
+    }
+  if (q >= end || *q != ':')
+    return FALSE;
+  h->rest = _iochart_skip_spaces (q + 1, end);
+  /* Before it: "TASK-PID", perhaps followed by "(  TGID)" with the record-tgid option. */
+  te = _iochart_trim_end (start, br);
+  if (te > start && te[-1] == ')')
+    {
+      while (te > start && te[-1] != '(')
+        te--;
+      if (te == start)
+        return FALSE;
+      te = _iochart_trim_end (start, te - 1);
+    }
+  dash = te;
+  while (dash > start && _iochart_is_digit (dash[-1]))
+    dash--;
+  if (dash == te || dash == start || dash[-1] != '-' || te - dash > 9)
+    return FALSE;
+  q = dash;
+  _iochart_parse_u64 (&q, te, &v);
+  h->pid = (gint32) v;
+  h->task = start;
+  h->task_end = dash - 1;
+  return TRUE;
+}
+
+static inline gboolean
+_iochart_ftrace_head (const char *line, const char *end, IochartFtraceHead *h)
+{
+  const char *p = line, *t;
+
+  /* trace-cmd report names the instance buffer first ("ceocap:  find-123 [000] ..."); a task
+   * name never starts a line, it is right-aligned in 16 columns. */
+  if (p < end && *p != ' ')
+    {
+      t = _iochart_skip_token (p, end);
+      if (t > p && t[-1] == ':' && t < end)
+        p = t;
+    }
+  p = _iochart_skip_spaces (p, end);
+  /* The CPU field is the first " [N]" that a pid ends before and a time follows: a task name
+   * may hold brackets too. */
+  for (t = p; (t = _iochart_find (t, end, " [", 2)) != NULL; t += 2)
+    if (_iochart_ftrace_head_at (p, t + 1, end, h))
+      return TRUE;
+  return FALSE;
 }
 
 /* ---- walking lines and counting bad ones ---- */

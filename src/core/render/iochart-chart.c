@@ -337,3 +337,574 @@ stacked (Chart *c, double *const series[IOCHART_N_CLASSES], double base_y, doubl
       iochart_dl_item_set_tooltip (item, tip);
     }
 }
+
+/* ---- time axis ---- */
+
+static double
+time_step (Chart *c, double *label_w)
+{
+  double span = iochart_view_get_to_ns (c->view) - iochart_view_get_from_ns (c->view);
+  /* the widest label of this span decides the spacing */
+  g_autofree char *widest = fmt_dur (span + (iochart_view_get_from_ns (c->view) - c->origin_ns));
+  double w = iochart_text_width (widest, FONT_SMALL, FALSE) + 24;
+  double step = nice_ceil (span / MAX (c->n / w, 1));
+
+  while (step / span * c->n < w)
+    step = nice_ceil (step * 1.01);
+  *label_w = w;
+  return step;
+}
+
+/* Tick labels count from the capture's start, in one unit chosen by the step. */
+static char *
+fmt_tick (double rel_ns, double step)
+{
+  const char *unit = "s";
+  double div = 1e9;
+  int decimals;
+
+  if (step < 1e3)
+    unit = "ns", div = 1;
+  else if (step < 1e6)
+    unit = "µs", div = 1e3;
+  else if (step < 1e9)
+    unit = "ms", div = 1e6;
+  decimals = MAX (0, (int) -floor (log10 (step / div) + 1e-9));
+  return g_strdup_printf ("%.*f %s", decimals, rel_ns / div, unit);
+}
+
+static void
+time_axis (Chart *c, double y_labels, gboolean grid)
+{
+  double w, step = time_step (c, &w);
+  gint64 from = iochart_view_get_from_ns (c->view), to = iochart_view_get_to_ns (c->view);
+  double first = ceil ((from - c->origin_ns) / step) * step;
+
+  for (double rel = first; rel + c->origin_ns <= to; rel += step)
+    {
+      double x = time_x (c, (gint64) (rel + c->origin_ns));
+      g_autofree char *text = fmt_tick (rel, step);
+
+      if (grid)
+        iochart_display_list_line (c->under, x, c->plot_top, x, c->plot_bottom, c->pal->grid, 1);
+      label (c, x, y_labels, text, FONT_SMALL, IOCHART_ANCHOR_MIDDLE, c->pal->dim, 3);
+    }
+}
+
+/* ---- strips ---- */
+
+/* A strip: title on the left, frame around the plot, top and bottom tick labels. */
+static void
+strip_frame (Chart *c, double top, double h, const char *title, const char *subtitle,
+             const char *top_tick, const char *mid_tick, const char *bottom_tick)
+{
+  double label_room = IOCHART_VIEW_LABEL_WIDTH - 2 * MARGIN - 70;
+  g_autofree char *t = iochart_text_ellipsize (title, FONT, TRUE, label_room);
+
+  iochart_display_list_rect (c->dl, c->x0, top, c->n, h, 0, c->pal->frame);
+  label_full (c, MARGIN, top + 11, t, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, title);
+  if (subtitle)
+    {
+      g_autofree char *st = iochart_text_ellipsize (subtitle, FONT_SMALL, FALSE, label_room);
+      label_full (c, MARGIN, top + 11 + 14, st, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->dim, 1,
+                  subtitle);
+    }
+  if (top_tick)
+    label (c, c->x0 - 5, top + 9, top_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
+  if (mid_tick)
+    label (c, c->x0 - 5, top + h / 2 + 4, mid_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
+  if (bottom_tick)
+    label (c, c->x0 - 5, top + h, bottom_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
+}
+
+static double
+series_max (double *const series[IOCHART_N_CLASSES], guint n)
+{
+  double max = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double sum = 0;
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        sum += series[k] ? series[k][i] : 0;
+      max = MAX (max, sum);
+    }
+  return max;
+}
+
+/* Per-second rates of per-column sums. */
+static void
+rates (Chart *c, double *const in[IOCHART_N_CLASSES], double *out[IOCHART_N_CLASSES], double per)
+{
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      out[k] = g_new (double, c->n);
+      for (guint i = 0; i < c->n; i++)
+        out[k][i] = in[k][i] / (iochart_bins_column_ns (c->bins, i) / per);
+    }
+}
+
+static void
+free_series (double *s[IOCHART_N_CLASSES])
+{
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    g_clear_pointer (&s[k], g_free);
+}
+
+static void
+throughput_strip (Chart *c)
+{
+  double *in[2][IOCHART_N_CLASSES], *rd[IOCHART_N_CLASSES], *wr[IOCHART_N_CLASSES];
+  double h = 100, top = c->y, max_r, max_w, max;
+  g_autofree char *top_tick = NULL, *bottom_tick = NULL;
+
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      in[0][k] = c->bins->bytes[k][0];
+      in[1][k] = c->bins->bytes[k][1];
+    }
+  rates (c, in[0], rd, 1e9);
+  rates (c, in[1], wr, 1e9);
+  max_r = series_max (rd, c->n);
+  max_w = series_max (wr, c->n);
+
+  if (max_w > 0 && max_r > 0)
+    {
+      /* reads grow up from the middle, writes down: both directions at a glance */
+      max = nice_ceil (MAX (max_r, max_w));
+      top_tick = g_strdup_printf ("%s/s", fmt_bytes (max));
+      bottom_tick = g_strdup (top_tick);
+      strip_frame (c, top, h, "Throughput", "read ↑  write ↓", top_tick, "0", bottom_tick);
+      stacked (c, rd, top + h / 2, -(h / 2) / max, 0xff, "read throughput");
+      stacked (c, wr, top + h / 2, (h / 2) / max, 0xa0, "write throughput");
+      iochart_display_list_line (c->dl, c->x0, top + h / 2, c->x0 + c->n, top + h / 2, c->pal->frame, 1);
+    }
+  else
+    {
+      gboolean writes = max_w > 0;
+      g_autofree char *m = NULL;
+
+      max = nice_ceil (MAX (max_r, max_w));
+      m = fmt_bytes (max);
+      top_tick = g_strdup_printf ("%s/s", m);
+      strip_frame (c, top, h, "Throughput", writes ? "writes (no reads)" : "reads (no writes)",
+                   top_tick, NULL, "0");
+      stacked (c, writes ? wr : rd, top + h, -h / max, writes ? 0xa0 : 0xff,
+               writes ? "write throughput" : "read throughput");
+    }
+  free_series (rd);
+  free_series (wr);
+  c->y += h;
+}
+
+static void
+simple_strip (Chart *c, const char *title, const char *subtitle, double *const in[IOCHART_N_CLASSES],
+              double per, double h, const char *unit, const char *what)
+{
+  double *v[IOCHART_N_CLASSES], max;
+  g_autofree char *top_tick = NULL;
+
+  rates (c, in, v, per);
+  max = nice_ceil (series_max (v, c->n));
+  top_tick = max >= 10 ? g_strdup_printf ("%.0f%s", max, unit) : g_strdup_printf ("%g%s", max, unit);
+  strip_frame (c, c->y, h, title, subtitle, top_tick, NULL, "0");
+  stacked (c, v, c->y + h, -h / max, 0xff, what);
+  free_series (v);
+  c->y += h;
+}
+
+static void
+latency_line (Chart *c, IochartLatGroup g, double q, double lo, double hi, double top, double h,
+              guint32 color, double width, gboolean dashed, const char *tip)
+{
+  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; i <= c->n; i++)
+    {
+      double v = i < c->n ? iochart_bins_latency_quantile (c->bins, g, i, q) : -1;
+
+      if (v > 0)
+        {
+          double pt[2] = { col_x (c, i + 0.5), top + h - (log10 (v) - lo) / (hi - lo) * h };
+          g_array_append_vals (pts, pt, 2);
+          continue;
+        }
+      if (pts->len >= 2)
+        {
+          guint np;
+          IochartDlItem *item;
+
+          if (pts->len == 2)
+            {
+              /* a lone column: a short dash, not an invisible point */
+              double pt[2] = { g_array_index (pts, double, 0) + 1, g_array_index (pts, double, 1) };
+              g_array_index (pts, double, 0) -= 1;
+              g_array_append_vals (pts, pt, 2);
+            }
+          simplify (pts);
+          np = pts->len / 2;
+          item = iochart_display_list_polyline (c->dl, (double *) g_array_free (g_steal_pointer (&pts), FALSE),
+                                                np, color, width);
+          item->dashed = dashed;
+          iochart_dl_item_set_tooltip (item, tip);
+          pts = g_array_new (FALSE, FALSE, sizeof (double));
+        }
+    }
+}
+
+static void
+latency_strip (Chart *c)
+{
+  double h = 80, top = c->y, lo = INFINITY, hi = -INFINITY;
+
+  for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+    for (guint i = 0; i < c->n; i++)
+      {
+        double p50 = iochart_bins_latency_quantile (c->bins, g, i, 0.5);
+        double p99 = iochart_bins_latency_quantile (c->bins, g, i, 0.99);
+        if (p50 > 0)
+          lo = MIN (lo, log10 (p50));
+        if (p99 > 0)
+          hi = MAX (hi, log10 (p99));
+      }
+  if (!isfinite (lo) || !isfinite (hi))
+    {
+      lo = 6;
+      hi = 7;
+    }
+  lo = floor (lo);
+  hi = MAX (ceil (hi), lo + 1);
+
+  strip_frame (c, top, h, "Latency", "queue→complete p99 ━ p50 ┅", NULL, NULL, NULL);
+  for (double d = lo; d <= hi + 1e-9; d++)
+    {
+      double y = top + h - (d - lo) / (hi - lo) * h;
+      g_autofree char *text = fmt_dur (pow (10, d));
+
+      if (d > lo && d < hi)
+        iochart_display_list_line (c->dl, c->x0, y, c->x0 + c->n, y, c->pal->grid, 1);
+      label (c, c->x0 - 5, d == hi ? y + 9 : d == lo ? y : y + 4, text, FONT_SMALL, IOCHART_ANCHOR_END,
+             c->pal->dim, 4);
+    }
+  latency_line (c, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 1.5,
+                FALSE, "p99 latency of non-idle requests");
+  latency_line (c, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 1,
+                TRUE, "median latency of non-idle requests");
+  latency_line (c, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1.5,
+                FALSE, "p99 latency of idle requests");
+  latency_line (c, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1,
+                TRUE, "median latency of idle requests");
+  c->y += h;
+}
+
+static void
+steal_strip (Chart *c)
+{
+  double h = 50, top = c->y;
+  double *active[IOCHART_N_CLASSES] = { 0 }, *stolen[IOCHART_N_CLASSES] = { 0 };
+
+  strip_frame (c, top, h, "Idle steal", "stolen share; grey: fg waiting", "100%", NULL, "0");
+  if (c->sdev && c->sdev->active_columns)
+    {
+      active[IOCHART_CLASS_NONE] = g_new (double, c->n);
+      stolen[IOCHART_CLASS_NONE] = g_new (double, c->n);
+      for (guint i = 0; i < c->n; i++)
+        {
+          double w = iochart_bins_column_ns (c->bins, i);
+          active[IOCHART_CLASS_NONE][i] = MIN (c->sdev->active_columns[i] / w, 1.0);
+          stolen[IOCHART_CLASS_NONE][i] = MIN (c->sdev->stolen_columns[i] / w, 1.0);
+        }
+      stacked (c, active, top + h, -h, 0x50, "foreground I/O outstanding");
+      {
+        guint before = iochart_display_list_get_n_items (c->dl);
+        stacked (c, stolen, top + h, -h, 0xff, "idle steal");
+        if (iochart_display_list_get_n_items (c->dl) > before)
+          {
+            IochartDlItem *item = (IochartDlItem *) iochart_display_list_get_item (c->dl, before);
+            item->fill = STEAL_COLOR;
+            iochart_dl_item_set_tooltip (item, "share of the device taken by idle I/O while foreground I/O was outstanding");
+          }
+      }
+      free_series (active);
+      free_series (stolen);
+    }
+  c->y += h;
+}
+
+/* One pixel per column and sector band, coloured by the class with most requests there. */
+static void
+sector_strip (Chart *c)
+{
+  guint rows = c->bins->sector_rows, stride = c->n * 4;
+  double h = rows, top = c->y;
+  guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
+  g_autofree char *max = fmt_bytes ((double) c->bins->max_sector * 512);
+
+  strip_frame (c, top, h, "Sector map", "offset on the device", max, NULL, "0");
+  for (guint r = 0; r < rows; r++)
+    for (guint i = 0; i < c->n; i++)
+      {
+        guint32 best = 0, total = 0, rgba, a;
+        guint k_best = 0;
+        guint8 *px = pixels + (gsize) (rows - 1 - r) * stride + i * 4;
+
+        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          {
+            guint32 v = c->bins->sectors[k][(gsize) r * c->n + i];
+            total += v;
+            if (v > best)
+              best = v, k_best = k;
+          }
+        if (total == 0)
+          continue;
+        rgba = class_colors[k_best];
+        a = MIN (255, 130 + 40 * (guint) log2 (total));
+        /* cairo's ARGB32: native-endian, premultiplied */
+        *(guint32 *) px = a << 24 | ((rgba >> 24) * a / 255) << 16 | (((rgba >> 16) & 0xff) * a / 255) << 8 |
+                          (((rgba >> 8) & 0xff) * a / 255);
+      }
+  iochart_display_list_image (c->dl, c->x0, top, c->n, h, pixels, c->n, rows, stride);
+  c->y += h;
+}
+
+/* ---- lanes ---- */
+
+static char *
+lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
+{
+  gint64 from = iochart_view_get_from_ns (c->view), to = iochart_view_get_to_ns (c->view);
+  gint64 life = iochart_lane_get_life_ns (lane, from, to);
+  g_autofree char *bytes = fmt_bytes (lane->bytes);
+  g_autofree char *out = fmt_dur (lane->outstanding_ns);
+  g_autofree char *lived = fmt_dur (life);
+  g_autofree char *rq = fmt_count (lane->n_requests);
+  g_autofree char *procs = fmt_count (lane->n_processes);
+  double pct = life > 0 ? 100.0 * lane->outstanding_ns / life : 0;
+
+  if (!long_form)
+    return g_strdup_printf ("%s · %s · I/O %s of %s (%.0f%%)", iochart_class_name (lane->klass), bytes,
+                            out, lived, pct);
+  return g_strdup_printf ("%s\nclass %s, %s in %s requests, %s process%s\n"
+                          "I/O outstanding %s of %s %s (%.1f%%)",
+                          lane->label, iochart_class_name (lane->klass), bytes, rq, procs,
+                          lane->n_processes == 1 ? "" : "es", out, lived,
+                          iochart_lane_get_life_ns (lane, from, to) > 0 &&
+                          (lane->start_ns != IOCHART_TIME_UNKNOWN || lane->exit_ns != IOCHART_TIME_UNKNOWN)
+                          ? "of life" : "between first and last I/O", pct);
+}
+
+static guint
+pick_class (guint8 mask, IochartClass fallback)
+{
+  if (mask & (1u << fallback))
+    return fallback;
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    if (mask & (1u << k))
+      return k;
+  return fallback;
+}
+
+/* Columns with the same class and density level become one rect. */
+static void
+lane_band (Chart *c, const double *busy_ns, const guint8 *classes, IochartClass fallback,
+           double y, double h, const guint8 *alphas, guint n_levels)
+{
+  guint i = 0;
+
+  while (i < c->n)
+    {
+      double frac = busy_ns[i] / iochart_bins_column_ns (c->bins, i);
+      guint level, k, j;
+
+      if (classes[i] == 0 || busy_ns[i] <= 0)
+        {
+          i++;
+          continue;
+        }
+      level = MIN ((guint) ceil (frac * n_levels), n_levels) - (frac > 0 && frac * n_levels < 1 ? 0 : 0);
+      level = MAX (level, 1);
+      k = pick_class (classes[i], fallback);
+      for (j = i + 1; j < c->n; j++)
+        {
+          double f2 = busy_ns[j] / iochart_bins_column_ns (c->bins, j);
+          guint l2 = MAX (MIN ((guint) ceil (f2 * n_levels), n_levels), 1);
+          if (classes[j] == 0 || busy_ns[j] <= 0 || l2 != level || pick_class (classes[j], fallback) != k)
+            break;
+        }
+      iochart_display_list_rect (c->dl, col_x (c, i), y, j - i, h,
+                                 with_alpha (class_colors[k], alphas[level - 1]), 0);
+      i = j;
+    }
+}
+
+static void
+lanes_section (Chart *c)
+{
+  guint n = iochart_lanes_get_n_lanes (c->lanes);
+  const IochartViewOptions *o = iochart_view_get_options (c->view);
+  static const guint8 service_alpha[] = { 0x70, 0xb0, 0xff };
+  static const guint8 wait_alpha[] = { 0x30, 0x48, 0x60 };
+  static const char * const group_help[] = {
+    "a lane is a process with its short-lived descendants",
+    "a lane per process", "a lane per process name", "a lane per parent's children",
+    "a lane per priority class",
+  };
+  g_autofree char *title = NULL;
+
+  title = o->lanes.top_n > 0 && n > o->lanes.top_n
+          ? g_strdup_printf ("Processes: top %u by bytes, %s; upper band queued, lower on the device",
+                             o->lanes.top_n, group_help[o->lanes.group_by])
+          : g_strdup_printf ("Processes: %s; upper band queued, lower on the device",
+                             group_help[o->lanes.group_by]);
+  c->y += 8;
+  label_full (c, MARGIN, c->y + 11, title, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, NULL);
+  c->y += 18;
+
+  for (guint l = 0; l < n; l++)
+    {
+      const IochartLane *lane = iochart_lanes_get_lane (c->lanes, l);
+      double top = c->y;
+      g_autofree char *tip = lane_facts (c, lane, TRUE);
+      g_autofree char *meta = g_strdup_printf ("lane:%u", l);
+      g_autofree char *name = iochart_text_ellipsize (lane->label, FONT, TRUE,
+                                                      IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22);
+      g_autofree char *facts_full = lane_facts (c, lane, FALSE);
+      g_autofree char *facts = iochart_text_ellipsize (facts_full, FONT_SMALL, FALSE,
+                                                       IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22);
+      gint64 a = lane->start_ns != IOCHART_TIME_UNKNOWN ? lane->start_ns : lane->first_io_ns;
+      gint64 b = lane->exit_ns != IOCHART_TIME_UNKNOWN ? lane->exit_ns : lane->last_io_ns;
+      double xa, xb;
+
+      if (l % 2 == 0)
+        iochart_display_list_rect (c->under, 0, top, c->width, LANE_HEIGHT, c->pal->stripe, 0);
+      iochart_display_list_begin_group (c->dl, tip, meta);
+      /* lifetime: from fork (or first I/O) to exit (or last I/O) */
+      xa = MAX (time_x (c, a), c->x0);
+      xb = MIN (time_x (c, b), c->x0 + c->n);
+      if (lane->start_ns != IOCHART_TIME_UNKNOWN && lane->exit_ns == IOCHART_TIME_UNKNOWN)
+        xb = c->x0 + c->n;
+      if (xb > xa)
+        iochart_display_list_rect (c->dl, xa, top + 5, MAX (xb - xa, 1), LANE_HEIGHT - 10, 0, c->pal->life);
+      if (c->bins && l < c->bins->n_lanes)
+        {
+          lane_band (c, c->bins->lane_wait_ns[l], c->bins->lane_classes[l], lane->klass,
+                     top + 6, 6, wait_alpha, G_N_ELEMENTS (wait_alpha));
+          lane_band (c, c->bins->lane_service_ns[l], c->bins->lane_classes[l], lane->klass,
+                     top + 12, LANE_HEIGHT - 18, service_alpha, G_N_ELEMENTS (service_alpha));
+        }
+      iochart_display_list_rect (c->dl, MARGIN - 6, top + 4, 4, LANE_HEIGHT - 8,
+                                 class_colors[MIN (lane->klass, IOCHART_N_CLASSES - 1)], 0);
+      iochart_display_list_end_group (c->dl);
+      label_full (c, MARGIN + 2, top + 13, name, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, tip);
+      label_full (c, MARGIN + 2, top + 26, facts, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->dim, 1, tip);
+      c->y += LANE_HEIGHT;
+    }
+  if (n == 0)
+    {
+      label (c, c->x0 + 8, c->y + 14, "no process issued I/O on this device in this range", FONT,
+             IOCHART_ANCHOR_START, c->pal->dim, 1);
+      c->y += LANE_HEIGHT;
+    }
+}
+
+/* ---- idle steal shading ---- */
+
+static void
+shade_run (Chart *c, guint c0, guint c1, guint *next_episode)
+{
+  gint64 t0 = (gint64) (c->bins->from_ns + c0 * c->bins->ns_per_column);
+  gint64 t1 = (gint64) (c->bins->from_ns + c1 * c->bins->ns_per_column);
+  double stolen = 0, active = 0;
+  g_autoptr(GHashTable) idle = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  g_autoptr(GHashTable) waiting = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint n_ep = 0, first_ep = G_MAXUINT, n = iochart_steal_get_n_episodes (c->steal);
+  guint32 top_p = IOCHART_NO_PROCESS;
+  double top_v = -1;
+  GString *tip = g_string_new (NULL);
+  g_autofree char *meta = NULL, *s_stolen = NULL, *s_active = NULL, *s_t0 = NULL, *s_t1 = NULL;
+  IochartDlItem *item;
+
+  for (guint i = c0; i < c1; i++)
+    {
+      stolen += c->sdev->stolen_columns[i];
+      active += c->sdev->active_columns[i];
+    }
+  while (*next_episode < n && iochart_steal_get_episode (c->steal, *next_episode)->end_ns < t0)
+    (*next_episode)++;
+  for (guint e = *next_episode; e < n; e++)
+    {
+      const IochartStealEpisode *ep = iochart_steal_get_episode (c->steal, e);
+
+      if (ep->start_ns > t1)
+        break;
+      if (ep->end_ns < t0)
+        continue;
+      n_ep++;
+      first_ep = MIN (first_ep, e);
+      for (guint k = 0; k < ep->idle->len; k++)
+        {
+          const IochartStealShare *sh = &g_array_index (ep->idle, IochartStealShare, k);
+          gpointer key = GUINT_TO_POINTER (sh->process + 1);
+          double *acc = g_hash_table_lookup (idle, key);
+          if (!acc)
+            g_hash_table_insert (idle, key, acc = g_new0 (double, 1));
+          *acc += sh->stolen_ns;
+          if (*acc > top_v)
+            top_v = *acc, top_p = sh->process;
+        }
+      for (guint k = 0; k < ep->waiting->len; k++)
+        g_hash_table_add (waiting, GUINT_TO_POINTER (g_array_index (ep->waiting, guint32, k) + 1));
+    }
+
+  s_stolen = fmt_dur (stolen);
+  s_active = fmt_dur (active);
+  s_t0 = fmt_dur (t0 - c->origin_ns);
+  s_t1 = fmt_dur (t1 - c->origin_ns);
+  g_string_append_printf (tip, "idle steal %s – %s: %s stolen while foreground I/O was outstanding for %s",
+                          s_t0, s_t1, s_stolen, s_active);
+  if (n_ep > 0)
+    {
+      g_autofree char *who = fmt_process (c->capture, top_p);
+      g_autofree char *lane_name = NULL;
+      int lane = iochart_lanes_lane_of_process (c->lanes, top_p);
+
+      if (lane >= 0)
+        lane_name = g_strdup (iochart_lanes_get_lane (c->lanes, lane)->label);
+      g_string_append_printf (tip, "\n%u episode%s; most taken by idle %s%s%s%s\n%u non-idle process%s waited",
+                              n_ep, n_ep == 1 ? "" : "s", who,
+                              lane_name ? " (lane " : "", lane_name ? lane_name : "", lane_name ? ")" : "",
+                              g_hash_table_size (waiting), g_hash_table_size (waiting) == 1 ? "" : "es");
+      meta = g_strdup_printf ("episode:%u", first_ep);
+    }
+  item = iochart_display_list_rect (c->under, col_x (c, c0), c->plot_top, c1 - c0,
+                                    c->plot_bottom - c->plot_top, c->pal->steal_shade, 0);
+  iochart_dl_item_set_tooltip (item, tip->str);
+  if (meta)
+    iochart_dl_item_set_meta (item, meta);
+  g_string_free (tip, TRUE);
+}
+
+static void
+shade_steal (Chart *c)
+{
+  guint next = 0;
+
+  if (!c->sdev || !c->sdev->stolen_columns || c->sdev->stolen_ns == 0)
+    return;
+  for (guint i = 0; i < c->n;)
+    {
+      guint j;
+
+      if (c->sdev->stolen_columns[i] <= 0)
+        {
+          i++;
+          continue;
+        }
+      /* runs bridge one-column gaps: a pixel of no steal inside an episode is noise */
+      for (j = i + 1; j < c->n && (c->sdev->stolen_columns[j] > 0 ||
+                                   (j + 1 < c->n && c->sdev->stolen_columns[j + 1] > 0)); j++)
+        ;
+      shade_run (c, i, j, &next);
+      i = j;
+    }
+}
