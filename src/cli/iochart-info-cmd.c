@@ -2,9 +2,36 @@
 #include <stdio.h>
 #include "iochart-cli-private.h"
 #include "iochart-summary.h"
+#include "bootchart/iochart-bootchart.h"
+
+/* A bootchart capture is a model of its own: it is summarised beside the block I/O, if any. */
+static gboolean
+split_bootchart (char **captures, char **bootchart_path, GError **error)
+{
+  guint out = 0;
+
+  *bootchart_path = NULL;
+  for (guint i = 0; captures[i] != NULL; i++)
+    {
+      if (iochart_bootchart_sniff_path (captures[i]))
+        {
+          if (*bootchart_path != NULL)
+            {
+              g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                           "'%s': only one bootchart capture at a time", captures[i]);
+              return FALSE;
+            }
+          *bootchart_path = captures[i];
+          continue;
+        }
+      captures[out++] = captures[i];
+    }
+  captures[out] = NULL;
+  return TRUE;
+}
 
 static gboolean
-print_json (const IochartSummary *summary, GError **error)
+print_json (const IochartSummary *summary, IochartBootchart *bootchart, GError **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -12,7 +39,14 @@ print_json (const IochartSummary *summary, GError **error)
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
-  iochart_summary_to_json (summary, b);
+  if (summary != NULL)
+    iochart_summary_to_json (summary, b);
+  if (bootchart != NULL)
+    {
+      /* it writes one whole object */
+      json_builder_set_member_name (b, "bootchart");
+      iochart_bootchart_to_json (bootchart, b);
+    }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
@@ -46,6 +80,8 @@ iochart_info_command (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(IochartCapture) capture = NULL;
   g_autoptr(IochartSummary) summary = NULL;
+  g_autoptr(IochartBootchart) bootchart = NULL;
+  char *bootchart_path = NULL;
   int dev_index = -1;
   guint32 dev;
 
@@ -59,24 +95,41 @@ iochart_info_command (int argc, char **argv)
     }
   if (device != NULL && !iochart_cli_parse_dev (device, &dev, &error))
     goto fail;
-  capture = iochart_cli_load_captures ((const char * const *) captures, &load, &error);
-  if (capture == NULL)
+  if (!split_bootchart (captures, &bootchart_path, &error))
     goto fail;
-  if (device != NULL && (dev_index = iochart_capture_find_device (capture, dev)) < 0)
+  if (bootchart_path != NULL)
     {
-      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", captures[0], device);
-      goto fail;
+      bootchart = iochart_bootchart_load (bootchart_path, &error);
+      if (bootchart == NULL)
+        goto fail;
+      for (guint i = 0; i < iochart_bootchart_get_warnings (bootchart)->len; i++)
+        fprintf (stderr, "iochart: warning: %s\n", (char *) g_ptr_array_index (iochart_bootchart_get_warnings (bootchart), i));
     }
-  summary = iochart_summary_new (capture, dev_index, all ? 0 : 20);
+  if (captures[0] != NULL)
+    {
+      capture = iochart_cli_load_captures ((const char * const *) captures, &load, &error);
+      if (capture == NULL)
+        goto fail;
+      if (device != NULL && (dev_index = iochart_capture_find_device (capture, dev)) < 0)
+        {
+          g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", captures[0], device);
+          goto fail;
+        }
+      summary = iochart_summary_new (capture, dev_index, all ? 0 : 20);
+    }
   if (json)
     {
-      if (!print_json (summary, &error))
+      if (!print_json (summary, bootchart, &error))
         goto fail;
     }
   else
     {
       g_autoptr(GString) out = g_string_new (NULL);
-      iochart_summary_print (summary, out);
+
+      if (bootchart != NULL)
+        iochart_bootchart_print_info (bootchart, stdout);
+      if (summary != NULL)
+        iochart_summary_print (summary, out);
       fputs (out->str, stdout);
     }
   g_strfreev (load.class_rules);
