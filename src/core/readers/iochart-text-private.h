@@ -240,13 +240,15 @@ _iochart_blk_feed (IochartBuilder *b, int act, IochartBlockEvent *ev, const char
   const char *open, *close;
   gboolean has_extent = FALSE;
   guint64 sector;
+  IochartOp op;
 
   if (act == IOCHART_TEXT_ACT_MESSAGE)
     {
       _iochart_builder_message (b, ev->ts_ns, ev->dev, ev->pid, p, end - p);
       return TRUE;
     }
-  iochart_rwbs_parse (rwbs, rwbs_len, (IochartOp *) &ev->op, &ev->flags);
+  iochart_rwbs_parse (rwbs, rwbs_len, &op, &ev->flags);
+  ev->op = op;
   end = _iochart_trim_end (p, end);
   if (act == IOCHART_BLOCK_REMAP)
     {
