@@ -1,4 +1,305 @@
-/* PLACEHOLDER until the headless renderer lands: replaced by its owner. */
-#include "iochart-cli-private.h"
+/* iochart-render-cmd.c: `iochart [--svg F] [--png F] [--pdf F] [--json F] ... CAPTURE...`
+ *
+ * Headless: no display, no GTK; the chart goes through the core's display list to cairo (PNG,
+ * PDF) and to our SVG writer.
+ */
+#include <errno.h>
 #include <stdio.h>
-int iochart_render_command (int argc, char **argv) { fprintf (stderr, "iochart: rendering is not built yet\n"); return IOCHART_EXIT_BAD_INPUT; }
+#include <stdlib.h>
+#include <string.h>
+#include "iochart-cli-private.h"
+#include "iochart-summary.h"
+#include "render/iochart-chart.h"
+#include "render/iochart-cairo.h"
+#include "render/iochart-svg.h"
+
+typedef struct {
+  char   *svg, *png, *pdf, *json;
+  char   *from, *to, *device, *title, *theme, *group_by, *steal_gap;
+  char  **pids, **comms;
+  int     width, top;
+  IochartCliLoadOptions load;
+  char  **captures;
+} Options;
+
+static void
+options_clear (Options *o)
+{
+  g_free (o->svg);
+  g_free (o->png);
+  g_free (o->pdf);
+  g_free (o->json);
+  g_free (o->from);
+  g_free (o->to);
+  g_free (o->device);
+  g_free (o->title);
+  g_free (o->theme);
+  g_free (o->group_by);
+  g_free (o->steal_gap);
+  g_strfreev (o->pids);
+  g_strfreev (o->comms);
+  g_strfreev (o->load.class_rules);
+  g_strfreev (o->captures);
+}
+
+/* "12", "12s", "1.5 s", "500ms", "250us", "40ns": a time from the capture's start. */
+static gboolean
+parse_duration (const char *text, const char *option, gint64 *ns, GError **error)
+{
+  static const struct { const char *unit; double scale; } units[] = {
+    { "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "µs", 1e3 }, { "ns", 1 }, { "m", 60e9 },
+  };
+  char *end = NULL;
+  double v;
+
+  errno = 0;
+  v = g_ascii_strtod (text, &end);
+  if (end != text && errno == 0 && v >= 0)
+    {
+      while (*end == ' ')
+        end++;
+      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+        if (strcmp (end, units[i].unit) == 0)
+          {
+            *ns = (gint64) (v * units[i].scale);
+            return TRUE;
+          }
+    }
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+               "'%s': bad %s: give a time such as 12, 1.5s, 500ms or 250us", text, option);
+  return FALSE;
+}
+
+static gboolean
+parse_pids (char **texts, GArray *pids, GError **error)
+{
+  for (guint i = 0; texts && texts[i]; i++)
+    {
+      gint64 v;
+
+      if (!g_ascii_string_to_signed (texts[i], 10, 0, G_MAXINT32, &v, NULL))
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': bad --pid: give a process id", texts[i]);
+          return FALSE;
+        }
+      g_array_append_vals (pids, &(gint32) { (gint32) v }, 1);
+    }
+  return TRUE;
+}
+
+static gboolean
+write_json (IochartCapture *capture, int dev_index, IochartSteal *steal, const char *path, GError **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(IochartSummary) summary = iochart_summary_new (capture, dev_index, 20);
+  g_autoptr(GError) local = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  iochart_summary_to_json (summary, b);
+  json_builder_set_member_name (b, "idle_steal");
+  iochart_steal_to_json (steal, b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  if (!g_file_set_contents (path, text, -1, &local))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_options (Options *o, int argc, char **argv, GError **error)
+{
+  GOptionEntry entries[] = {
+    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &o->svg, "write the chart as SVG (real text, tooltips)", "FILE" },
+    { "png", 0, 0, G_OPTION_ARG_FILENAME, &o->png, "write the chart as PNG", "FILE" },
+    { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &o->pdf, "write the chart as PDF", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &o->json, "write the summary with idle_steal as JSON", "FILE" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &o->from, "start of the range, from the capture's start", "TIME" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &o->to, "end of the range, from the capture's start", "TIME" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device, "the device to chart", "MAJ,MIN" },
+    { "pid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->pids, "only lanes holding this pid (repeatable)", "PID" },
+    { "comm", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->comms, "only lanes holding this name (repeatable)", "COMM" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &o->width, "image width in pixels (default 1600)", "PX" },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &o->title, "title (default: the capture's name)", "TEXT" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &o->theme, "light or dark", "THEME" },
+    { "group-by", 0, 0, G_OPTION_ARG_STRING, &o->group_by,
+      "lanes: tree (a process and its short-lived descendants, default), pid, comm, parent, class", "HOW" },
+    { "top", 0, 0, G_OPTION_ARG_INT, &o->top, "lanes kept by bytes, the rest folded (default 12, 0: all)", "N" },
+    { "steal-gap", 0, 0, G_OPTION_ARG_STRING, &o->steal_gap,
+      "merge idle-steal intervals closer than this into one episode (default 8 ms)", "MS" },
+    { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &o->load.class_rules,
+      "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->captures, NULL, "CAPTURE..." },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("CAPTURE... - draw the chart of a capture, headless");
+
+  o->width = 1600;
+  o->top = 12;
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx,
+    "Several outputs may be given in one run. Lanes show each request from queueing to completion\n"
+    "(upper band: queued, lower: on the device), coloured by I/O priority class. Shaded intervals:\n"
+    "idle-class I/O on the device while non-idle I/O was outstanding (idle steal).");
+  if (!g_option_context_parse (ctx, &argc, &argv, error))
+    {
+      return FALSE;
+    }
+  if (o->captures == NULL || o->captures[0] == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "no capture given (see 'iochart --help-render')");
+      return FALSE;
+    }
+  if (!o->svg && !o->png && !o->pdf && !o->json)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "nothing to write: give --svg, --png, --pdf or --json FILE");
+      return FALSE;
+    }
+  if (o->width < IOCHART_VIEW_MIN_WIDTH || o->width > 32000)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%d': bad --width: give %d to 32000 pixels",
+                   o->width, IOCHART_VIEW_MIN_WIDTH);
+      return FALSE;
+    }
+  if (o->top < 0)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%d': bad --top", o->top);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Options that need nothing from the capture are checked before loading it. */
+static gboolean
+fill_view_options (Options *o, IochartViewOptions *view, IochartChartStyle *style, GArray *pids,
+                   gint64 *from_rel, gint64 *to_rel, GError **error)
+{
+  gint64 gap;
+
+  *from_rel = *to_rel = IOCHART_TIME_UNKNOWN;
+  if (o->from && !parse_duration (o->from, "--from", from_rel, error))
+    return FALSE;
+  if (o->to && !parse_duration (o->to, "--to", to_rel, error))
+    return FALSE;
+  if (*from_rel != IOCHART_TIME_UNKNOWN && *to_rel != IOCHART_TIME_UNKNOWN && *to_rel <= *from_rel)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': --to must come after --from ('%s')", o->to, o->from);
+      return FALSE;
+    }
+  if (o->steal_gap)
+    {
+      /* a bare number is milliseconds here */
+      g_autofree char *text = g_ascii_isdigit (o->steal_gap[strlen (o->steal_gap) - 1])
+                              ? g_strconcat (o->steal_gap, "ms", NULL) : g_strdup (o->steal_gap);
+      if (!parse_duration (text, "--steal-gap", &gap, error))
+        return FALSE;
+      view->steal_gap_ns = gap;
+    }
+  if (o->theme && !iochart_theme_from_name (o->theme, &style->theme))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': bad --theme: give light or dark", o->theme);
+      return FALSE;
+    }
+  if (o->group_by && !iochart_group_by_from_name (o->group_by, &view->lanes.group_by))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': bad --group-by: give tree, pid, comm, parent or class", o->group_by);
+      return FALSE;
+    }
+  if (!parse_pids (o->pids, pids, error))
+    return FALSE;
+  view->width = o->width;
+  view->lanes.top_n = o->top;
+  view->lanes.pids = (const gint32 *) pids->data;
+  view->lanes.n_pids = pids->len;
+  view->lanes.comms = (const char * const *) o->comms;
+  style->title = o->title;
+  return TRUE;
+}
+
+static gboolean
+write_outputs (Options *o, IochartView *view, IochartDisplayList *dl, GError **error)
+{
+  if (o->svg && !iochart_svg_write (dl, o->svg, error))
+    return FALSE;
+  if (o->png && !iochart_cairo_write_png (dl, o->png, error))
+    return FALSE;
+  if (o->pdf && !iochart_cairo_write_pdf (dl, o->pdf, error))
+    return FALSE;
+  if (o->json)
+    {
+      /* every device, so that the JSON lists each; the headline is the charted one */
+      IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+      g_autoptr(IochartSteal) steal = NULL;
+      const IochartViewOptions *vo = iochart_view_get_options (view);
+
+      so.from_ns = iochart_view_get_from_ns (view);
+      so.to_ns = iochart_view_get_to_ns (view);
+      so.gap_ns = vo->steal_gap_ns;
+      steal = iochart_steal_new (iochart_view_get_capture (view), &so);
+      if (!write_json (iochart_view_get_capture (view), vo->device, steal, o->json, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+int
+iochart_render_command (int argc, char **argv)
+{
+  Options o = { 0 };
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  IochartChartStyle style = IOCHART_CHART_STYLE_INIT;
+  g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartCapture) capture = NULL;
+  g_autoptr(IochartView) view = NULL;
+  g_autoptr(IochartDisplayList) dl = NULL;
+  gint64 from_rel, to_rel, start;
+  guint32 dev;
+
+  if (!parse_options (&o, argc, argv, &error) ||
+      !fill_view_options (&o, &vo, &style, pids, &from_rel, &to_rel, &error))
+    goto fail;
+  if (o.device && !iochart_cli_parse_dev (o.device, &dev, &error))
+    goto fail;
+
+  capture = iochart_cli_load_captures ((const char * const *) o.captures, &o.load, &error);
+  if (capture == NULL)
+    goto fail;
+  if (o.device && (vo.device = iochart_capture_find_device (capture, dev)) < 0)
+    {
+      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s",
+                   o.captures[0], o.device);
+      goto fail;
+    }
+  start = iochart_capture_get_start_ns (capture);
+  if (from_rel != IOCHART_TIME_UNKNOWN)
+    vo.from_ns = start + from_rel;
+  if (to_rel != IOCHART_TIME_UNKNOWN)
+    vo.to_ns = start + to_rel;
+  if (vo.from_ns != IOCHART_TIME_UNKNOWN && vo.from_ns >= iochart_capture_get_end_ns (capture))
+    {
+      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': --from is past the capture's end", o.from);
+      goto fail;
+    }
+
+  view = iochart_view_new (capture, &vo);
+  dl = iochart_chart_draw (view, &style);
+  if (!write_outputs (&o, view, dl, &error))
+    goto fail;
+  options_clear (&o);
+  return IOCHART_EXIT_OK;
+
+fail:
+  options_clear (&o);
+  return iochart_cli_report_error (error);
+}

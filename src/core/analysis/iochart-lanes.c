@@ -467,7 +467,9 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
     {
       guint id = g_array_index (order, guint, i);
       Group *g = &groups[id];
-      gboolean fold = options->top_n > 0 && i >= options->top_n && order->len > options->top_n + 1;
+      /* lanes that moved no data (flushes only) say little: they join "others" */
+      gboolean fold = (options->top_n > 0 && i >= options->top_n && order->len > options->top_n + 1) ||
+                      (g->bytes == 0 && order->len > 1 && i > 0);
       IochartLane lane = { 0 };
       IochartLane *dst = fold ? &others : &lane;
 
@@ -532,8 +534,8 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
                  (!has_filter (options) || groups[g].matches))
           self->lane_of[g] = sorted->len - 1;
       }
-    g_array_set_size (self->lanes, 0);
     g_array_set_clear_func (self->lanes, NULL);
+    g_array_set_size (self->lanes, 0);
     g_array_append_vals (self->lanes, sorted->data, sorted->len);
     g_array_set_clear_func (self->lanes, clear_lane);
   }

@@ -164,6 +164,19 @@ fmt_process (IochartCapture *capture, guint32 p)
 }
 
 /* The smallest 1, 2 or 5 × 10^k at least v. */
+static double nice_ceil (double v);
+
+/* Byte rates step in binary units, so that ticks read 200 MiB/s, not 191. */
+static double
+nice_ceil_bytes (double v)
+{
+  double unit = 1;
+
+  while (v >= 1024 * unit && unit < 1099511627776.0)
+    unit *= 1024;
+  return nice_ceil (v / unit) * unit;
+}
+
 static double
 nice_ceil (double v)
 {
@@ -470,21 +483,27 @@ throughput_strip (Chart *c)
 
   if (max_w > 0 && max_r > 0)
     {
-      /* reads grow up from the middle, writes down: both directions at a glance */
-      max = nice_ceil (MAX (max_r, max_w));
-      top_tick = g_strdup_printf ("%s/s", fmt_bytes (max));
-      bottom_tick = g_strdup (top_tick);
-      strip_frame (c, top, h, "Throughput", "read ↑  write ↓", top_tick, "0", bottom_tick);
-      stacked (c, rd, top + h / 2, -(h / 2) / max, 0xff, "read throughput");
-      stacked (c, wr, top + h / 2, (h / 2) / max, 0xa0, "write throughput");
-      iochart_display_list_line (c->dl, c->x0, top + h / 2, c->x0 + c->n, top + h / 2, c->pal->frame, 1);
+      /* reads grow up from a baseline, writes down from it: each side gets room by its peak (at
+       * least a quarter) and its own labelled scale, so a trickle of journal writes does not
+       * flatten the reads */
+      double nr = nice_ceil_bytes (max_r), nw = nice_ceil_bytes (max_w);
+      double hr = h * CLAMP (nr / (nr + nw), 0.25, 0.75), base = top + hr;
+      g_autofree char *r = fmt_bytes (nr), *w = fmt_bytes (nw);
+
+      top_tick = g_strdup_printf ("%s/s", r);
+      bottom_tick = g_strdup_printf ("%s/s", w);
+      strip_frame (c, top, h, "Throughput", "read ↑  write ↓", top_tick, NULL, bottom_tick);
+      label (c, c->x0 - 5, base + 4, "0", FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
+      stacked (c, rd, base, -hr / nr, 0xff, "read throughput");
+      stacked (c, wr, base, (h - hr) / nw, 0xa0, "write throughput");
+      iochart_display_list_line (c->dl, c->x0, base, c->x0 + c->n, base, c->pal->frame, 1);
     }
   else
     {
       gboolean writes = max_w > 0;
       g_autofree char *m = NULL;
 
-      max = nice_ceil (MAX (max_r, max_w));
+      max = nice_ceil_bytes (MAX (max_r, max_w));
       m = fmt_bytes (max);
       top_tick = g_strdup_printf ("%s/s", m);
       strip_frame (c, top, h, "Throughput", writes ? "writes (no reads)" : "reads (no writes)",
@@ -513,6 +532,28 @@ simple_strip (Chart *c, const char *title, const char *subtitle, double *const i
   c->y += h;
 }
 
+/* Quantile of a 5-column window: per-pixel percentiles of a few requests are mostly noise. */
+static double
+latency_at (Chart *c, IochartLatGroup g, guint i, double q)
+{
+  guint32 merged[IOCHART_LAT_BUCKETS] = { 0 };
+  guint64 total = 0, acc = 0, want;
+
+  for (guint j = i >= 2 ? i - 2 : 0; j <= i + 2 && j < c->n; j++)
+    for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+      {
+        merged[k] += c->bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
+        total += c->bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
+      }
+  if (total == 0)
+    return -1;
+  want = MAX ((guint64) ceil (q * total), 1);
+  for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+    if ((acc += merged[k]) >= want)
+      return exp2 (IOCHART_LAT_MIN_LOG2 + (k + 0.5) / IOCHART_LAT_SUB);
+  return -1;
+}
+
 static void
 latency_line (Chart *c, IochartLatGroup g, double q, double lo, double hi, double top, double h,
               guint32 color, double width, gboolean dashed, const char *tip)
@@ -521,7 +562,7 @@ latency_line (Chart *c, IochartLatGroup g, double q, double lo, double hi, doubl
 
   for (guint i = 0; i <= c->n; i++)
     {
-      double v = i < c->n ? iochart_bins_latency_quantile (c->bins, g, i, q) : -1;
+      double v = i < c->n ? latency_at (c, g, i, q) : -1;
 
       if (v > 0)
         {
@@ -575,7 +616,7 @@ latency_strip (Chart *c)
   lo = floor (lo);
   hi = MAX (ceil (hi), lo + 1);
 
-  strip_frame (c, top, h, "Latency", "queue→complete p99 ━ p50 ┅", NULL, NULL, NULL);
+  strip_frame (c, top, h, "Latency", "p99 bold, median light", NULL, NULL, NULL);
   for (double d = lo; d <= hi + 1e-9; d++)
     {
       double y = top + h - (d - lo) / (hi - lo) * h;
@@ -588,12 +629,12 @@ latency_strip (Chart *c)
     }
   latency_line (c, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 1.5,
                 FALSE, "p99 latency of non-idle requests");
-  latency_line (c, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 1,
-                TRUE, "median latency of non-idle requests");
+  latency_line (c, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_BE], 0x80), 1,
+                FALSE, "median latency of non-idle requests");
   latency_line (c, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1.5,
                 FALSE, "p99 latency of idle requests");
-  latency_line (c, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1,
-                TRUE, "median latency of idle requests");
+  latency_line (c, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_IDLE], 0x80), 1,
+                FALSE, "median latency of idle requests");
   c->y += h;
 }
 
@@ -721,8 +762,7 @@ lane_band (Chart *c, const double *busy_ns, const guint8 *classes, IochartClass 
           i++;
           continue;
         }
-      level = MIN ((guint) ceil (frac * n_levels), n_levels) - (frac > 0 && frac * n_levels < 1 ? 0 : 0);
-      level = MAX (level, 1);
+      level = MAX (MIN ((guint) ceil (frac * n_levels), n_levels), 1);
       k = pick_class (classes[i], fallback);
       for (j = i + 1; j < c->n; j++)
         {
@@ -742,8 +782,9 @@ lanes_section (Chart *c)
 {
   guint n = iochart_lanes_get_n_lanes (c->lanes);
   const IochartViewOptions *o = iochart_view_get_options (c->view);
-  static const guint8 service_alpha[] = { 0x70, 0xb0, 0xff };
-  static const guint8 wait_alpha[] = { 0x30, 0x48, 0x60 };
+  /* a column busy 2% of its time must look faint, one busy all the time solid */
+  static const guint8 service_alpha[] = { 0x28, 0x50, 0x80, 0xb0, 0xd8, 0xff };
+  static const guint8 wait_alpha[] = { 0x18, 0x28, 0x38, 0x48, 0x58, 0x68 };
   static const char * const group_help[] = {
     "a lane is a process with its short-lived descendants",
     "a lane per process", "a lane per process name", "a lane per parent's children",
@@ -784,7 +825,7 @@ lanes_section (Chart *c)
       if (lane->start_ns != IOCHART_TIME_UNKNOWN && lane->exit_ns == IOCHART_TIME_UNKNOWN)
         xb = c->x0 + c->n;
       if (xb > xa)
-        iochart_display_list_rect (c->dl, xa, top + 5, MAX (xb - xa, 1), LANE_HEIGHT - 10, 0, c->pal->life);
+        iochart_display_list_rect (c->dl, xa, top + LANE_HEIGHT - 5, MAX (xb - xa, 1), 2, c->pal->life, 0);
       if (c->bins && l < c->bins->n_lanes)
         {
           lane_band (c, c->bins->lane_wait_ns[l], c->bins->lane_classes[l], lane->klass,
@@ -907,4 +948,301 @@ shade_steal (Chart *c)
       shade_run (c, i, j, &next);
       i = j;
     }
+}
+
+/* ---- header ---- */
+
+static void
+header_line (Chart *c, const char *text, double size, gboolean bold, guint32 color, const char *tip)
+{
+  g_autofree char *fit = iochart_text_ellipsize (text, size, bold, c->width - 2 * MARGIN);
+
+  c->y += size + 6;
+  label_full (c, MARGIN, c->y, fit, size, bold, IOCHART_ANCHOR_START, color, 0,
+              strcmp (fit, text) != 0 ? text : tip);
+}
+
+/* Class swatches with their totals: the legend and the totals in one line. */
+static void
+legend_line (Chart *c)
+{
+  double x = MARGIN, y;
+  guint64 bytes[IOCHART_N_CLASSES] = { 0 };
+  double completions[IOCHART_N_CLASSES] = { 0 };
+
+  for (guint k = 0; k < IOCHART_N_CLASSES && c->bins; k++)
+    for (guint i = 0; i < c->n; i++)
+      {
+        bytes[k] += (guint64) (c->bins->bytes[k][0][i] + c->bins->bytes[k][1][i]);
+        completions[k] += c->bins->completions[k][i];
+      }
+  c->y += FONT + 8;
+  y = c->y;
+  for (guint s = 0; s < G_N_ELEMENTS (stack_order) + 2; s++)
+    {
+      g_autofree char *text = NULL;
+      guint32 color;
+
+      if (s < G_N_ELEMENTS (stack_order))
+        {
+          IochartClass k = stack_order[s];
+          g_autofree char *b = fmt_bytes (bytes[k]);
+          g_autofree char *n = fmt_count ((guint64) completions[k]);
+
+          if (completions[k] == 0 && k != IOCHART_CLASS_BE && k != IOCHART_CLASS_IDLE)
+            continue;
+          text = g_strdup_printf ("%s: %s in %s requests", iochart_class_name (k), b, n);
+          color = class_colors[k];
+        }
+      else if (s == G_N_ELEMENTS (stack_order))
+        {
+          text = g_strdup ("idle steal (shaded)");
+          color = with_alpha (STEAL_COLOR, 0x80);
+        }
+      else
+        {
+          text = g_strdup ("light: queued, dark: on the device");
+          color = 0;
+        }
+      if (color)
+        {
+          iochart_display_list_rect (c->dl, x, y - 9, 10, 10, color, 0);
+          x += 14;
+        }
+      if (x + iochart_text_width (text, FONT, FALSE) > c->width - MARGIN)
+        break;
+      label (c, x, y, text, FONT, IOCHART_ANCHOR_START, c->pal->fg, 0);
+      x += iochart_text_width (text, FONT, FALSE) + 18;
+    }
+}
+
+static char *
+lane_or_process (Chart *c, guint32 p)
+{
+  int lane = iochart_lanes_lane_of_process (c->lanes, p);
+
+  if (lane >= 0 && !iochart_lanes_get_lane (c->lanes, lane)->others)
+    return g_strdup (iochart_lanes_get_lane (c->lanes, lane)->label);
+  return fmt_process (c->capture, p);
+}
+
+static void
+steal_lines (Chart *c)
+{
+  int device = iochart_view_get_device (c->view);
+  g_autofree char *dev = fmt_dev (c->capture, device);
+  const IochartStealDevice *d = c->sdev;
+  g_autofree char *stolen = NULL, *active = NULL, *gap = NULL;
+  GString *who;
+  g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  gboolean any_idle = FALSE;
+
+  if (d == NULL)
+    return;
+  stolen = fmt_dur (d->stolen_ns);
+  active = fmt_dur (d->foreground_active_ns);
+  gap = fmt_dur (iochart_view_get_options (c->view)->steal_gap_ns >= 0
+                 ? iochart_view_get_options (c->view)->steal_gap_ns : IOCHART_STEAL_DEFAULT_GAP_NS);
+  for (guint k = 0; k < c->n && c->bins; k++)
+    any_idle |= c->bins->completions[IOCHART_CLASS_IDLE][k] > 0;
+
+  if (d->stolen_ns > 0)
+    {
+      g_autofree char *line = g_strdup_printf (
+        "Idle steal on %s: %s stolen = %.1f%% of the %s with foreground I/O outstanding, %u episode%s (gaps < %s merged)",
+        dev, stolen, 100.0 * d->stolen_ns / MAX (d->foreground_active_ns, 1), active, d->n_episodes,
+        d->n_episodes == 1 ? "" : "s", gap);
+      header_line (c, line, 12, TRUE, c->pal == &dark ? 0xff8a3dff : 0xb34700ff,
+                   "stolen: at each instant with non-idle I/O outstanding, idle requests in flight take the share "
+                   "n_idle / (n_idle + n_foreground_in_flight) of the device");
+    }
+  else
+    {
+      g_autofree char *line = any_idle
+        ? g_strdup_printf ("No idle steal on %s: idle I/O never was on the device while foreground I/O was outstanding (%s of it)",
+                           dev, active)
+        : g_strdup_printf ("No idle steal on %s: no idle-class I/O here (foreground I/O outstanding for %s)", dev, active);
+      header_line (c, line, 12, TRUE, c->pal->fg, NULL);
+    }
+
+  /* who took it: idle processes summed per lane, so 2,306 cats read as their find */
+  if (d->idle->len > 0)
+    {
+      for (guint i = 0; i < d->idle->len; i++)
+        {
+          const IochartStealShare *sh = &g_array_index (d->idle, IochartStealShare, i);
+          char *name = lane_or_process (c, sh->process);
+          double *acc = g_hash_table_lookup (by_name, name);
+
+          if (acc == NULL)
+            {
+              acc = g_new0 (double, 1);
+              g_hash_table_insert (by_name, name, acc);
+              g_ptr_array_add (names, name);
+            }
+          else
+            g_free (name);
+          *acc += sh->stolen_ns;
+        }
+      who = g_string_new ("Taken by idle: ");
+      for (guint i = 0; i < names->len; i++)
+        for (guint j = i + 1; j < names->len; j++)
+          if (*(double *) g_hash_table_lookup (by_name, names->pdata[j]) >
+              *(double *) g_hash_table_lookup (by_name, names->pdata[i]))
+            {
+              gpointer t = names->pdata[i];
+              names->pdata[i] = names->pdata[j];
+              names->pdata[j] = t;
+            }
+      for (guint i = 0; i < names->len && i < 4; i++)
+        {
+          double v = *(double *) g_hash_table_lookup (by_name, names->pdata[i]);
+          g_autofree char *s = fmt_dur (v);
+          g_string_append_printf (who, "%s%s %s (%.0f%%)", i ? " · " : "", (char *) names->pdata[i], s,
+                                  100.0 * v / MAX (d->stolen_ns, 1));
+        }
+      if (names->len > 4)
+        g_string_append_printf (who, " · %u more", names->len - 4);
+      header_line (c, who->str, FONT, FALSE, c->pal->fg, NULL);
+      g_string_free (who, TRUE);
+    }
+
+  /* victims or not: how much of their life the main foreground lanes had I/O outstanding */
+  {
+    GString *fg = g_string_new ("Foreground I/O outstanding: ");
+    guint shown = 0;
+    g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+
+    for (guint l = 0; l < iochart_lanes_get_n_lanes (c->lanes); l++)
+      {
+        const IochartLane *lane = iochart_lanes_get_lane (c->lanes, l);
+        if (!lane->others && lane->klass != IOCHART_CLASS_IDLE)
+          g_array_append_val (order, l);
+      }
+    for (guint i = 0; i < order->len; i++)
+      for (guint j = i + 1; j < order->len; j++)
+        if (iochart_lanes_get_lane (c->lanes, g_array_index (order, guint, j))->bytes >
+            iochart_lanes_get_lane (c->lanes, g_array_index (order, guint, i))->bytes)
+          {
+            guint t = g_array_index (order, guint, i);
+            g_array_index (order, guint, i) = g_array_index (order, guint, j);
+            g_array_index (order, guint, j) = t;
+          }
+    for (guint i = 0; i < order->len && shown < 3; i++, shown++)
+      {
+        const IochartLane *lane = iochart_lanes_get_lane (c->lanes, g_array_index (order, guint, i));
+        gint64 life = iochart_lane_get_life_ns (lane, iochart_view_get_from_ns (c->view),
+                                                iochart_view_get_to_ns (c->view));
+        g_autofree char *o = fmt_dur (lane->outstanding_ns);
+        g_autofree char *lf = fmt_dur (life);
+
+        g_string_append_printf (fg, "%s%s %s of %s (%.0f%%)", shown ? " · " : "", lane->label, o, lf,
+                                life > 0 ? 100.0 * lane->outstanding_ns / life : 0);
+      }
+    if (shown > 0)
+      header_line (c, fg->str, FONT, FALSE, c->pal->fg,
+                   "time with any of the lane's requests queued or on the device, against its lifetime: "
+                   "a process slowed by something else than the disk has a low figure");
+    g_string_free (fg, TRUE);
+  }
+}
+
+static void
+header (Chart *c, const IochartChartStyle *style)
+{
+  int device = iochart_view_get_device (c->view);
+  gint64 from = iochart_view_get_from_ns (c->view), to = iochart_view_get_to_ns (c->view);
+  g_autofree char *base = iochart_capture_get_name (c->capture)
+                          ? g_path_get_basename (iochart_capture_get_name (c->capture)) : NULL;
+  const char *title = style->title ? style->title : base;
+  g_autofree char *s_from = fmt_dur (from - c->origin_ns);
+  g_autofree char *s_to = fmt_dur (to - c->origin_ns);
+  g_autofree char *s_span = fmt_dur (iochart_capture_get_end_ns (c->capture) - c->origin_ns);
+  g_autofree char *dev = device >= 0 ? fmt_dev (c->capture, device) : g_strdup ("none");
+  guint n_dev = iochart_capture_get_n_devices (c->capture);
+  g_autofree char *line = NULL;
+
+  c->y = MARGIN;
+  header_line (c, title ? title : "capture", 16, TRUE, c->pal->fg, NULL);
+  line = g_strdup_printf ("device %s%s · %s – %s of a %s capture",
+                          dev,
+                          n_dev > 1 ? (iochart_view_get_options (c->view)->device >= 0
+                                       ? " (chosen with --device)"
+                                       : " (of several: the one with the most processes issuing I/O; --device to choose)")
+                                    : "",
+                          s_from, s_to, s_span);
+  header_line (c, line, FONT, FALSE, c->pal->dim, NULL);
+  legend_line (c);
+  steal_lines (c);
+}
+
+IochartDisplayList *
+iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
+{
+  IochartChartStyle defaults = IOCHART_CHART_STYLE_INIT;
+  Chart c = { 0 };
+  IochartDisplayList *dl;
+  double axis_top;
+
+  g_return_val_if_fail (view != NULL, NULL);
+  if (style == NULL)
+    style = &defaults;
+
+  c.view = view;
+  c.capture = iochart_view_get_capture (view);
+  c.bins = iochart_view_get_bins (view);
+  c.steal = iochart_view_get_steal (view);
+  c.sdev = iochart_steal_get_primary (c.steal);
+  c.lanes = iochart_view_get_lanes (view);
+  c.pal = style->theme == IOCHART_THEME_DARK ? &dark : &light;
+  c.width = iochart_view_get_width (view);
+  c.x0 = IOCHART_VIEW_LABEL_WIDTH;
+  c.n = iochart_view_get_n_columns (view);
+  c.origin_ns = iochart_capture_get_start_ns (c.capture);
+  c.labels = g_array_new (FALSE, FALSE, sizeof (Label));
+  c.under = iochart_display_list_new (c.width, 1);
+  c.dl = iochart_display_list_new (c.width, 1);
+
+  header (&c, style);
+  c.y += 10;
+  axis_top = c.y + 10;
+  c.y += 16;
+  c.plot_top = c.y;
+  if (c.bins)
+    {
+      double *inflight[IOCHART_N_CLASSES];
+
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        inflight[k] = c.bins->inflight_ns[k];
+      throughput_strip (&c);
+      c.y += 10;
+      simple_strip (&c, "IOPS", "completions per second", c.bins->completions, 1e9, 50, "/s", "IOPS");
+      c.y += 10;
+      simple_strip (&c, "In flight", "requests on the device", inflight, 1, 50, "", "requests in flight");
+      c.y += 10;
+      latency_strip (&c);
+      c.y += 10;
+      steal_strip (&c);
+      c.y += 10;
+      sector_strip (&c);
+    }
+  lanes_section (&c);
+  c.plot_bottom = c.y;
+  time_axis (&c, axis_top, FALSE);
+  time_axis (&c, c.y + 14, TRUE);
+  c.y += 24;
+  if (c.bins)
+    shade_steal (&c);
+
+  dl = iochart_display_list_new (c.width, ceil (c.y));
+  iochart_display_list_set_background (dl, c.pal->bg);
+  iochart_display_list_append_list (dl, c.under);
+  iochart_display_list_append_list (dl, c.dl);
+  iochart_display_list_free (c.under);
+  iochart_display_list_free (c.dl);
+  c.dl = dl;
+  place_labels (&c);
+  g_array_unref (c.labels);
+  return dl;
 }

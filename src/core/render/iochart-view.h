@@ -8,9 +8,9 @@
 #pragma once
 
 #include "iochart-capture.h"
-#include "iochart-lanes.h"
-#include "iochart-steal.h"
-#include "iochart-bins.h"
+#include "../analysis/iochart-lanes.h"
+#include "../analysis/iochart-steal.h"
+#include "../analysis/iochart-bins.h"
 
 G_BEGIN_DECLS
 
