@@ -305,6 +305,7 @@ on_process_note (Reader *r, const BlkIoTrace *t, const char *pdu, gsize len)
   c->len = len;
   r->last_pid = -1;
   _iochart_builder_comm (r->b, t->time, t->pid, c->comm, c->len);
+  _iochart_builder_add_events (r->b, 1);
 }
 
 static void

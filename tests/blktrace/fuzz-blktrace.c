@@ -1,0 +1,46 @@
+/* fuzz-blktrace.c: libFuzzer target for the binary blktrace reader
+ *
+ * The input is split into two CPU files at a point its first byte chooses, so that the merge,
+ * the byte-order decision per file and damage in one file while the other is fine all get fuzzed.
+ * Seeds: samples/blktrace/ (see tests/blktrace/fuzz-blktrace.seeds).
+ */
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include "iochart-capture-private.h"
+#include "readers/iochart-readers-private.h"
+
+static char *dir;
+
+static void
+write_part (const char *name, const guint8 *data, gsize len)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_file_set_contents (path, (const char *) data, len, NULL);
+}
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("fuzz");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *p0 = NULL, *p1 = NULL;
+  gsize split;
+
+  if (dir == NULL)
+    dir = g_dir_make_tmp ("fuzz-blktrace-XXXXXX", NULL);
+  if (size == 0)
+    return 0;
+  split = size > 1 ? (gsize) data[0] * (size - 1) / 255 : 0;
+  write_part ("fz.blktrace.0", data + 1, split);
+  write_part ("fz.blktrace.1", data + 1 + split, size - 1 - split);
+  p0 = g_build_filename (dir, "fz.blktrace.0", NULL);
+  p1 = g_build_filename (dir, "fz.blktrace.1", NULL);
+  {
+    const char *files[] = { p0, p1, NULL };
+
+    if (_iochart_blktrace_read (b, files, &error))
+      g_object_unref (_iochart_builder_finish (b));
+  }
+  return 0;
+}

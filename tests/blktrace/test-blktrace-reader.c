@@ -1,0 +1,420 @@
+/* test-blktrace-reader.c: the binary blktrace reader on byte arrays written here
+ *
+ * The first records are spelled out field by field in both byte orders; a helper writes the
+ * others, and is checked against the spelled-out ones first.
+ */
+#include <string.h>
+#include <glib/gstdio.h>
+#include "iochart-loader.h"
+#include "readers/iochart-readers-private.h"
+
+/* dev 7,0 = 7 << 20; Q of a 4 KiB sync read at sector 2048 by pid 4242 at 1000 ns, CPU 0. */
+static const guint8 q_le[48] = {
+  0x07, 0x74, 0x61, 0x65,                         /* magic 0x65617407 (version 7) */
+  0x01, 0x00, 0x00, 0x00,                         /* sequence 1 */
+  0xe8, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* time 1000 ns */
+  0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* sector 2048 */
+  0x00, 0x10, 0x00, 0x00,                         /* bytes 4096 */
+  0x01, 0x00, 0x19, 0x00,                         /* action: Q (1) | (READ|SYNC|QUEUE) << 16 */
+  0x92, 0x10, 0x00, 0x00,                         /* pid 4242 */
+  0x00, 0x00, 0x70, 0x00,                         /* device 7,0 */
+  0x00, 0x00, 0x00, 0x00,                         /* cpu 0 */
+  0x00, 0x00,                                     /* error 0 */
+  0x00, 0x00,                                     /* pdu_len 0 */
+};
+
+static const guint8 q_be[48] = {
+  0x65, 0x61, 0x74, 0x07,                         /* magic */
+  0x00, 0x00, 0x00, 0x01,                         /* sequence 1 */
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xe8, /* time 1000 ns */
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, /* sector 2048 */
+  0x00, 0x00, 0x10, 0x00,                         /* bytes 4096 */
+  0x00, 0x19, 0x00, 0x01,                         /* action */
+  0x00, 0x00, 0x10, 0x92,                         /* pid 4242 */
+  0x00, 0x70, 0x00, 0x00,                         /* device 7,0 */
+  0x00, 0x00, 0x00, 0x00,                         /* cpu 0 */
+  0x00, 0x00,                                     /* error */
+  0x00, 0x00,                                     /* pdu_len */
+};
+
+/* PROCESS note: pid 4242 is "dd", at 500 ns. */
+static const guint8 process_le[48 + 16] = {
+  0x07, 0x74, 0x61, 0x65,                         /* magic */
+  0x00, 0x00, 0x00, 0x00,                         /* sequence 0 */
+  0xf4, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* time 500 ns */
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* sector 0 */
+  0x00, 0x00, 0x00, 0x00,                         /* bytes 0 */
+  0x00, 0x00, 0x00, 0x04,                         /* action: PROCESS (0) | NOTIFY << 16 */
+  0x92, 0x10, 0x00, 0x00,                         /* pid 4242 */
+  0x00, 0x00, 0x70, 0x00,                         /* device 7,0 */
+  0x00, 0x00, 0x00, 0x00,                         /* cpu 0 */
+  0x00, 0x00,                                     /* error */
+  0x10, 0x00,                                     /* pdu_len 16 */
+  'd', 'd', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* comm */
+};
+
+static const guint8 process_be[48 + 16] = {
+  0x65, 0x61, 0x74, 0x07,                         /* magic */
+  0x00, 0x00, 0x00, 0x00,                         /* sequence 0 */
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0xf4, /* time 500 ns */
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* sector 0 */
+  0x00, 0x00, 0x00, 0x00,                         /* bytes 0 */
+  0x04, 0x00, 0x00, 0x00,                         /* action: PROCESS | NOTIFY << 16 */
+  0x00, 0x00, 0x10, 0x92,                         /* pid 4242 */
+  0x00, 0x70, 0x00, 0x00,                         /* device 7,0 */
+  0x00, 0x00, 0x00, 0x00,                         /* cpu 0 */
+  0x00, 0x00,                                     /* error */
+  0x00, 0x10,                                     /* pdu_len 16 */
+  'd', 'd', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* comm */
+};
+
+#define DEV70 (7u << 20)
+#define ACT(code, cats) ((guint32) (code) | (guint32) (cats) << 16)
+enum { C_READ = 1, C_WRITE = 2, C_SYNC = 8, C_QUEUE = 0x10, C_ISSUE = 0x40, C_COMPLETE = 0x80, C_NOTIFY = 0x400 };
+
+static void
+put (GByteArray *out, gboolean be, guint32 seq, guint64 time, guint64 sector, guint32 bytes,
+     guint32 action, guint32 pid, guint32 cpu, const void *pdu, guint16 pdu_len)
+{
+  guint8 rec[48];
+  guint32 u32;
+  guint64 u64;
+  guint16 u16;
+
+#define PUT32(off, v) (u32 = be ? GUINT32_TO_BE (v) : GUINT32_TO_LE (v), memcpy (rec + (off), &u32, 4))
+#define PUT64(off, v) (u64 = be ? GUINT64_TO_BE (v) : GUINT64_TO_LE (v), memcpy (rec + (off), &u64, 8))
+#define PUT16(off, v) (u16 = be ? GUINT16_TO_BE (v) : GUINT16_TO_LE (v), memcpy (rec + (off), &u16, 2))
+  PUT32 (0, 0x65617407u);
+  PUT32 (4, seq);
+  PUT64 (8, time);
+  PUT64 (16, sector);
+  PUT32 (24, bytes);
+  PUT32 (28, action);
+  PUT32 (32, pid);
+  PUT32 (36, DEV70);
+  PUT32 (40, cpu);
+  PUT16 (44, 0);
+  PUT16 (46, pdu_len);
+  g_byte_array_append (out, rec, 48);
+  if (pdu_len)
+    g_byte_array_append (out, pdu, pdu_len);
+}
+
+static void
+put_rq (GByteArray *out, gboolean be, guint64 time, guint code, guint cat, guint64 sector, guint32 bytes,
+        guint32 pid, guint32 cpu)
+{
+  put (out, be, 0, time, sector, bytes, ACT (code, C_READ | C_SYNC | cat), pid, cpu, NULL, 0);
+}
+
+/* A message note with a cgroup id before the text, as BFQ's notes come. */
+static void
+put_message (GByteArray *out, gboolean be, guint64 time, guint32 pid, const char *text)
+{
+  g_autoptr(GByteArray) pdu = g_byte_array_new ();
+  guint64 cgid = 1;
+
+  g_byte_array_append (pdu, (guint8 *) &cgid, 8);
+  g_byte_array_append (pdu, (const guint8 *) text, strlen (text));
+  put (out, be, 0, time, 0, 0, ACT (2 | 0x100, C_NOTIFY), pid, 0, pdu->data, pdu->len);
+}
+
+static char *
+write_file (const char *dir, const char *name, const GByteArray *data)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, (const char *) data->data, data->len, NULL));
+  return path;
+}
+
+static IochartCapture *
+load (const char *path, GError **error)
+{
+  const char *paths[] = { path, NULL };
+
+  return iochart_load (paths, NULL, error);
+}
+
+static char *
+make_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("iochart-blktrace-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+static gboolean
+has_warning (IochartCapture *cap, const char *part1, const char *part2)
+{
+  const char * const *w = iochart_capture_get_warnings (cap);
+
+  for (; w && *w; w++)
+    if (strstr (*w, part1) && (part2 == NULL || strstr (*w, part2)))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_helper_matches_arrays (void)
+{
+  for (int be = 0; be < 2; be++)
+    {
+      g_autoptr(GByteArray) a = g_byte_array_new ();
+
+      put (a, be, 0, 500, 0, 0, ACT (0, C_NOTIFY), 4242, 0, "dd\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+      put (a, be, 1, 1000, 2048, 4096, ACT (1, C_READ | C_SYNC | C_QUEUE), 4242, 0, NULL, 0);
+      g_assert_cmpmem (a->data, 64, be ? process_be : process_le, 64);
+      g_assert_cmpmem (a->data + 64, 48, be ? q_be : q_le, 48);
+      g_assert_true (_iochart_blktrace_sniff (be ? q_be : q_le, 48));
+    }
+  g_assert_false (_iochart_blktrace_sniff ((const guint8 *) "# tracer: blk\n", 14));
+}
+
+/* PROCESS, Q, I, D, C and a cgroup-tagged note, in one byte order: one request, named. */
+static void
+check_life (gboolean be)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  g_autofree char *path = NULL;
+  g_autoptr(IochartCapture) cap = NULL;
+  g_autoptr(GError) error = NULL;
+  const IochartProcess *proc;
+  IochartRequest rq;
+
+  g_byte_array_append (data, be ? process_be : process_le, 64);
+  g_byte_array_append (data, be ? q_be : q_le, 48);
+  put_message (data, be, 1100, 4242, "bfq4242S add_request 1");
+  put_rq (data, be, 1200, 12, 0x100, 2048, 4096, 4242, 0);     /* I */
+  put_rq (data, be, 1300, 7, C_ISSUE, 2048, 4096, 4242, 0);    /* D */
+  put_rq (data, be, 9300, 8, C_COMPLETE, 2048, 4096, 0, 0);    /* C, run by the idle task */
+  path = write_file (dir, "loop0.blktrace.0", data);
+  cap = load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 1);
+  g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 6);
+  iochart_capture_get_request (cap, 0, &rq);
+  g_assert_cmpint (rq.queue_ns, ==, 1000);
+  g_assert_cmpint (rq.insert_ns, ==, 1200);
+  g_assert_cmpint (rq.issue_ns, ==, 1300);
+  g_assert_cmpint (rq.complete_ns, ==, 9300);
+  g_assert_cmpuint (rq.sector, ==, 2048);
+  g_assert_cmpuint (rq.bytes, ==, 4096);
+  g_assert_cmpuint (rq.op, ==, IOCHART_OP_READ);
+  g_assert_true (rq.flags & IOCHART_RQ_SYNC);
+  g_assert_cmpstr (iochart_capture_get_device (cap, rq.device)->name, ==, "loop0");
+  g_assert_cmpuint (iochart_capture_get_device (cap, rq.device)->dev, ==, DEV70);
+  proc = iochart_capture_get_process (cap, rq.process);
+  g_assert_cmpint (proc->pid, ==, 4242);
+  g_assert_cmpstr (proc->comm, ==, "dd");
+  remove_dir (dir);
+}
+
+static void
+test_life_le (void)
+{
+  check_life (FALSE);
+}
+
+static void
+test_life_be (void)
+{
+  check_life (TRUE);
+}
+
+/* Q and C on CPU 0, I and D on CPU 1: the merge puts them back in time order. */
+static void
+test_merge_cpus (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr(GByteArray) c0 = g_byte_array_new ();
+  g_autoptr(GByteArray) c1 = g_byte_array_new ();
+  g_autoptr(IochartCapture) cap = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *p0 = NULL, *p1 = NULL;
+  IochartRequest rq;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      guint64 t = 10000 * i;
+
+      put_rq (c0, FALSE, t + 10, 1, C_QUEUE, 8 * i, 4096, 77, 0);
+      put_rq (c1, FALSE, t + 20, 12, 0x100, 8 * i, 4096, 77, 1);
+      put_rq (c1, FALSE, t + 30, 7, C_ISSUE, 8 * i, 4096, 77, 1);
+      put_rq (c0, FALSE, t + 40, 8, C_COMPLETE, 8 * i, 4096, 0, 0);
+    }
+  p0 = write_file (dir, "sdb.blktrace.0", c0);
+  p1 = write_file (dir, "sdb.blktrace.1", c1);
+  cap = load (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 100);
+  for (guint i = 0; i < 100; i++)
+    {
+      iochart_capture_get_request (cap, i, &rq);
+      g_assert_cmpint (rq.complete_ns - rq.queue_ns, ==, 30);
+      g_assert_cmpint (rq.issue_ns - rq.insert_ns, ==, 10);
+    }
+  g_assert_cmpuint (iochart_capture_get_n_unmatched_completions (cap), ==, 0);
+  remove_dir (dir);
+}
+
+static void
+test_expand (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr(GByteArray) one = g_byte_array_new ();
+  const char *names[] = { "sda.blktrace.10", "sda.blktrace.2", "sda.blktrace.0", "sdb.blktrace.0", "notes.txt" };
+  g_autofree char *base = g_build_filename (dir, "sda", NULL);
+  g_autofree char *cpu2 = g_build_filename (dir, "sda.blktrace.2", NULL);
+  g_autofree char *txt = g_build_filename (dir, "notes.txt", NULL);
+  g_auto(GStrv) by_dir = NULL, by_file = NULL, by_base = NULL, by_other = NULL;
+
+  put_rq (one, FALSE, 1, 1, C_QUEUE, 0, 512, 1, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_free (write_file (dir, names[i], one));
+  by_dir = _iochart_blktrace_expand (dir);
+  by_file = _iochart_blktrace_expand (cpu2);
+  by_base = _iochart_blktrace_expand (base);
+  by_other = _iochart_blktrace_expand (txt);
+  g_assert_cmpuint (g_strv_length (by_dir), ==, 4);
+  g_assert_cmpuint (g_strv_length (by_file), ==, 3);
+  g_assert_cmpuint (g_strv_length (by_base), ==, 3);
+  g_assert_null (by_other);
+  /* By CPU number, not by name: 2 before 10. */
+  g_assert_true (g_str_has_suffix (by_file[0], "sda.blktrace.0"));
+  g_assert_true (g_str_has_suffix (by_file[1], "sda.blktrace.2"));
+  g_assert_true (g_str_has_suffix (by_file[2], "sda.blktrace.10"));
+  g_assert_true (g_str_has_suffix (by_dir[3], "sdb.blktrace.0"));
+  remove_dir (dir);
+}
+
+/* Damage in one CPU file: warned with file and offset; the other file still loads. */
+static void
+check_damage (const char *what, void (*damage) (GByteArray *), const char *expect_file, const char *expect)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr(GByteArray) c0 = g_byte_array_new ();
+  g_autoptr(GByteArray) c1 = g_byte_array_new ();
+  g_autoptr(IochartCapture) cap = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_message ("damage: %s", what);
+  for (guint i = 0; i < 10; i++)
+    {
+      put_rq (c0, FALSE, 100 * i + 1, 1, C_QUEUE, 8 * i, 4096, 5, 0);
+      put_rq (c0, FALSE, 100 * i + 2, 7, C_ISSUE, 8 * i, 4096, 5, 0);
+      put_rq (c1, FALSE, 100 * i + 3, 8, C_COMPLETE, 8 * i, 4096, 0, 1);
+    }
+  damage (c1);
+  g_free (write_file (dir, "vdb.blktrace.0", c0));
+  g_free (write_file (dir, "vdb.blktrace.1", c1));
+  cap = load (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 10);
+  if (!has_warning (cap, expect_file, expect))
+    {
+      const char * const *w = iochart_capture_get_warnings (cap);
+      for (; w && *w; w++)
+        g_printerr ("warning: %s\n", *w);
+      g_error ("no warning with '%s' and '%s'", expect_file, expect);
+    }
+  remove_dir (dir);
+}
+
+static void cut_mid_record (GByteArray *a) { g_byte_array_set_size (a, 5 * 48 + 20); }
+static void bad_magic (GByteArray *a) { a->data[3 * 48] ^= 0xff; }
+static void pdu_past_end (GByteArray *a) { a->data[9 * 48 + 46] = 0x40; }
+static void out_of_order (GByteArray *a) { a->data[4 * 48 + 8] = 0; a->data[4 * 48 + 9] = 0; }
+static void bad_version (GByteArray *a) { a->data[0] = 0x08; }
+static void garbage (GByteArray *a) { memset (a->data, 'x', a->len); }
+
+static void
+test_damage (void)
+{
+  check_damage ("cut", cut_mid_record, "vdb.blktrace.1", "cut mid-record at offset 240 (20 bytes lost)");
+  check_damage ("magic", bad_magic, "vdb.blktrace.1", "bad magic at offset 144");
+  check_damage ("pdu_len", pdu_past_end, "vdb.blktrace.1", "pdu_len 64 past the end at offset 432");
+  check_damage ("order", out_of_order, "vdb.blktrace.1", "out of time order at offset 192");
+  check_damage ("version 8", bad_version, "vdb.blktrace.1", "version 8");
+  check_damage ("garbage", garbage, "vdb.blktrace.1", "bad magic at offset 0");
+}
+
+static void
+test_missing_cpu (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr(GByteArray) c0 = g_byte_array_new ();
+  g_autoptr(IochartCapture) cap = NULL;
+  g_autoptr(GError) error = NULL;
+
+  put_rq (c0, FALSE, 1, 1, C_QUEUE, 0, 4096, 5, 0);
+  put_rq (c0, FALSE, 2, 7, C_ISSUE, 0, 4096, 5, 0);
+  g_free (write_file (dir, "vdc.blktrace.0", c0));
+  g_free (write_file (dir, "vdc.blktrace.2", c0));
+  cap = load (dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (cap, "vdc.blktrace.1", "missing"));
+  remove_dir (dir);
+}
+
+/* Nothing readable: an error naming the file and offset, no capture. */
+static void
+test_nothing_readable (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr(GByteArray) bad = g_byte_array_new ();
+  g_autoptr(IochartCapture) cap = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  put_rq (bad, FALSE, 1, 1, C_QUEUE, 0, 4096, 5, 0);
+  bad->data[1] = 0;   /* 0x65610007: not our magic */
+  path = write_file (dir, "vdd.blktrace.0", bad);
+  cap = load (path, &error);
+  g_assert_null (cap);
+  g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE);
+  g_assert_nonnull (strstr (error->message, "vdd.blktrace.0': bad magic at offset 0"));
+  g_clear_error (&error);
+
+  /* Only a header's worth cut short. */
+  g_byte_array_set_size (bad, 30);
+  bad->data[1] = 0x74;
+  g_free (write_file (dir, "vdd.blktrace.0", bad));
+  cap = load (path, &error);
+  g_assert_null (cap);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "vdd.blktrace.0"));
+  remove_dir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/blktrace/helper-matches-arrays", test_helper_matches_arrays);
+  g_test_add_func ("/blktrace/life-le", test_life_le);
+  g_test_add_func ("/blktrace/life-be", test_life_be);
+  g_test_add_func ("/blktrace/merge-cpus", test_merge_cpus);
+  g_test_add_func ("/blktrace/expand", test_expand);
+  g_test_add_func ("/blktrace/damage", test_damage);
+  g_test_add_func ("/blktrace/missing-cpu", test_missing_cpu);
+  g_test_add_func ("/blktrace/nothing-readable", test_nothing_readable);
+  return g_test_run ();
+}

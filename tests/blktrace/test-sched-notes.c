@@ -1,0 +1,126 @@
+/* test-sched-notes.c: what CFQ and BFQ notes say about classes, and what they cannot say */
+#include <string.h>
+#include "readers/iochart-sched-notes.h"
+
+static IochartSchedNote
+parse_ok (const char *text)
+{
+  IochartSchedNote n;
+
+  g_assert_true (iochart_sched_note_parse (text, strlen (text), &n));
+  return n;
+}
+
+static void
+test_cfq (void)
+{
+  IochartSchedNote n = parse_ok ("cfq2891S  set_active wl_class:2 wl_type:1");
+
+  g_assert_cmpint (n.pid, ==, 2891);
+  g_assert_true (n.sync);
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_IDLE);
+  g_assert_false (n.has_level);
+  g_assert_false (n.ambiguous);
+  /* CFQ's own enum: BE 0, RT 1; "N" marks the sync-noidle workload; cgroup paths may follow. */
+  n = parse_ok ("cfq17SN /user.slice set_active wl_class:0 wl_type:2");
+  g_assert_cmpint (n.pid, ==, 17);
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_BE);
+  n = parse_ok ("cfq9A set_active wl_prio:1 wl_type:0");
+  g_assert_false (n.sync);
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_RT);
+  n = parse_ok ("cfq9S slice expired t=0");
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_UNKNOWN);
+  n = parse_ok ("cfq9S set_active wl_class:3 wl_type:0");
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_UNKNOWN);
+}
+
+static void
+test_bfq (void)
+{
+  IochartSchedNote n = parse_ok ("bfq25859S add_request 1");
+
+  g_assert_cmpint (n.pid, ==, 25859);
+  g_assert_true (n.sync);
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_UNKNOWN);
+  n = parse_ok ("bfq0A new_ioprio 4 new_weight 40");
+  g_assert_cmpint (n.pid, ==, 0);
+  g_assert_false (n.sync);
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_BE);
+  g_assert_cmpint (n.level, ==, 4);
+  g_assert_true (n.has_level);
+  g_assert_false (n.ambiguous);
+  /* Level 7 and weight 10: BE 7 and IDLE print the same. */
+  n = parse_ok ("bfq0A new_ioprio 7 new_weight 10");
+  g_assert_cmpint (n.level, ==, 7);
+  g_assert_true (n.ambiguous);
+  n = parse_ok ("bfq311S /system.slice new_ioprio 0 new_weight 80");
+  g_assert_cmpint (n.pid, ==, 311);
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_BE);
+  g_assert_cmpint (n.level, ==, 0);
+  n = parse_ok ("bfqSHARED-S add_request 1");
+  g_assert_cmpint (n.pid, ==, -1);
+}
+
+static void
+test_not_queue_notes (void)
+{
+  IochartSchedNote n;
+  const char *texts[] = { "bfq dispatch requests: 1 busy queues", "cfq schedule dispatch",
+                          "bfq [bfq_limit_depth] wr_busy 0 sync 1 depth 256", "hello", "", "bfq", "cfq" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    g_assert_false (iochart_sched_note_parse (texts[i], strlen (texts[i]), &n));
+  /* Not NUL-terminated: the length bounds the parse. */
+  g_assert_true (iochart_sched_note_parse ("bfq0A new_ioprio 4 new_weight 40XXXX", 31, &n));
+  g_assert_cmpint (n.level, ==, 4);
+  g_assert_true (iochart_sched_note_parse ("bfq0A new_ioprio 4 new_weight 40", 20, &n));
+  g_assert_false (n.has_level);
+}
+
+/* BFQ prints new_ioprio before the queue has its pid: the next note of that task names it. */
+static void
+test_tracker (void)
+{
+  IochartSchedNoteTracker t = IOCHART_SCHED_NOTE_TRACKER_INIT;
+  IochartSchedNote n;
+  guint32 dev = 7u << 20;
+
+#define TRACK(d, ctx, s) iochart_sched_note_track (&t, d, ctx, s, strlen (s), &n)
+  g_assert_true (TRACK (dev, 100, "bfq0A new_ioprio 4 new_weight 40"));
+  g_assert_true (TRACK (dev, 200, "bfq0A new_ioprio 7 new_weight 10"));
+  g_assert_true (TRACK (dev, 200, "bfq200S allocated"));
+  g_assert_cmpint (n.pid, ==, 200);
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_IDLE);
+  g_assert_true (n.ambiguous);
+  g_assert_true (TRACK (dev, 100, "bfq100S allocated"));
+  g_assert_cmpint (n.pid, ==, 100);
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_BE);
+  g_assert_cmpint (n.level, ==, 4);
+  g_assert_false (n.ambiguous);
+  /* Notes about no queue in between do not part the pair; a note about a queue does. */
+  g_assert_true (TRACK (dev, 300, "bfq0A new_ioprio 2 new_weight 60"));
+  g_assert_false (TRACK (dev, 300, "bfq dispatch requests: 1 busy queues"));
+  g_assert_true (TRACK (dev, 300, "bfq300S allocated"));
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_BE);
+  g_assert_true (TRACK (dev, 300, "bfq0A new_ioprio 2 new_weight 60"));
+  g_assert_true (TRACK (dev, 300, "bfq300S add_request 1"));
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_UNKNOWN);
+  /* Another device or another task does not pick it up. */
+  g_assert_true (TRACK (dev, 400, "bfq0A new_ioprio 1 new_weight 70"));
+  g_assert_true (TRACK (dev + 1, 400, "bfq400S allocated"));
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_UNKNOWN);
+  g_assert_true (TRACK (dev, 401, "bfq400S allocated"));
+  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_UNKNOWN);
+#undef TRACK
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sched-notes/cfq", test_cfq);
+  g_test_add_func ("/sched-notes/bfq", test_bfq);
+  g_test_add_func ("/sched-notes/not-queue-notes", test_not_queue_notes);
+  g_test_add_func ("/sched-notes/tracker", test_tracker);
+  return g_test_run ();
+}
