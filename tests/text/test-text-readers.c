@@ -280,6 +280,7 @@ test_ftrace_requeue_and_others (void)
     "  kworker/0:1H-40 [000] ..... 5.000002: block_rq_requeue: 254,0 W () 10 + 8 be,0,4 [0]\n"
     "  kworker/0:1H-40 [000] ..... 5.000003: block_rq_issue: 254,0 W 4096 () 10 + 8 be,0,4 [kworker/0:1H]\n"
     "        <idle>-0  [000] d.s1. 5.000004: block_rq_complete: 254,0 W () 10 + 8 be,0,4 [0]\n"
+    "         <...>-77 [000] ..... 5.000004: block_getrq: 254,0 W 30 + 8 [getter]\n"
     "            dd-9  [000] ..... 5.000005: block_plug: [dd]\n"
     "            dd-9  [000] ..... 5.000006: block_unplug: [dd] 1\n"
     "            dd-9  [000] ..... 5.000007: block_split: 254,0 W 10 / 18 [dd]\n"
@@ -297,7 +298,8 @@ test_ftrace_requeue_and_others (void)
   g_assert_cmpuint (r.requeues, ==, 1);
   g_assert_cmpuint (r.issues, ==, 2);
   g_assert_cmpint (r.complete_ns, ==, G_GINT64_CONSTANT (5000004000));
-  g_assert_cmpuint (iochart_capture_get_n_events (c), ==, 9);
+  g_assert_cmpuint (iochart_capture_get_n_events (c), ==, 10);
+  g_assert_cmpstr (proc_by_pid (c, 77)->comm, ==, "getter");
   w = iochart_capture_get_warnings (c);
   g_assert_cmpuint (n_warnings (c), ==, 1);
   g_assert_nonnull (strstr (w[0], "lost 12 events"));

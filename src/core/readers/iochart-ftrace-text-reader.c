@@ -22,26 +22,29 @@ typedef enum {
 
 typedef struct {
   const char *name;
+  gsize       len;
   EventKind   kind;
   int         action;
 } EventInfo;
 
+#define EV(name, kind, action) { name, sizeof name - 1, kind, action }
+
 static const EventInfo events[] = {
-  { "block_rq_issue", KIND_RQ, IOCHART_BLOCK_ISSUE },
-  { "block_rq_insert", KIND_RQ, IOCHART_BLOCK_INSERT },
-  { "block_rq_merge", KIND_RQ, IOCHART_BLOCK_RQ_MERGE },
-  { "block_rq_complete", KIND_RQ_DONE, IOCHART_BLOCK_COMPLETE },
-  { "block_rq_requeue", KIND_RQ_DONE, IOCHART_BLOCK_REQUEUE },
-  { "block_bio_queue", KIND_BIO, IOCHART_BLOCK_QUEUE },
-  { "block_bio_backmerge", KIND_BIO, IOCHART_BLOCK_BACKMERGE },
-  { "block_bio_frontmerge", KIND_BIO, IOCHART_BLOCK_FRONTMERGE },
-  { "block_getrq", KIND_BIO, IOCHART_BLOCK_GETRQ },
-  { "block_bio_bounce", KIND_BIO, IOCHART_BLOCK_BOUNCE },
-  { "sched_process_fork", KIND_FORK, 0 },
-  { "sched_process_exec", KIND_EXEC, 0 },
-  { "sched_process_exit", KIND_EXIT, 0 },
-  { "sys_enter_ioprio_set", KIND_IOPRIO_SET, 0 },
-  { "sys_ioprio_set", KIND_IOPRIO_SET, 0 },     /* the kernel's own print of syscall entries */
+  EV ("block_rq_issue", KIND_RQ, IOCHART_BLOCK_ISSUE),
+  EV ("block_rq_insert", KIND_RQ, IOCHART_BLOCK_INSERT),
+  EV ("block_rq_merge", KIND_RQ, IOCHART_BLOCK_RQ_MERGE),
+  EV ("block_rq_complete", KIND_RQ_DONE, IOCHART_BLOCK_COMPLETE),
+  EV ("block_rq_requeue", KIND_RQ_DONE, IOCHART_BLOCK_REQUEUE),
+  EV ("block_bio_queue", KIND_BIO, IOCHART_BLOCK_QUEUE),
+  EV ("block_bio_backmerge", KIND_BIO, IOCHART_BLOCK_BACKMERGE),
+  EV ("block_bio_frontmerge", KIND_BIO, IOCHART_BLOCK_FRONTMERGE),
+  EV ("block_getrq", KIND_BIO, IOCHART_BLOCK_GETRQ),
+  EV ("block_bio_bounce", KIND_BIO, IOCHART_BLOCK_BOUNCE),
+  EV ("sched_process_fork", KIND_FORK, 0),
+  EV ("sched_process_exec", KIND_EXEC, 0),
+  EV ("sched_process_exit", KIND_EXIT, 0),
+  EV ("sys_enter_ioprio_set", KIND_IOPRIO_SET, 0),
+  EV ("sys_ioprio_set", KIND_IOPRIO_SET, 0),     /* the kernel's own print of syscall entries */
 };
 
 typedef enum { LINE_SKIP, LINE_GOOD, LINE_BAD } LineResult;
@@ -49,14 +52,14 @@ typedef enum { LINE_SKIP, LINE_GOOD, LINE_BAD } LineResult;
 static const EventInfo *
 event_lookup (const char *name, gsize n)
 {
-  static const EventInfo other = { NULL, KIND_OTHER, 0 };
+  static const EventInfo other = { NULL, 0, KIND_OTHER, 0 };
 
   /* Most lines are block events: one compare rules the rest out quickly. */
-  if (n < 14 || (memcmp (name, "block_", 6) != 0 && memcmp (name, "sched_process_", 14) != 0 &&
-                 memcmp (name, "sys_", 4) != 0))
+  if (!(n > 6 && memcmp (name, "block_", 6) == 0) && !(n > 14 && memcmp (name, "sched_process_", 14) == 0) &&
+      !(n > 4 && memcmp (name, "sys_", 4) == 0))
     return &other;
   for (guint i = 0; i < G_N_ELEMENTS (events); i++)
-    if (strlen (events[i].name) == n && memcmp (events[i].name, name, n) == 0)
+    if (events[i].len == n && memcmp (events[i].name, name, n) == 0)
       return &events[i];
   return &other;
 }
