@@ -973,10 +973,8 @@ _iochart_bootchart_parse_pacct (IochartBootchart *self, const guint8 *data, gsiz
       guint32 ppid = big ? GUINT32_FROM_BE (r.ppid) : GUINT32_FROM_LE (r.ppid);
       if (pid == 0 || pid > G_MAXINT32 || ppid > G_MAXINT32)
         continue;
-      /* paternity.log, when present, is read first and wins */
-      if (!g_hash_table_contains (self->parent_map, GINT_TO_POINTER ((gint32) pid)))
-        g_hash_table_insert (self->parent_map, GINT_TO_POINTER ((gint32) pid),
-                             GINT_TO_POINTER ((gint32) ppid));
+      g_hash_table_insert (self->pacct_map, GINT_TO_POINTER ((gint32) pid),
+                           GINT_TO_POINTER ((gint32) ppid));
     }
   return TRUE;
 }

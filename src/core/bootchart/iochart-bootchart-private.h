@@ -27,7 +27,8 @@ struct _IochartBootchart {
 
   GPtrArray  *processes;      /* owned, by (pid, start) */
   GHashTable *by_pid;         /* pid -> GPtrArray of processes (a pid may be reused) */
-  GHashTable *parent_map;     /* pid -> ppid from paternity.log or kernel_pacct */
+  GHashTable *parent_map;     /* pid -> ppid from paternity.log: exact, at fork */
+  GHashTable *pacct_map;      /* pid -> ppid from kernel_pacct: at exit (orphans show 1) */
   gboolean    taskstats_only; /* processes came from taskstats.log */
 
   IochartBootchartTreeFlags tree_flags;

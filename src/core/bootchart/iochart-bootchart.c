@@ -3,6 +3,8 @@
 #include <string.h>
 #include <archive.h>
 #include <archive_entry.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "iochart-bootchart-private.h"
 #include "iochart-error.h"
@@ -38,6 +40,7 @@ iochart_bootchart_finalize (GObject *object)
   g_clear_pointer (&self->tree_nodes, g_ptr_array_unref);
   g_clear_pointer (&self->by_pid, g_hash_table_unref);
   g_clear_pointer (&self->parent_map, g_hash_table_unref);
+  g_clear_pointer (&self->pacct_map, g_hash_table_unref);
   g_clear_pointer (&self->processes, g_ptr_array_unref);
   g_clear_pointer (&self->logger_name, g_free);
   g_clear_pointer (&self->cpu_samples, g_array_unref);
@@ -74,6 +77,7 @@ iochart_bootchart_init (IochartBootchart *self)
   self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) _iochart_bootchart_process_free);
   self->by_pid = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
   self->parent_map = g_hash_table_new (NULL, NULL);
+  self->pacct_map = g_hash_table_new (NULL, NULL);
   self->tree = g_ptr_array_new ();
   self->tree_nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) _iochart_bootchart_process_free);
   self->tree_flags = IOCHART_BOOTCHART_TREE_DEFAULT;
@@ -218,26 +222,51 @@ is_ancestor (IochartBootchartProcess *maybe, IochartBootchartProcess *p)
   return FALSE;
 }
 
-/* Parents: paternity.log or kernel_pacct when they know the pid, else /proc's ppid. A parent too
- * short-lived to be sampled is skipped for its own parent, as bootchart2 does. */
+static gboolean
+lookup_parent (GHashTable *map, gint32 pid, gint32 *ppid)
+{
+  gpointer value;
+  if (!g_hash_table_lookup_extended (map, GINT_TO_POINTER (pid), NULL, &value))
+    return FALSE;
+  *ppid = GPOINTER_TO_INT (value);
+  return TRUE;
+}
+
+static gboolean
+is_known (IochartBootchart *self, gint32 pid)
+{
+  return g_hash_table_contains (self->by_pid, GINT_TO_POINTER (pid));
+}
+
+/* Parents. paternity.log is exact. Otherwise /proc's ppid at first sighting, unless it is init
+ * (maybe reparented) or was never sampled: then kernel_pacct's, recorded at exit, and a parent
+ * too short-lived to be sampled is skipped for its own parent, as bootchart2 does. */
+static gint32
+resolve_ppid (IochartBootchart *self, IochartBootchartProcess *p)
+{
+  gint32 q = p->ppid, r;
+
+  if (lookup_parent (self->parent_map, p->pid, &r))
+    q = r;
+  else if ((q <= 1 || !is_known (self, q)) && lookup_parent (self->pacct_map, p->pid, &r) && r > 1)
+    q = r;
+  for (guint guard = 0; guard < 256 && q > 1 && !is_known (self, q); guard++)
+    {
+      if (!lookup_parent (self->parent_map, q, &r) && !lookup_parent (self->pacct_map, q, &r))
+        break;
+      q = r;
+    }
+  return q;
+}
+
 static void
 resolve_parents (IochartBootchart *self)
 {
   for (guint i = 0; i < self->processes->len; i++)
     {
       IochartBootchartProcess *p = g_ptr_array_index (self->processes, i);
-      gpointer value;
 
-      if (g_hash_table_lookup_extended (self->parent_map, GINT_TO_POINTER (p->pid), NULL, &value))
-        {
-          gint32 q = GPOINTER_TO_INT (value);
-          for (guint guard = 0; guard < 256 && q > 0
-               && !g_hash_table_contains (self->by_pid, GINT_TO_POINTER (q))
-               && g_hash_table_lookup_extended (self->parent_map, GINT_TO_POINTER (q), NULL, &value);
-               guard++)
-            q = GPOINTER_TO_INT (value);
-          p->ppid = q;
-        }
+      p->ppid = resolve_ppid (self, p);
       IochartBootchartProcess *parent = p->ppid > 0 ? find_process (self, p->ppid, p->start_ns) : NULL;
       if (parent != NULL && !is_ancestor (p, parent))
         {
@@ -381,6 +410,7 @@ _iochart_bootchart_finish (IochartBootchart *self, GError **error)
   while (g_hash_table_iter_next (&it, NULL, &value))
     g_ptr_array_sort (value, compare_processes);
   resolve_parents (self);
+  /* kernel_pacct cannot help there: it records daemons' parents after they were orphaned */
   if (g_hash_table_size (self->parent_map) == 0)
     adopt_rc_daemons (self);
 
@@ -416,8 +446,9 @@ load_folder (IochartBootchart *self, const char *path, GError **error)
   return TRUE;
 }
 
+/* NULL with *why set when the file is not an archive libarchive reads. */
 static struct archive *
-open_archive (const char *path)
+open_archive (const char *path, char **why)
 {
   struct archive *a = archive_read_new ();
   archive_read_support_filter_all (a);
@@ -425,6 +456,8 @@ open_archive (const char *path)
   archive_read_support_format_gnutar (a);
   if (archive_read_open_filename (a, path, 64 * 1024) != ARCHIVE_OK)
     {
+      if (why != NULL)
+        *why = g_strdup (archive_error_string (a) ? archive_error_string (a) : "unknown error");
       archive_read_free (a);
       return NULL;
     }
@@ -434,7 +467,8 @@ open_archive (const char *path)
 static gboolean
 load_archive (IochartBootchart *self, const char *path, GError **error)
 {
-  struct archive *a = open_archive (path);
+  g_autofree char *why = NULL;
+  struct archive *a = open_archive (path, &why);
   struct archive_entry *entry;
   guint n_entries = 0;
   int r;
@@ -442,8 +476,9 @@ load_archive (IochartBootchart *self, const char *path, GError **error)
 
   if (a == NULL)
     {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot open: %s", path,
-                   g_strerror (errno));
+      int code = g_access (path, R_OK) == 0 ? IOCHART_ERROR_BAD_CAPTURE : IOCHART_ERROR_IO;
+      g_set_error (error, IOCHART_ERROR, code, "'%s': not a bootchart folder or archive: %s",
+                   path, why);
       return FALSE;
     }
   while ((r = archive_read_next_header (a, &entry)) == ARCHIVE_OK || r == ARCHIVE_WARN)
@@ -461,15 +496,26 @@ load_archive (IochartBootchart *self, const char *path, GError **error)
                        size);
           goto out;
         }
-      g_autoptr(GByteArray) buf = g_byte_array_sized_new (size > 0 ? size : 4096);
-      char chunk[65536];
-      la_ssize_t got;
-      while ((got = archive_read_data (a, chunk, sizeof chunk)) > 0)
+      g_autoptr(GByteArray) buf = g_byte_array_sized_new (size > 0 ? MIN (size, MAX_MEMBER_SIZE) : 4096);
+      const void *block;
+      size_t block_len;
+      la_int64_t offset;
+      int got;
+      /* blocks, not archive_read_data(): a cut member still gives what the archive holds */
+      while ((got = archive_read_data_block (a, &block, &block_len, &offset)) == ARCHIVE_OK)
         {
-          if (buf->len + got > MAX_MEMBER_SIZE)
+          if (offset < 0 || offset + block_len > MAX_MEMBER_SIZE)
             break;
-          g_byte_array_append (buf, (const guint8 *) chunk, got);
+          guint had = buf->len;
+          if ((guint64) offset > had)
+            {
+              g_byte_array_set_size (buf, offset);   /* a sparse hole reads as zeros */
+              memset (buf->data + had, 0, offset - had);
+            }
+          buf->len = offset;
+          g_byte_array_append (buf, block, block_len);
         }
+      got = got == ARCHIVE_EOF ? 0 : -1;
       if (got < 0)
         /* a cut archive: the member's text parser drops its incomplete tail */
         _iochart_bootchart_warn (self, "'%s': '%s' cut after %u bytes: %s", path, name,
@@ -514,7 +560,7 @@ iochart_bootchart_sniff_path (const char *path)
       return FALSE;
     }
 
-  struct archive *a = open_archive (path);
+  struct archive *a = open_archive (path, NULL);
   struct archive_entry *entry;
   gboolean found = FALSE;
   if (a == NULL)
@@ -736,9 +782,9 @@ iochart_bootchart_print_info (IochartBootchart *self, FILE *out)
     fprintf (out, "  %-15s %u samples\n", "memory:", self->mem_samples->len);
   if (self->initcalls->len > 0)
     fprintf (out, "  %-15s %u\n", "initcalls:", self->initcalls->len);
-  if (g_hash_table_size (self->parent_map) > 0)
-    fprintf (out, "  %-15s %u links from paternity.log/kernel_pacct\n", "parents:",
-             g_hash_table_size (self->parent_map));
+  if (g_hash_table_size (self->parent_map) + g_hash_table_size (self->pacct_map) > 0)
+    fprintf (out, "  %-15s %u links from paternity.log, %u from kernel_pacct\n", "parents:",
+             g_hash_table_size (self->parent_map), g_hash_table_size (self->pacct_map));
   for (guint i = 0; i < self->warnings->len; i++)
     fprintf (out, "  warning: %s\n", (const char *) g_ptr_array_index (self->warnings, i));
 }
