@@ -1,0 +1,17 @@
+/* libFuzzer target: _iochart_ftrace_text_read() on any bytes must neither crash nor leak. */
+#include "readers/iochart-readers-private.h"
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
+{
+  IochartBuilder *b = _iochart_builder_new ("fuzz");
+  IochartText text = { "fuzz", (const char *) data, size };
+  GError *error = NULL;
+
+  (void) _iochart_ftrace_text_sniff (&text);
+  if (_iochart_ftrace_text_read (b, &text, &error))
+    g_object_unref (_iochart_builder_finish (b));
+  g_clear_error (&error);
+  _iochart_builder_free (b);
+  return 0;
+}
