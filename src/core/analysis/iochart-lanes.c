@@ -52,7 +52,7 @@ group_tree (IochartCapture *capture, guint n, gboolean only_parent)
 {
   guint32 *root = g_new (guint32, n + 1);
   gint64 span = iochart_capture_get_end_ns (capture) - iochart_capture_get_start_ns (capture);
-  gint64 brief = MAX (G_GINT64_CONSTANT (1000000000), span / 10);
+  gint64 brief = span / 10;
 
   for (guint i = 0; i <= n; i++)
     root[i] = G_MAXUINT32;

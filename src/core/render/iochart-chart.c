@@ -370,13 +370,16 @@ time_step (Chart *c, double *label_w)
 
 /* Tick labels count from the capture's start, in one unit chosen by the step. */
 static char *
-fmt_tick (double rel_ns, double step)
+fmt_tick (double rel_ns, double step, double last_ns)
 {
   const char *unit = "s";
   double div = 1e9;
   int decimals;
 
-  if (step < 1e3)
+  /* an axis that reaches seconds reads in seconds: 4.8 s, not 4800 ms */
+  if (last_ns >= 1e9)
+    ;
+  else if (step < 1e3)
     unit = "ns", div = 1;
   else if (step < 1e6)
     unit = "µs", div = 1e3;
@@ -396,7 +399,7 @@ time_axis (Chart *c, double y_labels, gboolean grid)
   for (double rel = first; rel + c->origin_ns <= to; rel += step)
     {
       double x = time_x (c, (gint64) (rel + c->origin_ns));
-      g_autofree char *text = fmt_tick (rel, step);
+      g_autofree char *text = fmt_tick (rel, step, to - c->origin_ns);
 
       if (grid)
         iochart_display_list_line (c->under, x, c->plot_top, x, c->plot_bottom, c->pal->grid, 1);
@@ -415,12 +418,13 @@ strip_frame (Chart *c, double top, double h, const char *title, const char *subt
   g_autofree char *t = iochart_text_ellipsize (title, FONT, TRUE, label_room);
 
   iochart_display_list_rect (c->dl, c->x0, top, c->n, h, 0, c->pal->frame);
-  label_full (c, MARGIN, top + 11, t, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, title);
+  label_full (c, MARGIN, top + 11, t, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1,
+              strcmp (t, title) != 0 ? title : NULL);
   if (subtitle)
     {
       g_autofree char *st = iochart_text_ellipsize (subtitle, FONT_SMALL, FALSE, label_room);
       label_full (c, MARGIN, top + 11 + 14, st, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->dim, 1,
-                  subtitle);
+                  strcmp (st, subtitle) != 0 ? subtitle : NULL);
     }
   if (top_tick)
     label (c, c->x0 - 5, top + 9, top_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
@@ -677,7 +681,7 @@ static void
 sector_strip (Chart *c)
 {
   guint rows = c->bins->sector_rows, stride = c->n * 4;
-  double h = rows, top = c->y;
+  double h = rows + 4, top = c->y;
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
   g_autofree char *max = fmt_bytes ((double) c->bins->max_sector * 512);
 
@@ -704,7 +708,8 @@ sector_strip (Chart *c)
         *(guint32 *) px = a << 24 | ((rgba >> 24) * a / 255) << 16 | (((rgba >> 16) & 0xff) * a / 255) << 8 |
                           (((rgba >> 8) & 0xff) * a / 255);
       }
-  iochart_display_list_image (c->dl, c->x0, top, c->n, h, pixels, c->n, rows, stride);
+  /* inset, so that the lowest and highest sectors do not hide under the frame */
+  iochart_display_list_image (c->dl, c->x0, top + 2, c->n, rows, pixels, c->n, rows, stride);
   c->y += h;
 }
 
@@ -991,7 +996,8 @@ legend_line (Chart *c)
 
           if (completions[k] == 0 && k != IOCHART_CLASS_BE && k != IOCHART_CLASS_IDLE)
             continue;
-          text = g_strdup_printf ("%s: %s in %s requests", iochart_class_name (k), b, n);
+          text = g_strdup_printf ("%s: %s in %s request%s", iochart_class_name (k), b, n,
+                                  completions[k] == 1 ? "" : "s");
           color = class_colors[k];
         }
       else if (s == G_N_ELEMENTS (stack_order))

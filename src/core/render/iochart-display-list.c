@@ -366,9 +366,16 @@ iochart_display_list_to_text (IochartDisplayList *dl)
       switch (item->kind)
         {
         case IOCHART_DL_RECT:
-        case IOCHART_DL_IMAGE:
           g_string_append_printf (out, " %.1f %.1f %.1f %.1f fill=%08x stroke=%08x",
                                   item->x, item->y, item->w, item->h, item->fill, item->stroke);
+          break;
+        case IOCHART_DL_IMAGE:
+          {
+            g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA1, item->pixels,
+                                                                (gsize) item->stride * item->height_px);
+            g_string_append_printf (out, " %.1f %.1f %.1f %.1f %dx%d sha1=%s", item->x, item->y,
+                                    item->w, item->h, item->width_px, item->height_px, sum);
+          }
           break;
         case IOCHART_DL_LINE:
           g_string_append_printf (out, " %.1f %.1f %.1f %.1f stroke=%08x w=%.1f%s",

@@ -53,10 +53,18 @@ stroke_attrs (GString *out, const IochartDlItem *item)
     g_string_append (out, " stroke-dasharray=\"4 3\"");
 }
 
+/* XML 1.0 allows no control characters but tab and newline, even escaped; comms can hold any
+ * byte, so they become U+FFFD, as invalid UTF-8 does. */
 static void
 escaped (GString *out, const char *text)
 {
-  g_autofree char *esc = g_markup_escape_text (text, -1);
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_autofree char *esc = NULL;
+
+  for (char *p = valid; *p; p++)
+    if ((guchar) *p < 0x20 && *p != '\n' && *p != '\t')
+      *p = '?';
+  esc = g_markup_escape_text (valid, -1);
   g_string_append (out, esc);
 }
 

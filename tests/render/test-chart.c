@@ -1,0 +1,344 @@
+/* Unit tests of lanes, the chart's display list (golden), its layout rules and the backends. */
+#include <cairo.h>
+#include <glib/gstdio.h>
+#include "render-test-util.h"
+#include "render/iochart-chart.h"
+#include "render/iochart-cairo.h"
+#include "render/iochart-svg.h"
+
+/* A `find -exec cat` in best-effort, an idle `dd`, a journal thread, and one request on the disk
+ * below the loop device. */
+static const TestProc story_procs[] = {
+  { 1 * MS, 100, 200, "find" },
+  { 2 * MS, 100, 300, "dd" },
+  { 10 * MS, 200, 201, "cat" },   { 60 * MS, 201, 0, NULL },
+  { 100 * MS, 200, 202, "cat" },  { 150 * MS, 202, 0, NULL },
+  { 300 * MS, 200, 203, "cat" },  { 380 * MS, 203, 0, NULL },
+  { 990 * MS, 200, 0, NULL },
+  { 995 * MS, 300, 0, NULL },
+};
+
+static const TestRq story_rqs[] = {
+  { DEV_LOOP, 100, 8, "RM", 200, "find", IOCHART_CLASS_BE, 5 * MS, 5 * MS, 6 * MS, 8 * MS },
+  { DEV_LOOP, 2000, 256, "R", 201, "cat", IOCHART_CLASS_BE, 20 * MS, 20 * MS, 22 * MS, 30 * MS },
+  { DEV_LOOP, 4000, 256, "R", 202, "cat", IOCHART_CLASS_BE, 110 * MS, 110 * MS, 130 * MS, 140 * MS },
+  { DEV_LOOP, 6000, 256, "R", 203, "cat", IOCHART_CLASS_BE, 310 * MS, 310 * MS, 311 * MS, 330 * MS },
+  { DEV_LOOP, 900000, 2048, "R", 300, "dd", IOCHART_CLASS_IDLE, 120 * MS, 120 * MS, 120 * MS, 135 * MS },
+  { DEV_LOOP, 902048, 2048, "R", 300, "dd", IOCHART_CLASS_IDLE, 305 * MS, 305 * MS, 305 * MS, 320 * MS },
+  { DEV_LOOP, 904096, 2048, "R", 300, "dd", IOCHART_CLASS_IDLE, 600 * MS, 600 * MS, 600 * MS, 700 * MS },
+  { DEV_LOOP, 0, 0, "FWS", 50, "jbd2/loop0-8", IOCHART_CLASS_NONE, 500 * MS, -1, 500 * MS, 505 * MS },
+  { DEV_LOOP, 300, 8, "WS", 50, "jbd2/loop0-8", IOCHART_CLASS_BE, 700 * MS, 700 * MS, 701 * MS, 720 * MS },
+  { DEV_VDA, 5000, 8, "R", 60, "kworker/u8:1", IOCHART_CLASS_BE, 400 * MS, 400 * MS, 401 * MS, 402 * MS },
+};
+
+static IochartCapture *
+story (void)
+{
+  return test_capture_full (story_rqs, G_N_ELEMENTS (story_rqs), story_procs, G_N_ELEMENTS (story_procs));
+}
+
+static const IochartLane *
+lane_named (IochartLanes *lanes, const char *label)
+{
+  for (guint i = 0; i < iochart_lanes_get_n_lanes (lanes); i++)
+    if (g_strcmp0 (iochart_lanes_get_lane (lanes, i)->label, label) == 0)
+      return iochart_lanes_get_lane (lanes, i);
+  return NULL;
+}
+
+static void
+test_lanes_tree (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  IochartLanesOptions o = IOCHART_LANES_OPTIONS_INIT;
+  g_autoptr(IochartLanes) lanes = NULL;
+  const IochartLane *find, *dd;
+
+  o.device = iochart_capture_find_device (c, DEV_LOOP);
+  lanes = iochart_lanes_new (c, &o);
+  find = lane_named (lanes, "find[200] + 3 × cat");
+  dd = lane_named (lanes, "dd[300]");
+  g_assert_nonnull (find);
+  g_assert_nonnull (dd);
+  g_assert_cmpuint (find->n_processes, ==, 4);
+  g_assert_cmpuint (find->n_requests, ==, 4);
+  g_assert_cmpint (find->klass, ==, IOCHART_CLASS_BE);
+  g_assert_cmpint (dd->klass, ==, IOCHART_CLASS_IDLE);
+  /* outstanding: 5-8, 20-30, 110-140, 310-330 ms; life from fork to exit */
+  g_assert_cmpint (find->outstanding_ns, ==, 63 * MS);
+  g_assert_cmpint (iochart_lane_get_life_ns (find, 0, 2000 * MS), ==, 989 * MS);
+  /* ordered by first I/O, flush-only or not */
+  g_assert_true (iochart_lanes_get_lane (lanes, 0) == find);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, 3);
+  g_assert_nonnull (lane_named (lanes, "jbd2/loop0-8[50]"));
+}
+
+static void
+test_lanes_options (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  IochartLanesOptions o = IOCHART_LANES_OPTIONS_INIT;
+  const gint32 pids[] = { 300 };
+  const char *comms[] = { "cat", NULL };
+  IochartLanes *lanes;
+
+  o.device = iochart_capture_find_device (c, DEV_LOOP);
+  o.top_n = 1;
+  lanes = iochart_lanes_new (c, &o);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, 2);
+  /* dd moved the most bytes; find's tree (4 processes) and jbd2 fold into others */
+  g_assert_cmpstr (iochart_lanes_get_lane (lanes, 0)->label, ==, "dd[300]");
+  g_assert_true (iochart_lanes_get_lane (lanes, 1)->others);
+  g_assert_cmpstr (iochart_lanes_get_lane (lanes, 1)->label, ==, "others: 2 lanes, 5 processes");
+  iochart_lanes_free (lanes);
+
+  o.top_n = 0;
+  o.group_by = IOCHART_GROUP_COMM;
+  lanes = iochart_lanes_new (c, &o);
+  g_assert_nonnull (lane_named (lanes, "cat × 3"));
+  iochart_lanes_free (lanes);
+
+  o.group_by = IOCHART_GROUP_CLASS;
+  lanes = iochart_lanes_new (c, &o);
+  g_assert_nonnull (lane_named (lanes, "idle class"));
+  g_assert_nonnull (lane_named (lanes, "be class"));
+  iochart_lanes_free (lanes);
+
+  o.group_by = IOCHART_GROUP_PARENT;
+  lanes = iochart_lanes_new (c, &o);
+  g_assert_nonnull (lane_named (lanes, "children of find[200]: 3 × cat"));
+  iochart_lanes_free (lanes);
+
+  o.group_by = IOCHART_GROUP_TREE;
+  o.pids = pids;
+  o.n_pids = 1;
+  lanes = iochart_lanes_new (c, &o);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, 1);
+  g_assert_cmpstr (iochart_lanes_get_lane (lanes, 0)->label, ==, "dd[300]");
+  iochart_lanes_free (lanes);
+
+  /* a filter keeps the whole lane of a matching process */
+  o.n_pids = 0;
+  o.comms = comms;
+  lanes = iochart_lanes_new (c, &o);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, 1);
+  g_assert_cmpstr (iochart_lanes_get_lane (lanes, 0)->label, ==, "find[200] + 3 × cat");
+  iochart_lanes_free (lanes);
+}
+
+static IochartDisplayList *
+draw (IochartCapture *c, guint width, IochartTheme theme)
+{
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  IochartChartStyle style = IOCHART_CHART_STYLE_INIT;
+  g_autoptr(IochartView) view = NULL;
+
+  vo.width = width;
+  style.theme = theme;
+  view = iochart_view_new (c, &vo);
+  return iochart_chart_draw (view, &style);
+}
+
+static gboolean
+has_text (IochartDisplayList *dl, const char *prefix)
+{
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && g_str_has_prefix (item->text, prefix))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_chart_story (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 1000, IOCHART_THEME_LIGHT);
+  guint n_tooltips = 0;
+
+  /* the loop device is charted: it is where the processes' own I/O shows */
+  g_assert_true (has_text (dl, "device 7,0"));
+  /* 10 + 2.5 ms during cat[202]'s wait, 1 + 4.5 ms during cat[203]'s */
+  g_assert_true (has_text (dl, "Idle steal on 7,0: 18 ms stolen"));
+  g_assert_true (has_text (dl, "Taken by idle: dd[300] 18 ms (100%)"));
+  g_assert_true (has_text (dl, "find[200] + 3 × cat"));
+  g_assert_true (has_text (dl, "Throughput"));
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->tooltip && item->meta && g_str_has_prefix (item->meta, "episode:"))
+        n_tooltips++;
+    }
+  /* each steal episode is shaded with its own tooltip at this width */
+  g_assert_cmpuint (n_tooltips, ==, 2);
+}
+
+static void
+assert_no_overlap (IochartDisplayList *dl)
+{
+  guint a, b;
+
+  if (iochart_display_list_find_text_overlap (dl, &a, &b))
+    g_error ("labels overlap: \"%s\" and \"%s\"", iochart_display_list_get_item (dl, a)->text,
+             iochart_display_list_get_item (dl, b)->text);
+}
+
+static void
+test_no_overlap (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  const guint widths[] = { IOCHART_VIEW_MIN_WIDTH, 900, 1600, 4000 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      g_autoptr(IochartDisplayList) light = draw (c, widths[i], IOCHART_THEME_LIGHT);
+      g_autoptr(IochartDisplayList) dark = draw (c, widths[i], IOCHART_THEME_DARK);
+
+      assert_no_overlap (light);
+      assert_no_overlap (dark);
+      g_assert_cmpuint (iochart_display_list_get_background (dark), !=,
+                        iochart_display_list_get_background (light));
+    }
+}
+
+/* The whole display list against tests/render/golden/: a missing file is written, and fails. */
+static void
+test_golden (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 900, IOCHART_THEME_LIGHT);
+  g_autofree char *got = iochart_display_list_to_text (dl);
+  const char *dir = g_getenv ("IOCHART_RENDER_GOLDEN");
+  g_autofree char *path = NULL, *want = NULL;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("IOCHART_RENDER_GOLDEN not set");
+      return;
+    }
+  path = g_build_filename (dir, "story-900.dl", NULL);
+  if (!g_file_get_contents (path, &want, NULL, NULL))
+    {
+      g_mkdir_with_parents (dir, 0755);
+      g_assert_true (g_file_set_contents (path, got, -1, NULL));
+      g_error ("'%s' was missing: written, check it and commit it", path);
+    }
+  if (g_strcmp0 (got, want) != 0)
+    {
+      g_autofree char *actual = g_strconcat (path, ".actual", NULL);
+      g_file_set_contents (actual, got, -1, NULL);
+      g_error ("display list differs from '%s' (see '%s')", path, actual);
+    }
+}
+
+static void
+test_text_measure (void)
+{
+  g_autofree char *cut = iochart_text_ellipsize ("find[27822] + 5,476 × cat and a long tail", 11, TRUE, 100);
+  double ascent, descent;
+
+  g_assert_true (g_str_has_suffix (cut, "…"));
+  g_assert_cmpfloat (iochart_text_width (cut, 11, TRUE), <=, 100);
+  g_assert_cmpfloat (iochart_text_width ("mmmm", 11, FALSE), >, iochart_text_width ("iiii", 11, FALSE));
+  iochart_font_extents (11, &ascent, &descent);
+  g_assert_cmpfloat (ascent, >, 7);
+  g_assert_cmpfloat (descent, >, 1);
+}
+
+static void
+svg_start (GMarkupParseContext *ctx, const char *name, const char **an, const char **av, gpointer data,
+           GError **error)
+{
+  GHashTable *seen = data;
+  g_hash_table_insert (seen, g_strdup (name), GINT_TO_POINTER (GPOINTER_TO_INT (g_hash_table_lookup (seen, name)) + 1));
+}
+
+static void
+test_svg (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 900, IOCHART_THEME_LIGHT);
+  gsize len;
+  g_autofree char *svg = iochart_svg_to_string (dl, &len);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GMarkupParser parser = { svg_start };
+  g_autoptr(GMarkupParseContext) ctx = g_markup_parse_context_new (&parser, 0, seen, NULL);
+  g_autoptr(GError) error = NULL;
+  const char *body = strstr (svg, "<svg");
+
+  g_assert_nonnull (body);
+  g_assert_true (g_markup_parse_context_parse (ctx, body, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (seen, "text")), >, 20);
+  /* lanes and steal episodes carry tooltips */
+  g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (seen, "title")), >=, 5);
+  g_assert_nonnull (strstr (svg, "data-meta=\"lane:0\"><title>find[200] + 3 × cat"));
+  g_assert_nonnull (strstr (svg, "data-meta=\"episode:0\""));
+  g_assert_nonnull (strstr (svg, ">Idle steal on 7,0: 18 ms stolen"));
+  g_assert_nonnull (strstr (svg, "font-family=\"DejaVu Sans"));
+}
+
+static void
+test_svg_escapes (void)
+{
+  g_autoptr(IochartDisplayList) dl = iochart_display_list_new (100, 50);
+  IochartDlItem *item = iochart_display_list_text (dl, 1, 20, "a<b>&\x01\xff", 10, FALSE, IOCHART_ANCHOR_START, 0xff);
+  g_autofree char *svg = NULL;
+
+  iochart_dl_item_set_tooltip (item, "\"q\" & \x02");
+  svg = iochart_svg_to_string (dl, NULL);
+  g_assert_nonnull (strstr (svg, "a&lt;b&gt;&amp;?\xef\xbf\xbd</text>"));
+  g_assert_nonnull (strstr (svg, "<title>&quot;q&quot; &amp; ?</title>"));
+}
+
+static void
+test_png_pdf (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 800, IOCHART_THEME_LIGHT);
+  g_autofree char *dir = g_dir_make_tmp ("iochart-render-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "a.png", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "a.pdf", NULL);
+  g_autofree char *bad = g_build_filename (dir, "missing", "a.png", NULL);
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *surface;
+  g_autofree char *head = NULL;
+
+  g_assert_true (iochart_cairo_write_png (dl, png, &error));
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 800);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, (int) iochart_display_list_get_height (dl));
+  cairo_surface_destroy (surface);
+
+  g_assert_true (iochart_cairo_write_pdf (dl, pdf, &error));
+  g_assert_true (g_file_get_contents (pdf, &head, NULL, NULL));
+  g_assert_true (g_str_has_prefix (head, "%PDF-"));
+
+  g_assert_false (iochart_cairo_write_png (dl, bad, &error));
+  g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "cannot write"));
+
+  g_unlink (png);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/lanes/tree", test_lanes_tree);
+  g_test_add_func ("/lanes/options", test_lanes_options);
+  g_test_add_func ("/chart/story", test_chart_story);
+  g_test_add_func ("/chart/no-overlap", test_no_overlap);
+  g_test_add_func ("/chart/golden", test_golden);
+  g_test_add_func ("/render/text-measure", test_text_measure);
+  g_test_add_func ("/render/svg", test_svg);
+  g_test_add_func ("/render/svg-escapes", test_svg_escapes);
+  g_test_add_func ("/render/png-pdf", test_png_pdf);
+  return g_test_run ();
+}

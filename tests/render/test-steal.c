@@ -1,0 +1,214 @@
+/* Unit tests of the idle-steal analysis on captures made through the builder. */
+#include <json-glib/json-glib.h>
+#include "render-test-util.h"
+#include "analysis/iochart-steal.h"
+
+static const IochartStealDevice *
+only_device (IochartSteal *steal)
+{
+  g_assert_cmpuint (iochart_steal_get_n_devices (steal), >=, 1);
+  return iochart_steal_get_primary (steal);
+}
+
+/* One request at a time: the idle request's whole service while the foreground waits. */
+static void
+test_serial_device (void)
+{
+  const TestRq rqs[] = {
+    /* idle on the device 0..10 ms; the foreground request waits from 1 ms, served 10..20 ms */
+    { DEV_LOOP, 1000, 8, "R", 300, "idle-reader", IOCHART_CLASS_IDLE, 0, 0, 0, 10 * MS },
+    { DEV_LOOP, 5000, 8, "R", 200, "fg-reader", IOCHART_CLASS_BE, 1 * MS, 1 * MS, 10 * MS, 20 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  g_autoptr(IochartSteal) steal = iochart_steal_new (c, NULL);
+  const IochartStealDevice *d = only_device (steal);
+  const IochartStealEpisode *ep;
+
+  g_assert_cmpint (d->stolen_ns, ==, 9 * MS);
+  g_assert_cmpint (d->foreground_active_ns, ==, 19 * MS);
+  g_assert_cmpuint (d->n_episodes, ==, 1);
+  g_assert_cmpuint (d->idle->len, ==, 1);
+  g_assert_cmpint (iochart_capture_get_process (c, g_array_index (d->idle, IochartStealShare, 0).process)->pid,
+                   ==, 300);
+  ep = iochart_steal_get_episode (steal, 0);
+  g_assert_cmpint (ep->start_ns, ==, 1 * MS);
+  g_assert_cmpint (ep->end_ns, ==, 10 * MS);
+  g_assert_cmpint (iochart_capture_get_process (c, ep->idle_process)->pid, ==, 300);
+  g_assert_cmpuint (ep->waiting->len, ==, 1);
+  g_assert_cmpint (iochart_capture_get_process (c, g_array_index (ep->waiting, guint32, 0))->pid, ==, 200);
+}
+
+/* Several slots: one idle next to one foreground request in flight takes half. */
+static void
+test_shared_slots (void)
+{
+  const TestRq rqs[] = {
+    { DEV_LOOP, 1000, 8, "R", 300, "idle", IOCHART_CLASS_IDLE, 0, 0, 0, 10 * MS },
+    { DEV_LOOP, 5000, 8, "R", 200, "fg", IOCHART_CLASS_BE, 0, 0, 0, 10 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  g_autoptr(IochartSteal) steal = iochart_steal_new (c, NULL);
+
+  g_assert_cmpint (only_device (steal)->stolen_ns, ==, 5 * MS);
+  g_assert_cmpint (only_device (steal)->foreground_active_ns, ==, 10 * MS);
+}
+
+/* Idle I/O with no foreground outstanding takes nothing from anyone. */
+static void
+test_idle_alone (void)
+{
+  const TestRq rqs[] = {
+    { DEV_LOOP, 1000, 8, "R", 300, "idle", IOCHART_CLASS_IDLE, 0, 0, 0, 10 * MS },
+    { DEV_LOOP, 5000, 8, "R", 200, "fg", IOCHART_CLASS_BE, 20 * MS, 20 * MS, 21 * MS, 30 * MS },
+    /* a flush is not foreground work */
+    { DEV_LOOP, 0, 0, "FWS", 201, "jbd2", IOCHART_CLASS_NONE, 2 * MS, -1, 2 * MS, 5 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  g_autoptr(IochartSteal) steal = iochart_steal_new (c, NULL);
+
+  g_assert_cmpint (only_device (steal)->stolen_ns, ==, 0);
+  g_assert_cmpint (only_device (steal)->foreground_active_ns, ==, 10 * MS);
+  g_assert_cmpuint (iochart_steal_get_n_episodes (steal), ==, 0);
+}
+
+/* Stolen intervals closer than the gap are one episode. */
+static void
+test_episode_gap (void)
+{
+  const TestRq rqs[] = {
+    { DEV_LOOP, 5000, 8, "R", 200, "fg", IOCHART_CLASS_BE, 0, 0, 30 * MS, 31 * MS },
+    { DEV_LOOP, 1000, 8, "R", 300, "idle", IOCHART_CLASS_IDLE, 0, 0, 0, 2 * MS },
+    { DEV_LOOP, 1100, 8, "R", 300, "idle", IOCHART_CLASS_IDLE, 7 * MS, 7 * MS, 7 * MS, 9 * MS },
+    { DEV_LOOP, 1200, 8, "R", 301, "idle2", IOCHART_CLASS_IDLE, 20 * MS, 20 * MS, 20 * MS, 26 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartSteal) merged = iochart_steal_new (c, NULL);
+  g_autoptr(IochartSteal) split = NULL;
+  const IochartStealEpisode *ep;
+
+  /* 0-2 and 7-9 are 5 ms apart: one episode at the default 8 ms; 20-26 is 11 ms later */
+  g_assert_cmpuint (iochart_steal_get_n_episodes (merged), ==, 2);
+  ep = iochart_steal_get_episode (merged, 0);
+  g_assert_cmpint (ep->start_ns, ==, 0);
+  g_assert_cmpint (ep->end_ns, ==, 9 * MS);
+  g_assert_cmpint (ep->stolen_ns, ==, 4 * MS);
+  ep = iochart_steal_get_episode (merged, 1);
+  g_assert_cmpint (iochart_capture_get_process (c, ep->idle_process)->pid, ==, 301);
+  g_assert_cmpint (only_device (merged)->stolen_ns, ==, 10 * MS);
+
+  o.gap_ns = 1 * MS;
+  split = iochart_steal_new (c, &o);
+  g_assert_cmpuint (iochart_steal_get_n_episodes (split), ==, 3);
+  g_assert_cmpint (only_device (split)->stolen_ns, ==, 10 * MS);
+}
+
+/* A loop device and the disk below each have their own figures, never a sum. */
+static void
+test_per_device (void)
+{
+  const TestRq rqs[] = {
+    { DEV_LOOP, 1000, 8, "R", 300, "idle", IOCHART_CLASS_IDLE, 0, 0, 0, 10 * MS },
+    { DEV_LOOP, 5000, 8, "R", 200, "fg", IOCHART_CLASS_BE, 0, 0, 10 * MS, 12 * MS },
+    { DEV_LOOP, 6000, 8, "R", 201, "fg2", IOCHART_CLASS_BE, 0, 0, 10 * MS, 12 * MS },
+    { DEV_VDA, 1000, 8, "R", 50, "kworker", IOCHART_CLASS_IDLE, 0, 0, 0, 4 * MS },
+    { DEV_VDA, 9000, 8, "R", 51, "kworker2", IOCHART_CLASS_BE, 0, 0, 4 * MS, 6 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  g_autoptr(IochartSteal) steal = iochart_steal_new (c, NULL);
+  IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartSteal) one = NULL;
+  int loop = iochart_capture_find_device (c, DEV_LOOP), vda = iochart_capture_find_device (c, DEV_VDA);
+
+  g_assert_cmpuint (iochart_steal_get_n_devices (steal), ==, 2);
+  g_assert_cmpint (iochart_steal_find_device (steal, loop)->stolen_ns, ==, 10 * MS);
+  g_assert_cmpint (iochart_steal_find_device (steal, vda)->stolen_ns, ==, 4 * MS);
+  /* the device where most processes issue I/O is the headline */
+  g_assert_cmpint (iochart_steal_get_primary (steal)->device, ==, loop);
+
+  o.device = vda;
+  one = iochart_steal_new (c, &o);
+  g_assert_cmpuint (iochart_steal_get_n_devices (one), ==, 1);
+  g_assert_cmpint (iochart_steal_get_primary (one)->stolen_ns, ==, 4 * MS);
+}
+
+/* A range clips the integral; per-column figures add up to the totals. */
+static void
+test_range_and_columns (void)
+{
+  const TestRq rqs[] = {
+    { DEV_LOOP, 1000, 8, "R", 300, "idle", IOCHART_CLASS_IDLE, 0, 0, 0, 10 * MS },
+    { DEV_LOOP, 5000, 8, "R", 200, "fg", IOCHART_CLASS_BE, 0, 0, 10 * MS, 20 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartSteal) steal = NULL;
+  const IochartStealDevice *d;
+  double sum = 0, active = 0;
+
+  o.from_ns = 4 * MS;
+  o.to_ns = 14 * MS;
+  o.n_columns = 10;
+  steal = iochart_steal_new (c, &o);
+  d = only_device (steal);
+  g_assert_cmpint (d->stolen_ns, ==, 6 * MS);
+  g_assert_cmpint (d->foreground_active_ns, ==, 10 * MS);
+  for (guint i = 0; i < 10; i++)
+    {
+      sum += d->stolen_columns[i];
+      active += d->active_columns[i];
+    }
+  g_assert_cmpfloat_with_epsilon (sum, 6 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (active, 10 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (d->stolen_columns[9], 0, 1e-9);
+}
+
+static void
+test_json (void)
+{
+  const TestRq rqs[] = {
+    { DEV_LOOP, 1000, 8, "R", 300, "idle-reader", IOCHART_CLASS_IDLE, 0, 0, 0, 10 * MS },
+    { DEV_LOOP, 5000, 8, "R", 200, "fg-reader", IOCHART_CLASS_BE, 1 * MS, 1 * MS, 10 * MS, 20 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  g_autoptr(IochartSteal) steal = iochart_steal_new (c, NULL);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o, *ep;
+  JsonArray *episodes;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "idle_steal");
+  iochart_steal_to_json (steal, b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  o = json_object_get_object_member (json_node_get_object (root), "idle_steal");
+  g_assert_cmpint (json_object_get_int_member (o, "stolen_ns"), ==, 9 * MS);
+  g_assert_cmpint (json_object_get_int_member (o, "foreground_active_ns"), ==, 19 * MS);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "stolen_pct"), 900.0 / 19, 1e-9);
+  g_assert_cmpstr (json_object_get_string_member (o, "dev"), ==, "7,0");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "devices")), ==, 1);
+  episodes = json_object_get_array_member (o, "episodes");
+  g_assert_cmpuint (json_array_get_length (episodes), ==, 1);
+  ep = json_array_get_object_element (episodes, 0);
+  g_assert_cmpint (json_object_get_int_member (ep, "start_ns"), ==, 1 * MS);
+  g_assert_cmpint (json_object_get_int_member (ep, "end_ns"), ==, 10 * MS);
+  g_assert_cmpstr (json_object_get_string_member (ep, "dev"), ==, "7,0");
+  g_assert_cmpint (json_object_get_int_member (ep, "idle_pid"), ==, 300);
+  g_assert_cmpstr (json_object_get_string_member (ep, "idle_comm"), ==, "idle-reader");
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (ep, "waiting_pids"), 0), ==, 200);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/steal/serial-device", test_serial_device);
+  g_test_add_func ("/steal/shared-slots", test_shared_slots);
+  g_test_add_func ("/steal/idle-alone", test_idle_alone);
+  g_test_add_func ("/steal/episode-gap", test_episode_gap);
+  g_test_add_func ("/steal/per-device", test_per_device);
+  g_test_add_func ("/steal/range-and-columns", test_range_and_columns);
+  g_test_add_func ("/steal/json", test_json);
+  return g_test_run ();
+}
