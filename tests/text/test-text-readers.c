@@ -550,6 +550,34 @@ test_sample_report_xz (void)
   g_assert_cmpuint (iochart_capture_get_n_events (c), ==, 6049);
 }
 
+/* blkparse's own summary at the end of the file: Q 647, D 409 (21736 KiB), C 408, M 238 */
+static void
+test_sample_blkparse (void)
+{
+  ClassTotals t;
+  g_autoptr(IochartCapture) c = load_sample ("hdd-blktrace-5s.blkparse.txt", &t);
+  guint64 queued = 0, issued = 0, completed = 0, merges = 0, bytes = 0;
+
+  g_assert_cmpint (iochart_detect_format (iochart_capture_get_name (c), NULL), ==, IOCHART_FORMAT_BLKPARSE_TEXT);
+  for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+    {
+      IochartRequest r = req (c, i);
+
+      queued += r.queue_ns != IOCHART_TIME_UNKNOWN;
+      issued += r.issues;
+      bytes += (guint64) r.issues * r.bytes;
+      completed += r.complete_ns != IOCHART_TIME_UNKNOWN;
+      merges += r.merges;
+    }
+  g_assert_cmpuint (queued + merges, ==, 647);
+  g_assert_cmpuint (merges, ==, 238);
+  g_assert_cmpuint (issued, ==, 409);
+  g_assert_cmpuint (bytes, ==, 21736 * 1024);
+  g_assert_cmpuint (completed, ==, 408);
+  g_assert_cmpuint (iochart_capture_get_n_unmatched_issues (c), ==, 1);
+  g_assert_cmpuint (iochart_capture_get_n_events (c), ==, 3316);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -566,5 +594,6 @@ main (int argc, char **argv)
   g_test_add_func ("/text/sample/ftrace", test_sample_ftrace);
   g_test_add_func ("/text/sample/blk", test_sample_blk);
   g_test_add_func ("/text/sample/report-xz", test_sample_report_xz);
+  g_test_add_func ("/text/sample/blkparse", test_sample_blkparse);
   return g_test_run ();
 }
