@@ -1,0 +1,58 @@
+/* iochart-dat-writer.h: write a trace-cmd .dat, file format version 6, uncompressed
+ *
+ * Debian 12's libtracecmd only declares its reading API, so the recorder writes the documented
+ * format itself (trace-cmd.dat.v6(5)): magic, headers, event formats, kallsyms, printk formats,
+ * saved cmdlines, CPU count, options, then per CPU the ring-buffer pages as read from
+ * tracefs (per_cpu/cpuN/trace_pipe_raw). Fields are in host byte order, as trace-cmd does.
+ * All the events go to the top-level buffer of the file, even when recorded in an instance.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _IochartDatWriter IochartDatWriter;
+
+IochartDatWriter *iochart_dat_writer_new              (guint             n_cpus,
+                                                       guint             page_size);
+void              iochart_dat_writer_free             (IochartDatWriter *self);
+
+/* events/header_page and events/header_event of tracefs. */
+void              iochart_dat_writer_set_headers      (IochartDatWriter *self,
+                                                       const char       *header_page,
+                                                       const char       *header_event);
+/* One events/SYSTEM/EVENT/format file; system "ftrace" goes to the ftrace section. */
+void              iochart_dat_writer_add_format       (IochartDatWriter *self,
+                                                       const char       *system,
+                                                       const char       *format);
+void              iochart_dat_writer_set_kallsyms     (IochartDatWriter *self,
+                                                       const char       *text);
+void              iochart_dat_writer_set_printk       (IochartDatWriter *self,
+                                                       const char       *text);
+void              iochart_dat_writer_set_cmdlines     (IochartDatWriter *self,
+                                                       const char       *text);
+/* The trace_clock file's text ("local [boot] mono..."): readers learn the clock from it. */
+void              iochart_dat_writer_set_trace_clock  (IochartDatWriter *self,
+                                                       const char       *text);
+/* Whole ring-buffer pages (a multiple of the page size) of one CPU, in order. */
+gboolean          iochart_dat_writer_add_pages        (IochartDatWriter *self,
+                                                       guint             cpu,
+                                                       const guint8     *pages,
+                                                       gsize             len,
+                                                       GError          **error);
+
+/* Headers, the formats of the given systems ("block", "sched"...) and ftrace's, printk formats
+ * and saved cmdlines, read from the mounted tracefs. kallsyms only when with_kallsyms. */
+gboolean          iochart_dat_writer_add_tracefs_metadata (IochartDatWriter   *self,
+                                                       const char * const *systems,
+                                                       gboolean            with_kallsyms,
+                                                       GError            **error);
+
+gboolean          iochart_dat_writer_write            (IochartDatWriter *self,
+                                                       const char       *path,
+                                                       GError          **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartDatWriter, iochart_dat_writer_free)
+
+G_END_DECLS
