@@ -394,7 +394,7 @@ typedef struct {
   guint64     good;
   guint64     bad;
   guint64     first_bad;
-  guint64     next_progress;
+  gboolean    cut;           /* the last line was bad and had no newline: a cut capture */
 } IochartLines;
 
 static inline void
@@ -429,6 +429,8 @@ _iochart_lines_bad (IochartLines *l)
 {
   if (l->bad++ == 0)
     l->first_bad = l->line_no;
+  l->cut = l->pos == l->text->data + l->text->len && l->text->len > 0 &&
+           l->text->data[l->text->len - 1] != '\n';
 }
 
 /* Reports progress now and then: every 64k lines is cheap and smooth enough. */
@@ -455,8 +457,8 @@ _iochart_lines_finish (IochartLines *l, IochartBuilder *b, const char *what, GEr
     }
   if (l->bad > 0)
     _iochart_builder_warn (b, "'%s': skipped %" G_GUINT64_FORMAT " bad line%s (first at line %"
-                           G_GUINT64_FORMAT ")", l->text->path, l->bad, l->bad == 1 ? "" : "s",
-                           l->first_bad);
+                           G_GUINT64_FORMAT ")%s", l->text->path, l->bad, l->bad == 1 ? "" : "s",
+                           l->first_bad, l->cut ? "; the text ends in a cut line" : "");
   _iochart_builder_progress (b, 1.0);
   return TRUE;
 }
