@@ -448,19 +448,29 @@ static void
 test_blk_classic (void)
 {
   static const char text[] =
+    "# tracer: blk\n"
+    "#\n"
     "  7,0    1 1470.236581000 25859  Q  RM 69896 + 8 [find]\n"
     "  7,0    1 1470.236623000 25859  D  RM 69896 + 8 [find]\n"
     "  7,0    1 1470.236909000 25860  C  RM 69896 + 8 [0]\n"
     "  7,0    1 1470.2369\n";
   g_autoptr(GError) error = NULL;
-  g_autoptr(IochartCapture) c = read_text (_iochart_blkparse_text_read, text, &error);
+  IochartText t = { "t", text, sizeof text - 1 };
+  g_autoptr(IochartCapture) c = NULL;
   IochartRequest r;
 
+  g_assert_false (_iochart_blk_text_sniff (&t));
+  g_assert_true (_iochart_blkparse_text_sniff (&t));
+  c = read_text (_iochart_blkparse_text_read, text, &error);
   g_assert_no_error (error);
   r = req (c, 0);
   g_assert_cmpint (r.issue_ns, ==, G_GINT64_CONSTANT (1470236623000));
   g_assert_cmpuint (n_warnings (c), ==, 1);
-  g_assert_cmpstr (iochart_capture_get_warnings (c)[0], ==, "'x.txt': skipped 1 bad line (first at line 4)");
+  g_assert_cmpstr (iochart_capture_get_warnings (c)[0], ==, "'x.txt': skipped 1 bad line (first at line 6)");
+  /* a blk tracer text with no event yet is still one */
+  t.data = "# tracer: blk\n#\n";
+  t.len = strlen (t.data);
+  g_assert_true (_iochart_blk_text_sniff (&t));
 }
 
 /* ---- the shipped samples, through the loader ---- */

@@ -65,12 +65,15 @@ _iochart_blk_text_sniff (const IochartText *text)
   const char *line, *end;
   IochartFtraceHead h;
   guint good = 0, bad = 0;
+  gboolean header = FALSE;
 
   _iochart_lines_init (&l, text);
   while (good + bad < 32 && l.line_no < 256 && _iochart_lines_next (&l, &line, &end))
     {
+      /* With its blk_classic option the blk tracer prints blkparse's columns under the same
+       * header: the lines decide. */
       if (l.line_no == 1 && _iochart_has_prefix (line, end, "# tracer: blk", 13))
-        return TRUE;
+        header = TRUE;
       line = _iochart_skip_spaces (line, end);
       if (line == end || *line == '#')
         continue;
@@ -79,7 +82,7 @@ _iochart_blk_text_sniff (const IochartText *text)
       else
         bad++;
     }
-  return good > 0 && good >= bad;
+  return good > 0 ? good >= bad : header && bad == 0;
 }
 
 gboolean

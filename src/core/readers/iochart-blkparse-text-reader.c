@@ -3,8 +3,8 @@
  *   7,0    1        2     0.000000000 25859  Q  RM 69896 + 8 [find]
  *   DEV    CPU      SEQ   SECONDS     PID    ACT RWBS  ...
  *
- * The blk tracer's `blk_classic` option prints the same without SEQ: both are read. Times are
- * seconds since the first event. blkparse ends with summary blocks ("CPU0 (loop0):", "Total
+ * The blk tracer's `blk_classic` option prints the same without SEQ, with absolute times and a
+ * "# tracer: blk" header: both are read. blkparse's times are seconds since the first event. blkparse ends with summary blocks ("CPU0 (loop0):", "Total
  * (loop0):", "Throughput ...", "Events ...", "Skips ..."), skipped without counting them bad.
  */
 #include "iochart-text-private.h"
@@ -78,7 +78,9 @@ _iochart_blkparse_text_sniff (const IochartText *text)
   _iochart_lines_init (&l, text);
   while (good + bad < 32 && l.line_no < 256 && _iochart_lines_next (&l, &line, &end))
     {
-      if (_iochart_skip_spaces (line, end) == end)
+      const char *p = _iochart_skip_spaces (line, end);
+
+      if (p == end || *p == '#')
         continue;
       if (is_summary_start (line, end))
         break;
@@ -100,8 +102,10 @@ _iochart_blkparse_text_read (IochartBuilder *b, const IochartText *text, GError 
   _iochart_lines_init (&l, text);
   while (_iochart_lines_next (&l, &line, &end))
     {
+      const char *p = _iochart_skip_spaces (line, end);
+
       _iochart_lines_progress (&l, b);
-      if (_iochart_skip_spaces (line, end) == end)
+      if (p == end || *p == '#')
         continue;
       if (blkparse_body (b, line, end, TRUE))
         l.good++;
