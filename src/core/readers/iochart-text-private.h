@@ -48,10 +48,15 @@ _iochart_skip_token (const char *p, const char *end)
 static inline const char *
 _iochart_rfind (const char *p, const char *end, const char *needle, gsize n)
 {
-  for (const char *q = end - n; q >= p; q--)
-    if (*q == *needle && memcmp (q, needle, n) == 0)
-      return q;
-  return NULL;
+  if ((gsize) (end - p) < n)
+    return NULL;
+  for (const char *q = end - n;; q--)
+    {
+      if (*q == *needle && memcmp (q, needle, n) == 0)
+        return q;
+      if (q == p)
+        return NULL;
+    }
 }
 
 /* The first occurrence of needle in [p, end), or NULL. */
