@@ -383,8 +383,9 @@ _iochart_ftrace_head (const char *line, const char *end, IochartFtraceHead *h)
     }
   p = _iochart_skip_spaces (p, end);
   /* The CPU field is the first " [N]" that a pid ends before and a time follows: a task name
-   * may hold brackets too. */
-  for (t = p; (t = _iochart_find (t, end, " [", 2)) != NULL; t += 2)
+   * may hold brackets too. It comes within a few columns (a name has 15 bytes at most, a pid and
+   * a tgid 7 digits each): looking further would only make garbage lines slow. */
+  for (t = p; (t = _iochart_find (t, MIN (end, p + 64), " [", 2)) != NULL; t += 2)
     if (_iochart_ftrace_head_at (p, t + 1, end, h))
       return TRUE;
   return FALSE;
