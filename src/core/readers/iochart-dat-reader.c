@@ -60,8 +60,9 @@ static gboolean
 truncated (const DatFile *f, const char *what, guint64 off, GError **error)
 {
   g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
-               "'%s': truncated: %s at offset %" G_GUINT64_FORMAT " past end of file (%"
-               G_GUINT64_FORMAT " bytes)", f->path, what, off, f->size);
+               "'%s': truncated: %s at offset %" G_GUINT64_FORMAT " %s end of file (%"
+               G_GUINT64_FORMAT " bytes)", f->path, what, off,
+               off < f->size ? "runs past" : "past", f->size);
   return FALSE;
 }
 
@@ -112,7 +113,7 @@ static const char *
 section_name (guint id)
 {
   static const char *const names[] = {
-    [16] = "header info", [17] = "ftrace event formats", [18] = "event formats",
+    [15] = "strings", [16] = "header info", [17] = "ftrace event formats", [18] = "event formats",
     [19] = "kallsyms", [20] = "printk formats", [21] = "saved command lines",
     [22] = "latency text",
   };
@@ -216,9 +217,25 @@ check_buffer_v7 (DatFile *f, guint64 p, guint64 end, GError **error)
   return TRUE;
 }
 
+/* trace-cmd writes the last section (strings) right after the last options section. */
+static gboolean
+check_tail_v7 (const DatFile *f, guint64 end, GError **error)
+{
+  guint id;
+
+  if (end >= f->size)
+    return TRUE;
+  if (!need (f, end, DAT_SECTION_HEADER, "section after the last options", error))
+    return FALSE;
+  id = rd (f, end, 2);
+  return check_section (f, end, id, section_name (id), NULL, NULL, NULL, error);
+}
+
 static gboolean
 check_options_v7 (DatFile *f, guint64 off, GError **error)
 {
+  guint64 last_end = 0;
+
   for (guint hops = 0; off != 0; hops++)
     {
       guint64 p, end, next = 0;
@@ -232,6 +249,7 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
       if (flags & DAT_SECTION_COMPRESSED)
         return TRUE;
       end += p;
+      last_end = MAX (last_end, end);
       while (p < end)
         {
           guint id;
@@ -264,7 +282,7 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
         }
       off = next;
     }
-  return TRUE;
+  return check_tail_v7 (f, last_end, error);
 }
 
 /* v6 puts its sections one after another, each a size and its bytes. */

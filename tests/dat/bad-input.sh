@@ -1,0 +1,56 @@
+#!/bin/sh
+# Damaged and foreign input through the CLI: exit code 2 and a message that names the file (and,
+# for a damaged .dat, the offset), never a crash. Then bytes flipped at fixed seeds: 0 or 2.
+set -u
+sample="$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+size=$(wc -c < "$sample")
+# libtracecmd mallocs whatever size a damaged header claims: under ASan that must not abort.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1; export ASAN_OPTIONS
+
+# expect FILE PATTERN: exit code 2, stderr names FILE and matches PATTERN
+expect() {
+  "$IOCHART" info "$1" > /dev/null 2> "$tmp/err"; rc=$?
+  if [ $rc -ne 2 ] || ! grep -q "'$1'" "$tmp/err" || ! grep -Eq "$2" "$tmp/err"; then
+    echo "FAIL $(basename "$1"): exit $rc, wanted 2 and /$2/: $(cat "$tmp/err")"; fail=1
+  else
+    echo "ok $(basename "$1"): $(cat "$tmp/err")"
+  fi
+}
+
+: > "$tmp/empty.dat"; expect "$tmp/empty.dat" "empty"
+printf 'not a trace at all\n' > "$tmp/foreign.dat"; expect "$tmp/foreign.dat" "not a capture"
+head -c 4096 /bin/sh > "$tmp/elf.dat"; expect "$tmp/elf.dat" "not a capture"
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[10]=ord("9"); open(sys.argv[2],"wb").write(b)' \
+  "$sample" "$tmp/version.dat"
+expect "$tmp/version.dat" "unsupported trace-cmd file version '9'.* at offset 10"
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[18:22]=b"\xff\xff\xff\xff"; open(sys.argv[2],"wb").write(b)' \
+  "$sample" "$tmp/header.dat"
+"$IOCHART" info "$tmp/header.dat" > /dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || [ $rc -eq 0 ] || { echo "FAIL header.dat: exit $rc"; fail=1; }
+for cut in 10 12 20 37 100 4096 40000 $((size / 2)) $((size - 4096)) $((size - 200)) $((size - 1)); do
+  head -c $cut "$sample" > "$tmp/cut-$cut.dat"
+  expect "$tmp/cut-$cut.dat" "truncated: .* at offset [0-9]+ (runs )?past end of file \\($cut bytes\\)"
+done
+
+crashes=0
+for seed in $(seq 1 ${FLIPS:-30}); do
+  python3 - "$sample" "$tmp/flip.dat" "$seed" <<'PY'
+import random, sys
+src, dst, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+r = random.Random(seed)
+b = bytearray(open(src, 'rb').read())
+for _ in range(r.choice([1, 1, 2, 8])):
+    # half in the headers, half anywhere
+    i = r.randrange(len(b)) if r.random() < 0.5 else r.randrange(min(len(b), 8192))
+    b[i] ^= (1 << r.randrange(8)) if r.random() < 0.7 else r.randrange(256)
+open(dst, 'wb').write(b)
+PY
+  "$IOCHART" info "$tmp/flip.dat" > /dev/null 2> "$tmp/err"; rc=$?
+  if [ $rc -ne 0 ] && [ $rc -ne 2 ]; then
+    echo "FAIL flipped bytes, seed $seed: exit $rc: $(head -c 300 "$tmp/err")"; crashes=$((crashes + 1))
+  fi
+done
+[ $crashes -eq 0 ] || fail=1
+exit $fail
