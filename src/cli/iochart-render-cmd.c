@@ -263,7 +263,7 @@ iochart_render_command (int argc, char **argv)
   g_autoptr(IochartCapture) capture = NULL;
   g_autoptr(IochartView) view = NULL;
   g_autoptr(IochartDisplayList) dl = NULL;
-  gint64 from_rel, to_rel, start;
+  gint64 from_rel, to_rel, start, t0, t_load, t_view, t_draw;
   guint32 dev;
 
   if (!parse_options (&o, argc, argv, &error) ||
@@ -272,6 +272,7 @@ iochart_render_command (int argc, char **argv)
   if (o.device && !iochart_cli_parse_dev (o.device, &dev, &error))
     goto fail;
 
+  t0 = g_get_monotonic_time ();
   capture = iochart_cli_load_captures ((const char * const *) o.captures, &o.load, &error);
   if (capture == NULL)
     goto fail;
@@ -292,10 +293,18 @@ iochart_render_command (int argc, char **argv)
       goto fail;
     }
 
+  t_load = g_get_monotonic_time ();
   view = iochart_view_new (capture, &vo);
+  t_view = g_get_monotonic_time ();
   dl = iochart_chart_draw (view, &style);
+  t_draw = g_get_monotonic_time ();
   if (!write_outputs (&o, view, dl, &error))
     goto fail;
+  /* G_MESSAGES_DEBUG=iochart: where the time went, for bench/render-bench.sh */
+  g_debug ("timing: requests %u load %.3f s view %.3f s draw %.3f s write %.3f s items %u",
+           iochart_capture_get_n_requests (capture), (t_load - t0) / 1e6, (t_view - t_load) / 1e6,
+           (t_draw - t_view) / 1e6, (g_get_monotonic_time () - t_draw) / 1e6,
+           iochart_display_list_get_n_items (dl));
   options_clear (&o);
   return IOCHART_EXIT_OK;
 

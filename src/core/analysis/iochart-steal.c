@@ -89,6 +89,60 @@ event_cmp (gconstpointer a, gconstpointer b)
   return (int) x->kind - (int) y->kind;
 }
 
+static guint64
+event_key (const Event *e, gint64 min_ts)
+{
+  return (guint64) e->device << 48 | (guint64) (e->ts_ns - min_ts);
+}
+
+/* By device, then time (the order within one instant does not matter: the sweep applies every
+ * change at an instant before it books the next interval). LSD radix on 16-bit digits: millions
+ * of events sort in a fraction of the time a comparison sort takes. */
+static void
+sort_events (GArray *events)
+{
+  Event *a = (Event *) events->data, *tmp;
+  guint n = events->len;
+  gint64 min_ts = G_MAXINT64, max_ts = G_MININT64;
+  guint64 max_key = 0;
+  g_autofree guint *count = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      min_ts = MIN (min_ts, a[i].ts_ns);
+      max_ts = MAX (max_ts, a[i].ts_ns);
+    }
+  if (n < 2)
+    return;
+  if ((guint64) (max_ts - min_ts) >= (G_GUINT64_CONSTANT (1) << 48))
+    {
+      g_array_sort (events, event_cmp);
+      return;
+    }
+  for (guint i = 0; i < n; i++)
+    max_key = MAX (max_key, event_key (&a[i], min_ts));
+  tmp = g_new (Event, n);
+  count = g_new (guint, 65536);
+  for (guint shift = 0; shift < 64 && (max_key >> shift) > 0; shift += 16)
+    {
+      guint sum = 0;
+
+      memset (count, 0, 65536 * sizeof (guint));
+      for (guint i = 0; i < n; i++)
+        count[(event_key (&a[i], min_ts) >> shift) & 0xffff]++;
+      for (guint d = 0; d < 65536; d++)
+        {
+          guint c = count[d];
+          count[d] = sum;
+          sum += c;
+        }
+      for (guint i = 0; i < n; i++)
+        tmp[count[(event_key (&a[i], min_ts) >> shift) & 0xffff]++] = a[i];
+      memcpy (a, tmp, sizeof (Event) * n);
+    }
+  g_free (tmp);
+}
+
 static void
 push (GArray *events, gint64 ts, guint32 process, guint16 device, EventKind kind)
 {
@@ -107,7 +161,8 @@ static GArray *
 collect_events (IochartCapture *capture, int only_device, guint n_processes)
 {
   guint n = iochart_capture_get_n_requests (capture);
-  GArray *events = g_array_sized_new (FALSE, FALSE, sizeof (Event), n * 2);
+  /* at most three events a request: sized once, as regrowing hundreds of MB costs more */
+  GArray *events = g_array_sized_new (FALSE, FALSE, sizeof (Event), (guint) MIN ((guint64) n * 3, G_MAXUINT));
 
   for (guint i = 0; i < n; i++)
     {
@@ -143,7 +198,7 @@ collect_events (IochartCapture *capture, int only_device, guint n_processes)
           push (events, rq.complete_ns, p, rq.device, issued ? EV_FG_END_ISSUED : EV_FG_END);
         }
     }
-  g_array_sort (events, event_cmp);
+  sort_events (events);
   return events;
 }
 
@@ -156,14 +211,25 @@ typedef struct {
   double        ns_per_column;
   /* the device being swept */
   IochartStealDevice *dev;
-  double       *idle_stolen;      /* per process */
+  /* Each idle request in flight during a stolen instant takes 1 / (n_idle + n_fg) of it: with
+   * F(t) the integral of that, a request's share is F(end) - F(start), so attribution costs
+   * O(1) per event: issue subtracts F, completion adds it. */
+  double        F;
+  double       *idle_stolen;      /* per process, F-encoded */
   double        stolen;
+  ProcSet      *idle;             /* the idle requests in flight */
+  ProcSet      *fg_out;
+  gboolean      fg_dirty;         /* fg_out gained a process since the last marking */
   /* the open episode */
   gboolean      in_episode;
+  guint         serial;           /* episode number, for the stamps */
   gint64        ep_start, ep_end;
   double        ep_stolen;
-  GHashTable   *ep_idle;          /* process -> double* */
-  GHashTable   *ep_waiting;       /* process set */
+  double       *ep_idle;          /* per process, F-encoded like idle_stolen */
+  guint        *ep_touched_stamp; /* serial when the process entered ep_touched */
+  GArray       *ep_touched;       /* idle processes with a part in the episode */
+  guint        *ep_wait_stamp;    /* serial when the process entered ep_waiting */
+  GArray       *ep_waiting;       /* guint32 */
 } Sweep;
 
 static int
@@ -184,11 +250,19 @@ u32_cmp (gconstpointer a, gconstpointer b)
 }
 
 static void
+touch (Sweep *s, guint32 p)
+{
+  if (s->ep_touched_stamp[p] != s->serial)
+    {
+      s->ep_touched_stamp[p] = s->serial;
+      g_array_append_val (s->ep_touched, p);
+    }
+}
+
+static void
 close_episode (Sweep *s)
 {
   IochartStealEpisode ep = { 0 };
-  GHashTableIter iter;
-  gpointer key, value;
 
   if (!s->in_episode)
     return;
@@ -198,86 +272,92 @@ close_episode (Sweep *s)
   ep.stolen_ns = (gint64) llround (s->ep_stolen);
   ep.idle = g_array_new (FALSE, FALSE, sizeof (IochartStealShare));
   ep.waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_hash_table_iter_init (&iter, s->ep_idle);
-  while (g_hash_table_iter_next (&iter, &key, &value))
+  for (guint i = 0; i < s->ep_touched->len; i++)
     {
-      IochartStealShare share = { GPOINTER_TO_UINT (key) - 1, (gint64) llround (*(double *) value) };
-      if (share.process == s->n_processes)
-        share.process = IOCHART_NO_PROCESS;
-      g_array_append_val (ep.idle, share);
+      guint32 p = g_array_index (s->ep_touched, guint32, i);
+      double v = s->ep_idle[p] + s->idle->count[p] * s->F;
+      IochartStealShare share = { p == s->n_processes ? IOCHART_NO_PROCESS : p, (gint64) llround (v) };
+
+      if (share.stolen_ns > 0)
+        g_array_append_val (ep.idle, share);
+      /* requests still in flight count from here on for the next episode */
+      s->ep_idle[p] = -(double) s->idle->count[p] * s->F;
     }
   g_array_sort (ep.idle, share_cmp);
   ep.idle_process = ep.idle->len ? g_array_index (ep.idle, IochartStealShare, 0).process
                                  : IOCHART_NO_PROCESS;
-  g_hash_table_iter_init (&iter, s->ep_waiting);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  for (guint i = 0; i < s->ep_waiting->len; i++)
     {
-      guint32 p = GPOINTER_TO_UINT (key) - 1;
+      guint32 p = g_array_index (s->ep_waiting, guint32, i);
       if (p < s->n_processes)
         g_array_append_val (ep.waiting, p);
     }
   g_array_sort (ep.waiting, u32_cmp);
   g_array_append_val (s->self->episodes, ep);
   s->dev->n_episodes++;
-  g_hash_table_remove_all (s->ep_idle);
-  g_hash_table_remove_all (s->ep_waiting);
+  g_array_set_size (s->ep_touched, 0);
+  g_array_set_size (s->ep_waiting, 0);
   s->in_episode = FALSE;
+}
+
+static void
+open_episode (Sweep *s, gint64 a)
+{
+  s->in_episode = TRUE;
+  s->serial++;
+  s->ep_start = a;
+  s->ep_stolen = 0;
+  s->fg_dirty = TRUE;
+  for (guint i = 0; i < s->idle->list->len; i++)
+    touch (s, g_array_index (s->idle->list, guint32, i));
 }
 
 /* Books [a, b) where the state is constant. */
 static void
-segment (Sweep *s, gint64 a, gint64 b, guint n_fg_out, ProcSet *fg_out, guint n_fg_flight,
-         ProcSet *idle)
+segment (Sweep *s, gint64 a, gint64 b, guint n_fg_flight)
 {
-  double denom, dt;
+  double denom, dt, share;
 
   a = MAX (a, s->from_ns);
   b = MIN (b, s->to_ns);
-  if (b <= a || n_fg_out == 0)
+  if (b <= a || s->fg_out->total == 0)
     return;
   s->dev->foreground_active_ns += b - a;
   if (s->n_columns)
     iochart_columns_spread (s->dev->active_columns, s->n_columns, s->col_from_ns,
                             s->ns_per_column, a, b, 1.0);
-  if (idle->total == 0)
+  if (s->idle->total == 0)
     return;
 
-  dt = (double) (b - a);
-  denom = idle->total + n_fg_flight;
-  s->stolen += dt * idle->total / denom;
-  if (s->n_columns)
-    iochart_columns_spread (s->dev->stolen_columns, s->n_columns, s->col_from_ns,
-                            s->ns_per_column, a, b, (double) idle->total / denom);
-
+  /* the episode boundary first: closing books the parts up to the current F */
   if (s->in_episode && a - s->ep_end > s->gap_ns)
     close_episode (s);
   if (!s->in_episode)
-    {
-      s->in_episode = TRUE;
-      s->ep_start = a;
-      s->ep_stolen = 0;
-    }
+    open_episode (s, a);
+
+  dt = (double) (b - a);
+  denom = s->idle->total + n_fg_flight;
+  share = s->idle->total / denom;
+  s->stolen += dt * share;
+  s->F += dt / denom;
+  if (s->n_columns)
+    iochart_columns_spread (s->dev->stolen_columns, s->n_columns, s->col_from_ns,
+                            s->ns_per_column, a, b, share);
   s->ep_end = b;
-  s->ep_stolen += dt * idle->total / denom;
-
-  for (guint i = 0; i < idle->list->len; i++)
+  s->ep_stolen += dt * share;
+  if (s->fg_dirty)
     {
-      guint32 p = g_array_index (idle->list, guint32, i);
-      double part = dt * idle->count[p] / denom;
-      gpointer key = GUINT_TO_POINTER (p + 1);
-      double *acc = g_hash_table_lookup (s->ep_idle, key);
-
-      s->idle_stolen[p] += part;
-      if (acc == NULL)
+      for (guint i = 0; i < s->fg_out->list->len; i++)
         {
-          acc = g_new0 (double, 1);
-          g_hash_table_insert (s->ep_idle, key, acc);
+          guint32 p = g_array_index (s->fg_out->list, guint32, i);
+          if (s->ep_wait_stamp[p] != s->serial)
+            {
+              s->ep_wait_stamp[p] = s->serial;
+              g_array_append_val (s->ep_waiting, p);
+            }
         }
-      *acc += part;
+      s->fg_dirty = FALSE;
     }
-  for (guint i = 0; i < fg_out->list->len; i++)
-    g_hash_table_add (s->ep_waiting,
-                      GUINT_TO_POINTER (g_array_index (fg_out->list, guint32, i) + 1));
 }
 
 static void
@@ -286,12 +366,13 @@ finish_device (Sweep *s)
   close_episode (s);
   s->dev->stolen_ns = (gint64) llround (s->stolen);
   for (guint p = 0; p <= s->n_processes; p++)
-    if (s->idle_stolen[p] > 0)
-      {
-        IochartStealShare share = { p == s->n_processes ? IOCHART_NO_PROCESS : p,
-                                    (gint64) llround (s->idle_stolen[p]) };
+    {
+      /* every request has ended: the F-encoded sums are final */
+      IochartStealShare share = { p == s->n_processes ? IOCHART_NO_PROCESS : p,
+                                  (gint64) llround (s->idle_stolen[p]) };
+      if (share.stolen_ns > 0)
         g_array_append_val (s->dev->idle, share);
-      }
+    }
   g_array_sort (s->dev->idle, share_cmp);
 }
 
@@ -301,6 +382,7 @@ sweep_device (Sweep *s, const Event *ev, guint n, guint device)
   ProcSet fg_out, idle;
   guint n_fg_flight = 0;
   IochartStealDevice dev = { .device = device };
+  gsize np = s->n_processes + 1;
 
   dev.idle = g_array_new (FALSE, FALSE, sizeof (IochartStealShare));
   if (s->n_columns)
@@ -310,11 +392,15 @@ sweep_device (Sweep *s, const Event *ev, guint n, guint device)
     }
   g_array_append_val (s->self->devices, dev);
   s->dev = &g_array_index (s->self->devices, IochartStealDevice, s->self->devices->len - 1);
-  memset (s->idle_stolen, 0, sizeof (double) * (s->n_processes + 1));
+  memset (s->idle_stolen, 0, sizeof (double) * np);
+  memset (s->ep_idle, 0, sizeof (double) * np);
   s->stolen = 0;
+  s->F = 0;
   s->in_episode = FALSE;
   proc_set_init (&fg_out, s->n_processes);
   proc_set_init (&idle, s->n_processes);
+  s->fg_out = &fg_out;
+  s->idle = &idle;
 
   for (guint i = 0; i < n;)
     {
@@ -322,21 +408,45 @@ sweep_device (Sweep *s, const Event *ev, guint n, guint device)
 
       /* every change at one instant first: zero-length states weigh nothing */
       for (; i < n && ev[i].ts_ns == ts; i++)
-        switch ((EventKind) ev[i].kind)
-          {
-          case EV_FG_OUT_START: proc_set_add (&fg_out, ev[i].process); break;
-          case EV_FG_ISSUE:     n_fg_flight++; break;
-          case EV_FG_END_ISSUED: n_fg_flight--; G_GNUC_FALLTHROUGH;
-          case EV_FG_END:       proc_set_remove (&fg_out, ev[i].process); break;
-          case EV_IDLE_ISSUE:   proc_set_add (&idle, ev[i].process); break;
-          case EV_IDLE_END:     proc_set_remove (&idle, ev[i].process); break;
-          }
+        {
+          guint32 p = ev[i].process;
+
+          switch ((EventKind) ev[i].kind)
+            {
+            case EV_FG_OUT_START:
+              proc_set_add (&fg_out, p);
+              s->fg_dirty = TRUE;
+              break;
+            case EV_FG_ISSUE:
+              n_fg_flight++;
+              break;
+            case EV_FG_END_ISSUED:
+              n_fg_flight--;
+              G_GNUC_FALLTHROUGH;
+            case EV_FG_END:
+              proc_set_remove (&fg_out, p);
+              break;
+            case EV_IDLE_ISSUE:
+              proc_set_add (&idle, p);
+              s->idle_stolen[p] -= s->F;
+              s->ep_idle[p] -= s->F;
+              if (s->in_episode)
+                touch (s, p);
+              break;
+            case EV_IDLE_END:
+              proc_set_remove (&idle, p);
+              s->idle_stolen[p] += s->F;
+              s->ep_idle[p] += s->F;
+              break;
+            }
+        }
       if (i < n)
-        segment (s, ts, ev[i].ts_ns, fg_out.total, &fg_out, n_fg_flight, &idle);
+        segment (s, ts, ev[i].ts_ns, n_fg_flight);
     }
   finish_device (s);
   proc_set_clear (&fg_out);
   proc_set_clear (&idle);
+  s->fg_out = s->idle = NULL;
 }
 
 static int
@@ -432,8 +542,11 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
                               - s.col_from_ns) / MAX (s.n_columns, 1);
   if (s.ns_per_column <= 0)
     s.n_columns = 0;
-  s.ep_idle = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  s.ep_waiting = g_hash_table_new (g_direct_hash, g_direct_equal);
+  s.ep_idle = g_new0 (double, s.n_processes + 1);
+  s.ep_touched_stamp = g_new0 (guint, s.n_processes + 1);
+  s.ep_wait_stamp = g_new0 (guint, s.n_processes + 1);
+  s.ep_touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s.ep_waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   events = collect_events (capture, options->device, s.n_processes);
   for (guint d = 0; d < iochart_capture_get_n_devices (capture); d++)
@@ -457,8 +570,11 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
       self->primary = i;
 
   g_free (s.idle_stolen);
-  g_hash_table_unref (s.ep_idle);
-  g_hash_table_unref (s.ep_waiting);
+  g_free (s.ep_idle);
+  g_free (s.ep_touched_stamp);
+  g_free (s.ep_wait_stamp);
+  g_array_unref (s.ep_touched);
+  g_array_unref (s.ep_waiting);
   return self;
 }
 
