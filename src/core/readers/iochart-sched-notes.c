@@ -100,7 +100,8 @@ parse_bfq (Cursor *c, IochartSchedNote *note)
 {
   gint64 level, weight;
 
-  if (!seek (c, "new_ioprio ") || !eat_number (c, &level) || level > 7)
+  /* The note follows the queue's name at once: no need to search the rest of every note. */
+  if (!eat (c, "new_ioprio ") || !eat_number (c, &level) || level > 7)
     return;
   skip_spaces (c);
   if (!eat (c, "new_weight ") || !eat_number (c, &weight))
