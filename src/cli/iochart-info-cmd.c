@@ -3,6 +3,8 @@
 #include "iochart-cli-private.h"
 #include "iochart-summary.h"
 #include "bootchart/iochart-bootchart.h"
+#include "analysis/iochart-steal.h"
+#include "analysis/iochart-lanes.h"
 
 /* A bootchart capture is a model of its own: it is summarised beside the block I/O, if any. */
 static gboolean
@@ -30,8 +32,74 @@ split_bootchart (char **captures, char **bootchart_path, GError **error)
   return TRUE;
 }
 
+static int
+cmp_stolen_desc (gconstpointer a, gconstpointer b)
+{
+  const IochartStealShare *x = a, *y = b;
+
+  return (x->stolen_ns < y->stolen_ns) - (x->stolen_ns > y->stolen_ns);
+}
+
+/* Thousands of short-lived `cat`s each steal a little: credit them to the lane they belong to,
+ * the process that forked them. */
+static void
+print_steal_lanes (IochartCapture *capture, const IochartStealDevice *d, GString *out)
+{
+  IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+  g_autoptr(IochartLanes) lanes = NULL;
+  g_autoptr(GArray) per_lane = g_array_new (FALSE, TRUE, sizeof (IochartStealShare));
+
+  if (d->idle == NULL || d->idle->len == 0)
+    return;
+  lo.top_n = 0;
+  lo.device = d->device;
+  lanes = iochart_lanes_new (capture, &lo);
+  g_array_set_size (per_lane, iochart_lanes_get_n_lanes (lanes));
+  for (guint i = 0; i < per_lane->len; i++)
+    g_array_index (per_lane, IochartStealShare, i).process = i;
+  for (guint i = 0; i < d->idle->len; i++)
+    {
+      const IochartStealShare *share = &g_array_index (d->idle, IochartStealShare, i);
+      int lane = iochart_lanes_lane_of_process (lanes, share->process);
+
+      if (lane >= 0)
+        g_array_index (per_lane, IochartStealShare, lane).stolen_ns += share->stolen_ns;
+    }
+  g_array_sort (per_lane, cmp_stolen_desc);
+  for (guint i = 0; i < MIN (per_lane->len, 5); i++)
+    {
+      const IochartStealShare *share = &g_array_index (per_lane, IochartStealShare, i);
+      g_autofree char *t = NULL;
+
+      if (share->stolen_ns <= 0)
+        break;
+      t = iochart_format_duration (share->stolen_ns);
+      g_string_append_printf (out, "  %s took %s\n", iochart_lanes_get_lane (lanes, share->process)->label, t);
+    }
+}
+
+static void
+print_steal (IochartSteal *steal, GString *out)
+{
+  const IochartStealDevice *d = iochart_steal_get_primary (steal);
+  IochartCapture *capture = iochart_steal_get_capture (steal);
+  const IochartDevice *dev;
+  g_autofree char *stolen = NULL, *active = NULL;
+
+  if (d == NULL)
+    return;
+  dev = iochart_capture_get_device (capture, d->device);
+  stolen = iochart_format_duration (d->stolen_ns);
+  active = iochart_format_duration (d->foreground_active_ns);
+  g_string_append_printf (out, "idle steal on %u,%u: %s stolen, %.1f%% of %s foreground-active time, %u episodes\n",
+                          IOCHART_DEV_MAJOR (dev->dev), IOCHART_DEV_MINOR (dev->dev), stolen,
+                          d->foreground_active_ns > 0 ? 100.0 * d->stolen_ns / d->foreground_active_ns : 0.0,
+                          active, d->n_episodes);
+  print_steal_lanes (capture, d, out);
+}
+
 static gboolean
-print_json (const IochartSummary *summary, IochartBootchart *bootchart, GError **error)
+print_json (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart, GError **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -41,6 +109,11 @@ print_json (const IochartSummary *summary, IochartBootchart *bootchart, GError *
   json_builder_begin_object (b);
   if (summary != NULL)
     iochart_summary_to_json (summary, b);
+  if (steal != NULL)
+    {
+      json_builder_set_member_name (b, "idle_steal");
+      iochart_steal_to_json (steal, b);
+    }
   if (bootchart != NULL)
     {
       /* it writes one whole object */
@@ -80,6 +153,7 @@ iochart_info_command (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(IochartCapture) capture = NULL;
   g_autoptr(IochartSummary) summary = NULL;
+  g_autoptr(IochartSteal) steal = NULL;
   g_autoptr(IochartBootchart) bootchart = NULL;
   char *bootchart_path = NULL;
   int dev_index = -1;
@@ -116,10 +190,16 @@ iochart_info_command (int argc, char **argv)
           goto fail;
         }
       summary = iochart_summary_new (capture, dev_index, all ? 0 : 20);
+      {
+        IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+
+        so.device = dev_index;
+        steal = iochart_steal_new (capture, &so);
+      }
     }
   if (json)
     {
-      if (!print_json (summary, bootchart, &error))
+      if (!print_json (summary, steal, bootchart, &error))
         goto fail;
     }
   else
@@ -130,6 +210,8 @@ iochart_info_command (int argc, char **argv)
         iochart_bootchart_print_info (bootchart, stdout);
       if (summary != NULL)
         iochart_summary_print (summary, out);
+      if (steal != NULL)
+        print_steal (steal, out);
       fputs (out->str, stdout);
     }
   g_strfreev (load.class_rules);
