@@ -67,6 +67,9 @@ struct _IochartBuilder {
   IochartLoadProgress progress;
   gpointer            progress_data;
   guint64             lost_merges;
+  gboolean            seen_admission;  /* the capture has queue or insert events */
+  guint32             recent_done[256]; /* last completed requests, for flush-sequence ends */
+  guint               n_done;
 };
 
 /* ---- the table ---- */
@@ -623,15 +626,37 @@ on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
   set_state (b, rq, ST_INSERTED);
 }
 
+/* A request the driver could not take is dispatched again with no new insert or requeue event:
+ * the same (device, sector, size) issued while already in flight, with no newer request of that
+ * key waiting. Only captures that show admissions can tell this from a second request. */
+static guint32
+find_redispatch (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  Slot *s;
+
+  if (!b->seen_admission || ev->nr_sector == 0)
+    return NONE;
+  s = map_find (&b->inflight, ev->dev, ev->sector, ev->nr_sector, FALSE);
+  return s ? s->head : NONE;
+}
+
 static void
 on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
 {
   const RqMap *maps[] = { &b->inserted, &b->queued };
-  guint32 rq = find_or_create (b, ev, maps, 2);
-  IochartRequestRec *rec = rec_at (b, rq);
-
+  guint64 key = key_sector (ev->sector, ev->nr_sector);
+  guint32 rq = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+  IochartRequestRec *rec;
+  gboolean again = FALSE;
 
+  if (rq == NONE)
+    rq = chain_pop (b, &b->queued, ev->dev, key, ev->nr_sector);
+  if (rq == NONE && (rq = find_redispatch (b, ev)) != NONE)
+    again = TRUE;
+  if (rq == NONE)
+    rq = find_or_create (b, ev, maps, 0);
+  rec = rec_at (b, rq);
   /* Issue often runs in a kworker: it names the process only when nothing earlier did. */
   if (rec->process == IOCHART_NO_PROCESS)
     rec->process = proc;
@@ -641,7 +666,8 @@ on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
   if ((rec->counts & 15) < 15)
     rec->counts++;
   apply_field (b, rq, ev->ioprio, 3);
-  set_state (b, rq, ST_INFLIGHT);
+  if (!again)
+    set_state (b, rq, ST_INFLIGHT);
 }
 
 static void
@@ -659,12 +685,38 @@ on_requeue (IochartBuilder *b, const IochartBlockEvent *ev)
   set_state (b, rq, ST_INSERTED);
 }
 
+/* A write with preflush or FUA on a device without FUA completes twice: its data, then, after
+ * the post-flush, the whole sequence with no sectors. The writer waited until the second. */
+static gboolean
+end_flush_sequence (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  if (ev->nr_sector != 0 || ev->op == IOCHART_OP_FLUSH)
+    return FALSE;
+  for (guint i = 0; i < MIN (b->n_done, G_N_ELEMENTS (b->recent_done)); i++)
+    {
+      guint32 rq = b->recent_done[(b->n_done - 1 - i) % G_N_ELEMENTS (b->recent_done)];
+      IochartRequestRec *rec = rec_at (b, rq);
+
+      if (rec->sector == ev->sector && rec->op_flags != OP_DEAD &&
+          g_array_index (b->capture->devices, IochartDevice, rec->device).dev == ev->dev)
+        {
+          _iochart_rec_set_time (b->capture, rec, IOCHART_T_COMPLETE, ev->ts_ns);
+          return TRUE;
+        }
+    }
+  /* An empty preflush ("WS 0 + 0") ran as the flush request that just completed. */
+  return ev->sector == 0 || ev->sector == G_MAXUINT64;
+}
+
 static void
 on_complete (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  guint32 rq = chain_pop (b, &b->inflight, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
+  guint32 rq;
   IochartRequestRec *rec;
 
+  if (end_flush_sequence (b, ev))
+    return;
+  rq = chain_pop (b, &b->inflight, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
   if (rq == NONE)
     {
       b->capture->unmatched_completions++;
@@ -675,6 +727,7 @@ on_complete (IochartBuilder *b, const IochartBlockEvent *ev)
   rec->error = (guint8) MIN (ABS (ev->error), 255);
   apply_field (b, rq, ev->ioprio, 1);
   pending_at (b, rq)->state = ST_DONE;
+  b->recent_done[b->n_done++ % G_N_ELEMENTS (b->recent_done)] = rq;
 }
 
 static void
@@ -692,11 +745,11 @@ _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const Ioch
   see_time (b, ev->ts_ns);
   switch (action)
     {
-    case IOCHART_BLOCK_QUEUE: on_queue (b, ev); break;
+    case IOCHART_BLOCK_QUEUE: b->seen_admission = TRUE; on_queue (b, ev); break;
     case IOCHART_BLOCK_BACKMERGE:
     case IOCHART_BLOCK_FRONTMERGE:
     case IOCHART_BLOCK_RQ_MERGE: on_merge (b, action, ev); break;
-    case IOCHART_BLOCK_INSERT: on_insert (b, ev); break;
+    case IOCHART_BLOCK_INSERT: b->seen_admission = TRUE; on_insert (b, ev); break;
     case IOCHART_BLOCK_ISSUE: on_issue (b, ev); break;
     case IOCHART_BLOCK_REQUEUE: on_requeue (b, ev); break;
     case IOCHART_BLOCK_COMPLETE: on_complete (b, ev); break;

@@ -194,6 +194,38 @@ test_unmatched_and_requeue (void)
   g_assert_cmpuint (proc_by_pid (c, 3)->requests, ==, 3);
 }
 
+/* Seen in real captures: a dispatch the driver refused is issued again with no requeue event, and
+ * a write with preflush completes once for its data and once, with no sectors, after the flush. */
+static void
+test_redispatch_and_flush_sequence (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  ev (b, IOCHART_BLOCK_INSERT, 10, DEV_VDA, 35218552, 1776, "RA", 8, "rsvg-convert", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 11, DEV_VDA, 35218552, 1776, "RA", 8, "rsvg-convert", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 15, DEV_VDA, 35218552, 1776, "RA", 44, "kworker/1:1H", BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 20, DEV_VDA, 35218552, 1776, "RA", 0, NULL, BE4);
+
+  ev (b, IOCHART_BLOCK_INSERT, 30, DEV_LOOP, 3994720, 8, "WSM", 44, "kworker/1:1H", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 31, DEV_LOOP, 3994720, 8, "WSM", 44, "kworker/1:1H", BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 32, DEV_LOOP, 3994720, 8, "WSM", 0, NULL, BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 33, DEV_LOOP, 0, 0, "FF", 44, "kworker/1:1H", 0);
+  ev (b, IOCHART_BLOCK_COMPLETE, 34, DEV_LOOP, G_MAXUINT64, 0, "FF", 0, NULL, 0);
+  ev (b, IOCHART_BLOCK_COMPLETE, 35, DEV_LOOP, 3994720, 0, "WSM", 0, NULL, BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 36, DEV_VDA, 0, 0, "WS", 0, NULL, BE4);    /* an empty preflush */
+  c = _iochart_builder_finish (b);
+
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 3);
+  g_assert_cmpuint (req (c, 0).issues, ==, 2);
+  g_assert_cmpint (req (c, 0).issue_ns, ==, 15);
+  g_assert_cmpint (req (c, 0).complete_ns, ==, 20);
+  g_assert_cmpint (iochart_capture_get_process (c, req (c, 0).process)->pid, ==, 8);
+  g_assert_cmpint (req (c, 1).complete_ns, ==, 35);
+  g_assert_cmpuint (iochart_capture_get_n_unmatched_completions (c), ==, 0);
+  g_assert_cmpuint (iochart_capture_get_n_unmatched_issues (c), ==, 0);
+}
+
 /* Older kernels have no ioprio field: classes come from ioprio_set and fork. */
 static void
 test_class_without_field (void)
@@ -346,6 +378,7 @@ main (int argc, char **argv)
   g_test_add_func ("/builder/rq-merge", test_rq_merge);
   g_test_add_func ("/builder/flushes", test_flushes);
   g_test_add_func ("/builder/unmatched-and-requeue", test_unmatched_and_requeue);
+  g_test_add_func ("/builder/redispatch-and-flush-sequence", test_redispatch_and_flush_sequence);
   g_test_add_func ("/builder/class-without-field", test_class_without_field);
   g_test_add_func ("/builder/process-majority-class", test_process_majority_class);
   g_test_add_func ("/builder/pid-reuse", test_pid_reuse);
