@@ -690,8 +690,6 @@ on_requeue (IochartBuilder *b, const IochartBlockEvent *ev)
 static gboolean
 end_flush_sequence (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  if (ev->nr_sector != 0 || ev->op == IOCHART_OP_FLUSH)
-    return FALSE;
   for (guint i = 0; i < MIN (b->n_done, G_N_ELEMENTS (b->recent_done)); i++)
     {
       guint32 rq = b->recent_done[(b->n_done - 1 - i) % G_N_ELEMENTS (b->recent_done)];
@@ -711,12 +709,19 @@ end_flush_sequence (IochartBuilder *b, const IochartBlockEvent *ev)
 static void
 on_complete (IochartBuilder *b, const IochartBlockEvent *ev)
 {
+  guint64 key = key_sector (ev->sector, ev->nr_sector);
   guint32 rq;
   IochartRequestRec *rec;
 
-  if (end_flush_sequence (b, ev))
-    return;
-  rq = chain_pop (b, &b->inflight, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
+  /* A data-less completion that no data-less request in flight waits for ends a flush sequence. */
+  if (ev->nr_sector == 0 && ev->op != IOCHART_OP_FLUSH)
+    {
+      Slot *s = map_find (&b->inflight, ev->dev, key, 0, FALSE);
+
+      if ((s == NULL || (rec_at (b, s->head)->op_flags & 7) == IOCHART_OP_FLUSH) && end_flush_sequence (b, ev))
+        return;
+    }
+  rq = chain_pop (b, &b->inflight, ev->dev, key, ev->nr_sector);
   if (rq == NONE)
     {
       b->capture->unmatched_completions++;
