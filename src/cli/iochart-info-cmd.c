@@ -149,7 +149,7 @@ iochart_info_command (int argc, char **argv)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &captures, NULL, "CAPTURE..." },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("CAPTURE... - requests, bytes and latency by device, class and process");
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("- requests, bytes and latency by device, class and process");
   g_autoptr(GError) error = NULL;
   g_autoptr(IochartCapture) capture = NULL;
   g_autoptr(IochartSummary) summary = NULL;

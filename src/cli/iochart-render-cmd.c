@@ -140,7 +140,7 @@ parse_options (Options *o, int argc, char **argv, GError **error)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->captures, NULL, "CAPTURE..." },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("CAPTURE... - draw the chart of a capture, headless");
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("- draw the chart of a capture, headless");
 
   o->width = 1600;
   o->top = 12;
