@@ -45,7 +45,14 @@ main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        g_autofree char *prgname = g_strdup_printf ("iochart %s", commands[i].name);
+
+        /* GOption names the program in its usage line after this */
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
+  g_set_prgname ("iochart");
   if (strcmp (argv[1], "--help-render") == 0)
     argv[1] = (char *) "--help";
   return iochart_render_command (argc, argv);
