@@ -70,6 +70,7 @@ struct _IochartBuilder {
   gboolean            seen_admission;  /* the capture has queue or insert events */
   guint32             recent_done[256]; /* last completed requests, for flush-sequence ends */
   guint               n_done;
+  IochartSchedNoteTracker notes;
 };
 
 /* ---- the table ---- */
@@ -288,6 +289,24 @@ track_extent (IochartBuilder *b, guint32 rq)
   single_set (&b->starts, dev, rec->sector, rq);
 }
 
+/* Merges only join waiting requests: forget the extent of one that left, so the tables stay
+ * the size of the queue, not of the capture. */
+static void
+untrack_extent (IochartBuilder *b, guint32 rq)
+{
+  IochartRequestRec *rec = rec_at (b, rq);
+  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
+  guint32 nr = pending_at (b, rq)->nr;
+  Slot *s;
+
+  if (nr == 0)
+    return;
+  if ((s = map_find (&b->ends, dev, rec->sector + nr, 0, FALSE)) != NULL && s->head == rq)
+    map_delete (&b->ends, s);
+  if ((s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL && s->head == rq)
+    map_delete (&b->starts, s);
+}
+
 static void
 set_state (IochartBuilder *b, guint32 rq, guint8 state)
 {
@@ -302,6 +321,8 @@ set_state (IochartBuilder *b, guint32 rq, guint8 state)
     chain_push (b, m, dev, key_sector (rec->sector, p->nr), p->nr, rq);
   if (state == ST_QUEUED || state == ST_INSERTED)
     track_extent (b, rq);
+  else
+    untrack_extent (b, rq);
 }
 
 /* ---- devices and processes ---- */
@@ -514,6 +535,7 @@ request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 static void
 kill_request (IochartBuilder *b, guint32 rq)
 {
+  untrack_extent (b, rq);
   pending_at (b, rq)->state = ST_DEAD;
   rec_at (b, rq)->op_flags = OP_DEAD;
 }
@@ -536,6 +558,7 @@ grow_request (IochartBuilder *b, guint32 target, guint64 sector, guint32 nr, gui
   guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
   RqMap *m = state_map (b, p->state);
 
+  untrack_extent (b, target);
   chain_remove (b, m, dev, key_sector (rec->sector, p->nr), p->nr, target);
   if (front)
     rec->sector = sector;
@@ -592,6 +615,37 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
       return;
     }
   grow_request (b, target, ev->sector, ev->nr_sector, bytes, front, 1 + extra);
+}
+
+/* A bio too big for the device is split after it was queued: the front piece keeps the queue
+ * event's request, the rest becomes a request of its own with the same queue time and owner. */
+static void
+on_split (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  guint32 rq = single_get (&b->starts, ev->dev, ev->sector), tail;
+  IochartRequestRec *rec, copy;
+  Pending *p, rest;
+
+  if (rq == NONE || ev->nr_sector == 0)
+    return;
+  rec = rec_at (b, rq);
+  p = pending_at (b, rq);
+  if (p->state != ST_QUEUED || rec->sector != ev->sector || p->nr <= ev->nr_sector)
+    return;
+  untrack_extent (b, rq);
+  chain_remove (b, &b->queued, ev->dev, rec->sector, p->nr, rq);
+  copy = *rec;
+  rest = *p;
+  copy.sector = rec->sector + ev->nr_sector;
+  copy.bytes = (p->nr - ev->nr_sector) * 512u;
+  rest.nr = p->nr - ev->nr_sector;
+  rec->bytes = ev->nr_sector * 512u;
+  p->nr = ev->nr_sector;
+  set_state (b, rq, ST_QUEUED);
+  g_array_append_val (b->capture->requests, copy);
+  g_array_append_val (b->pending, rest);
+  tail = b->capture->requests->len - 1;
+  set_state (b, tail, ST_QUEUED);
 }
 
 static guint32
@@ -758,6 +812,7 @@ _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const Ioch
     case IOCHART_BLOCK_ISSUE: on_issue (b, ev); break;
     case IOCHART_BLOCK_REQUEUE: on_requeue (b, ev); break;
     case IOCHART_BLOCK_COMPLETE: on_complete (b, ev); break;
+    case IOCHART_BLOCK_SPLIT: on_split (b, ev); break;
     default:
       /* G, S, P, U, X, B, A tell nothing about a request's life that the others do not;
        * they still name the process that ran them. */
@@ -860,7 +915,7 @@ _iochart_builder_message (IochartBuilder *b, gint64 ts_ns, guint32 dev, gint32 p
   IochartSchedNote note;
 
   see_time (b, ts_ns);
-  if (!iochart_sched_note_parse (text, len, &note))
+  if (!iochart_sched_note_track (&b->notes, dev, pid, text, len, &note))
     return;
   if (note.klass != IOCHART_CLASS_UNKNOWN && note.pid > 0 && !note.ambiguous)
     _iochart_builder_hint_class (b, ts_ns, note.pid, note.klass, note.level,
@@ -973,87 +1028,40 @@ drop_dead (IochartBuilder *b)
   g_array_set_size (reqs, out);
 }
 
-typedef struct {
-  guint64 class_bytes[IOCHART_N_CLASSES];
-  guint64 class_reqs[IOCHART_N_CLASSES];
-  guint64 source_bytes[IOCHART_N_CLASS_SOURCES];
-  guint64 level_bytes[8];
-} ProcTally;
-
-static guint
-argmax (const guint64 *v, guint n)
-{
-  guint best = 0;
-
-  for (guint i = 1; i < n; i++)
-    if (v[i] > v[best])
-      best = i;
-  return best;
-}
-
+/* A process without I/O keeps the class it was given; _iochart_capture_retally() decides the rest
+ * from the requests. */
 static void
-tally_request (IochartBuilder *b, ProcTally *tallies, const IochartRequestRec *rec, gboolean decided)
+classes_from_hints (IochartBuilder *b)
 {
-  guint issues = rec->counts & 15, klass = rec->prio & 7;
-  guint64 bytes = (guint64) issues * rec->bytes;
-  IochartProcess *p;
-  ProcTally *t;
-
-  if (rec->process == IOCHART_NO_PROCESS || issues == 0)
-    return;
-  p = proc_at (b, rec->process);
-  t = &tallies[rec->process];
-  if (!decided)
-    {
-      p->requests += issues;
-      p->bytes += bytes;
-      p->class_mask |= 1u << klass;
-      /* +1 per request so that flushes and zero-byte requests still count */
-      t->class_bytes[klass] += bytes + issues;
-    }
-  else if (klass == p->klass)
-    {
-      t->source_bytes[rec->merges_source >> 12] += bytes + issues;
-      t->level_bytes[(rec->prio >> 3) & 7] += bytes + issues;
-    }
-}
-
-/* A process's class is that of most of its bytes; its source and level, those of most of the
- * bytes in that class. A process without I/O keeps the class it was given. */
-static void
-tally_processes (IochartBuilder *b)
-{
-  IochartCapture *c = b->capture;
-  g_autofree ProcTally *t = g_new0 (ProcTally, c->processes->len);
-
-  for (guint i = 0; i < c->requests->len; i++)
-    tally_request (b, t, rec_at (b, i), FALSE);
-  for (guint i = 0; i < c->processes->len; i++)
+  for (guint i = 0; i < b->capture->processes->len; i++)
     {
       IochartProcess *p = proc_at (b, i);
       const ClassHint *hint = &g_array_index (b->hints, ClassHint, i);
 
-      if (p->requests > 0)
-        p->klass = argmax (t[i].class_bytes, IOCHART_N_CLASSES);
-      else
-        {
-          p->klass = hint->klass;
-          p->level = hint->level;
-          p->class_source = hint->source;
-        }
+      p->klass = hint->klass;
+      p->level = hint->level;
+      p->class_source = hint->source;
     }
-  for (guint i = 0; i < c->requests->len; i++)
-    tally_request (b, t, rec_at (b, i), TRUE);
-  for (guint i = 0; i < c->processes->len; i++)
-    {
-      IochartProcess *p = proc_at (b, i);
+}
 
-      if (p->requests == 0)
+/* Scheduler notes often come after a request was queued (BFQ names a new queue only once its
+ * first request arrives): they still tell that request's class. A class set by ioprio_set does
+ * not reach back. */
+static void
+late_hints (IochartBuilder *b)
+{
+  for (guint i = 0; i < b->capture->requests->len; i++)
+    {
+      IochartRequestRec *rec = rec_at (b, i);
+      const ClassHint *h;
+
+      if ((rec->prio & 7) != IOCHART_CLASS_UNKNOWN || rec->process == IOCHART_NO_PROCESS)
         continue;
-      p->class_source = argmax (t[i].source_bytes, IOCHART_N_CLASS_SOURCES);
-      p->level = argmax (t[i].level_bytes, 8);
-      if (p->klass == IOCHART_CLASS_UNKNOWN)
-        p->class_source = IOCHART_CLASS_SOURCE_UNKNOWN;
+      h = &g_array_index (b->hints, ClassHint, rec->process);
+      if (h->source != IOCHART_CLASS_SOURCE_SCHEDULER_NOTE)
+        continue;
+      rec->prio = h->klass | h->level << 3;
+      rec->merges_source = (rec->merges_source & 0xfff) | h->source << 12;
     }
 }
 
@@ -1064,8 +1072,10 @@ _iochart_builder_finish (IochartBuilder *b)
 
   drop_dead (b);
   group_comms (b);
+  late_hints (b);
   apply_rules (b);
-  tally_processes (b);
+  classes_from_hints (b);
+  _iochart_capture_retally (c);
   if (b->lost_merges > 0)
     g_debug ("%" G_GUINT64_FORMAT " merges into requests that began before the capture", b->lost_merges);
   g_ptr_array_add (c->warnings, NULL);

@@ -174,5 +174,8 @@ struct _IochartCapture {
 const char *_iochart_capture_intern     (IochartCapture *self, const char *s, gssize len);
 gint64      _iochart_rec_get_time       (const IochartCapture *self, const IochartRequestRec *rec, guint which);
 void        _iochart_rec_set_time       (IochartCapture *self, IochartRequestRec *rec, guint which, gint64 ns);
+/* Recomputes each process's requests, bytes and class from the requests (after their classes
+ * changed, e.g. from a side capture). */
+void        _iochart_capture_retally    (IochartCapture *self);
 
 G_END_DECLS

@@ -254,3 +254,99 @@ iochart_capture_get_model_size (IochartCapture *self)
          (gsize) self->devices->len * sizeof (IochartDevice) +
          self->string_bytes + (gsize) n_strings * 2 * sizeof (gpointer);
 }
+
+typedef struct {
+  guint64 class_bytes[IOCHART_N_CLASSES];
+  guint64 source_bytes[IOCHART_N_CLASS_SOURCES];
+  guint64 level_bytes[8];
+} ProcTally;
+
+static guint
+argmax (const guint64 *v, guint n)
+{
+  guint best = 0;
+
+  for (guint i = 1; i < n; i++)
+    if (v[i] > v[best])
+      best = i;
+  return best;
+}
+
+/* +1 a request, so that flushes and other zero-byte requests still count. */
+static inline guint64
+rec_weight (const IochartRequestRec *rec)
+{
+  guint issues = rec->counts & 15;
+
+  return (guint64) issues * rec->bytes + issues;
+}
+
+static void
+tally_counts (IochartCapture *self, ProcTally *t)
+{
+  for (guint i = 0; i < self->requests->len; i++)
+    {
+      const IochartRequestRec *rec = &g_array_index (self->requests, IochartRequestRec, i);
+      guint issues = rec->counts & 15, klass = rec->prio & 7;
+      IochartProcess *p;
+
+      if (rec->process == IOCHART_NO_PROCESS || issues == 0)
+        continue;
+      p = &g_array_index (self->processes, IochartProcess, rec->process);
+      p->requests += issues;
+      p->bytes += (guint64) issues * rec->bytes;
+      p->class_mask |= 1u << klass;
+      t[rec->process].class_bytes[klass] += rec_weight (rec);
+    }
+}
+
+static void
+tally_sources (IochartCapture *self, ProcTally *t)
+{
+  for (guint i = 0; i < self->requests->len; i++)
+    {
+      const IochartRequestRec *rec = &g_array_index (self->requests, IochartRequestRec, i);
+
+      if (rec->process == IOCHART_NO_PROCESS || (rec->counts & 15) == 0 ||
+          (rec->prio & 7) != g_array_index (self->processes, IochartProcess, rec->process).klass)
+        continue;
+      t[rec->process].source_bytes[rec->merges_source >> 12] += rec_weight (rec);
+      t[rec->process].level_bytes[(rec->prio >> 3) & 7] += rec_weight (rec);
+    }
+}
+
+/* A process's class is that of most of its bytes; its level and source, those of most of the
+ * bytes in that class. Processes without I/O keep what they have. */
+void
+_iochart_capture_retally (IochartCapture *self)
+{
+  g_autofree ProcTally *t = g_new0 (ProcTally, self->processes->len);
+
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      IochartProcess *p = &g_array_index (self->processes, IochartProcess, i);
+
+      p->requests = 0;
+      p->bytes = 0;
+      p->class_mask = 0;
+    }
+  tally_counts (self, t);
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      IochartProcess *p = &g_array_index (self->processes, IochartProcess, i);
+
+      if (p->requests > 0)
+        p->klass = argmax (t[i].class_bytes, IOCHART_N_CLASSES);
+    }
+  tally_sources (self, t);
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      IochartProcess *p = &g_array_index (self->processes, IochartProcess, i);
+
+      if (p->requests == 0)
+        continue;
+      p->class_source = p->klass == IOCHART_CLASS_UNKNOWN ? IOCHART_CLASS_SOURCE_UNKNOWN
+                                                          : argmax (t[i].source_bytes, IOCHART_N_CLASS_SOURCES);
+      p->level = argmax (t[i].level_bytes, 8);
+    }
+}

@@ -180,73 +180,7 @@ pair_group (const Entry *p, guint np, const Entry *s, guint ns, gpointer data)
     }
 }
 
-typedef struct {
-  guint64 class_bytes[IOCHART_N_CLASSES];
-  guint64 source_bytes[IOCHART_N_CLASS_SOURCES];
-  guint64 level_bytes[8];
-} Tally;
 
-static guint
-argmax (const guint64 *v, guint n)
-{
-  guint best = 0;
-
-  for (guint i = 1; i < n; i++)
-    if (v[i] > v[best])
-      best = i;
-  return best;
-}
-
-/* Recomputes each process's class from its requests, as the builder does when it finishes:
- * the class of most of its bytes, and the source and level of most of the bytes in that class.
- * FIXME: use the builder's own tally once it is exposed (_iochart_capture_retally()). */
-static void
-retally_processes (IochartCapture *c)
-{
-  g_autofree Tally *t = g_new0 (Tally, c->processes->len);
-
-  for (guint pass = 0; pass < 2; pass++)
-    {
-      for (guint i = 0; i < c->requests->len; i++)
-        {
-          const IochartRequestRec *rec = &g_array_index (c->requests, IochartRequestRec, i);
-          guint issues = rec->counts & 15, klass = rec->prio & 7;
-          guint64 w = (guint64) issues * rec->bytes + issues;   /* +1 a request: flushes count */
-          Tally *pt;
-
-          if (rec->process == IOCHART_NO_PROCESS || issues == 0)
-            continue;
-          pt = &t[rec->process];
-          if (pass == 0)
-            pt->class_bytes[klass] += w;
-          else if (klass == g_array_index (c->processes, IochartProcess, rec->process).klass)
-            {
-              pt->source_bytes[rec->merges_source >> 12] += w;
-              pt->level_bytes[(rec->prio >> 3) & 7] += w;
-            }
-        }
-      for (guint i = 0; i < c->processes->len; i++)
-        {
-          IochartProcess *p = &g_array_index (c->processes, IochartProcess, i);
-
-          if (p->requests == 0)
-            continue;
-          if (pass == 0)
-            {
-              p->klass = argmax (t[i].class_bytes, IOCHART_N_CLASSES);
-              p->class_mask = 0;
-              for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-                if (t[i].class_bytes[k] > 0)
-                  p->class_mask |= 1u << k;
-              continue;
-            }
-          p->class_source = argmax (t[i].source_bytes, IOCHART_N_CLASS_SOURCES);
-          p->level = argmax (t[i].level_bytes, 8);
-          if (p->klass == IOCHART_CLASS_UNKNOWN)
-            p->class_source = IOCHART_CLASS_SOURCE_UNKNOWN;
-        }
-    }
-}
 
 static void
 add_warning (IochartCapture *c, char *text)
@@ -304,7 +238,7 @@ iochart_side_capture_apply (IochartCapture *primary, IochartCapture *side)
            "tolerance %" G_GINT64_FORMAT " ns, %u of %u requests matched, %u given a class",
            side->name, pr.offset, diffs->len, pr.tolerance, pr.matched, prim->len, pr.given);
   if (pr.given > 0)
-    retally_processes (primary);
+    _iochart_capture_retally (primary);
   unclassed = count_unclassed_issued (primary);
   if (pr.matched == 0)
     add_warning (primary, g_strdup_printf ("'%s': no request matches those of '%s' by device, sector "

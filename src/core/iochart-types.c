@@ -69,7 +69,11 @@ iochart_rwbs_parse (const char *rwbs, gsize len, IochartOp *op, guint8 *flags)
         case 'W': *op = IOCHART_OP_WRITE; break;
         case 'D': *op = IOCHART_OP_DISCARD; if (i < len && rwbs[i] == 'E') i++; break;
         case 'R': *op = IOCHART_OP_READ; break;
-        case 'N': break;
+        case 'N':
+          /* blktrace calls a flush "FN": a preflush with no data is a flush whatever its op */
+          if (*flags & IOCHART_RQ_PREFLUSH)
+            *op = IOCHART_OP_FLUSH;
+          break;
         default: i--; break;
         }
     }

@@ -129,6 +129,31 @@ test_bio_merges (void)
 }
 
 static void
+test_split (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  /* A 1 MiB bio queued whole, then split in two for a device that takes 512 KiB at a time. */
+  ev (b, IOCHART_BLOCK_QUEUE, 10, DEV_LOOP, 4096, 2048, "R", 5, "dd", -1);
+  ev (b, IOCHART_BLOCK_SPLIT, 11, DEV_LOOP, 4096, 1024, "R", 5, "dd", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 12, DEV_LOOP, 4096, 1024, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_INSERT, 13, DEV_LOOP, 5120, 1024, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 14, DEV_LOOP, 4096, 1024, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 15, DEV_LOOP, 5120, 1024, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 16, DEV_LOOP, 4096, 1024, "R", 0, NULL, BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 17, DEV_LOOP, 5120, 1024, "R", 0, NULL, BE4);
+  c = _iochart_builder_finish (b);
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 2);
+  g_assert_cmpint (req (c, 0).queue_ns, ==, 10);
+  g_assert_cmpint (req (c, 1).queue_ns, ==, 10);
+  g_assert_cmpuint (req (c, 0).bytes, ==, 512 * 1024);
+  g_assert_cmpuint (req (c, 1).bytes, ==, 512 * 1024);
+  g_assert_cmpint (req (c, 1).complete_ns, ==, 17);
+  g_assert_cmpuint (proc_by_pid (c, 5)->bytes, ==, 1024 * 1024);
+}
+
+static void
 test_rq_merge (void)
 {
   g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
@@ -347,6 +372,7 @@ test_rwbs (void)
     { "WFS", IOCHART_OP_WRITE, IOCHART_RQ_FUA | IOCHART_RQ_SYNC },
     { "FF", IOCHART_OP_FLUSH, IOCHART_RQ_PREFLUSH },
     { "F", IOCHART_OP_FLUSH, 0 },
+    { "FN", IOCHART_OP_FLUSH, IOCHART_RQ_PREFLUSH },   /* blktrace's name for a flush */
     { "D", IOCHART_OP_DISCARD, 0 },
     { "DE", IOCHART_OP_DISCARD, 0 },
     { "N", IOCHART_OP_OTHER, 0 },
@@ -363,7 +389,7 @@ test_rwbs (void)
       g_assert_cmpint (op, ==, cases[i].op);
       g_assert_cmpint (flags, ==, cases[i].flags);
       iochart_rwbs_format (op, flags, back);
-      if (*cases[i].s && strcmp (cases[i].s, "DE") != 0)
+      if (*cases[i].s && strcmp (cases[i].s, "DE") != 0 && strcmp (cases[i].s, "FN") != 0)
         g_assert_cmpstr (back, ==, cases[i].s);
     }
 }
@@ -376,6 +402,7 @@ main (int argc, char **argv)
   g_test_add_func ("/builder/fifo-duplicates", test_fifo_duplicates);
   g_test_add_func ("/builder/bio-merges", test_bio_merges);
   g_test_add_func ("/builder/rq-merge", test_rq_merge);
+  g_test_add_func ("/builder/split", test_split);
   g_test_add_func ("/builder/flushes", test_flushes);
   g_test_add_func ("/builder/unmatched-and-requeue", test_unmatched_and_requeue);
   g_test_add_func ("/builder/redispatch-and-flush-sequence", test_redispatch_and_flush_sequence);

@@ -71,7 +71,11 @@ def main():
                 subprocess.run(['blkparse', '-i', 'loop0', '-D', os.path.join(CAPTURES, folder),
                                 '-o', parsed], check=True, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
-                compare('blkparse text of ' + folder, binary, info(parsed), keys, pkeys)
+                # blkparse 1.2 drops the scheduler notes that carry a cgroup id, and with them
+                # the only class evidence: compare everything but the classes.
+                compare('blkparse text of ' + folder, binary, info(parsed),
+                        [k for k in keys if k != 'classes'],
+                        [k for k in pkeys if k not in ('class', 'level', 'class_source')])
             ran = True
     finally:
         shutil.rmtree(tmp)

@@ -273,8 +273,16 @@ _iochart_blk_feed (IochartBuilder *b, int act, IochartBlockEvent *ev, const char
             return FALSE;
           has_extent = TRUE;
         }
-      else if (p < end && *p == '/')
-        has_extent = act == IOCHART_BLOCK_SPLIT;
+      else if (p < end && *p == '/' && act == IOCHART_BLOCK_SPLIT)
+        {
+          guint64 remainder;
+
+          /* "SECTOR / NEW_SECTOR": the front piece ends where the remainder starts */
+          p = _iochart_skip_spaces (p + 1, end);
+          if (_iochart_parse_u64 (&p, end, &remainder) && remainder > sector && remainder - sector <= G_MAXUINT32)
+            ev->nr_sector = (guint32) (remainder - sector);
+          has_extent = TRUE;
+        }
       else if (act == IOCHART_BLOCK_COMPLETE || act == IOCHART_BLOCK_REQUEUE)
         has_extent = TRUE;   /* "SECTOR [ERROR]": no sectors */
       else
