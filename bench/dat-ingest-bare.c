@@ -1,8 +1,15 @@
 /* dat-ingest-bare.c: the floor for .dat ingest: libtracecmd iterating every buffer of a file
- * in time order and touching each record's type, nothing else. */
+ * in time order and touching each record's type, nothing else. -DBARE_NO_PLUGINS opens the
+ * file as iochart's reader does, without libtraceevent's plugins (they only format text). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <trace-cmd/trace-cmd.h>
+
+#ifdef BARE_NO_PLUGINS
+#define OPEN_FLAGS TRACECMD_FL_LOAD_NO_PLUGINS
+#else
+#define OPEN_FLAGS 0
+#endif
 
 static int
 on_record (struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
@@ -21,7 +28,7 @@ main (int argc, char **argv)
   unsigned long long n[2] = { 0, 0 };
   int nh = 0;
 
-  if (argc != 2 || (top = tracecmd_open (argv[1], 0)) == NULL)
+  if (argc != 2 || (top = tracecmd_open (argv[1], OPEN_FLAGS)) == NULL)
     return fprintf (stderr, "usage: dat-ingest-bare FILE.dat (a readable one)\n"), 2;
   handles[nh++] = top;
   for (int i = 0; i < tracecmd_buffer_instances (top) && nh < 64; i++)

@@ -8,6 +8,8 @@
  * types and their fields are looked up by name once, into a table indexed by type id, so a
  * record costs one type lookup and a few field reads.
  */
+#include <setjmp.h>
+#include <signal.h>
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
 
@@ -29,6 +31,7 @@ typedef struct {
   guint64       size;
   gboolean      big_endian;      /* decided once from the header */
   guint64       data_bytes;      /* uncompressed CPU data of all buffers */
+  guint64       formats;         /* where the event formats start, for messages */
 } DatFile;
 
 /* v7 option (and section) ids we follow */
@@ -36,6 +39,7 @@ enum {
   OPT_DONE = 0,
   OPT_BUFFER = 3,
   OPT_HEADER_INFO = 16,
+  OPT_EVENT_FORMATS = 18,
   OPT_CMDLINES = 21,
   OPT_BUFFER_TEXT = 22,
 };
@@ -272,6 +276,8 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
             }
           if (id == OPT_BUFFER && !check_buffer_v7 (f, p, p + size, error))
             return FALSE;
+          if (id == OPT_EVENT_FORMATS)
+            f->formats = rd (f, p, 8);
           if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES &&
               !check_section (f, rd (f, p, 8), id, section_name (id), NULL, NULL, NULL, error))
             return FALSE;
@@ -345,6 +351,7 @@ check_v6 (DatFile *f, guint64 p, GError **error)
       return FALSE;
   if (!need (f, p, 4, "event formats", error))
     return FALSE;
+  f->formats = p;
   n = rd (f, p, 4);
   p += 4;
   for (guint64 i = 0; i < n; i++)
@@ -436,8 +443,9 @@ check_layout (DatFile *f, GError **error)
   return check_options_v7 (f, rd (f, p, 8), error);
 }
 
+/* Fills *out (its data pointer is not valid after return). */
 static gboolean
-inspect (const char *path, guint64 *data_bytes, GError **error)
+inspect (const char *path, DatFile *out, GError **error)
 {
   g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GError) local = NULL;
@@ -453,8 +461,8 @@ inspect (const char *path, guint64 *data_bytes, GError **error)
   f.size = g_mapped_file_get_length (mapped);
   if (!check_layout (&f, error))
     return FALSE;
-  if (data_bytes != NULL)
-    *data_bytes = f.data_bytes;
+  if (out != NULL)
+    *out = f;
   return TRUE;
 }
 
@@ -469,6 +477,43 @@ _iochart_dat_check (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, FALSE);
   return inspect (path, NULL, error);
+}
+
+/* ---- opening ---- */
+
+/* libtraceevent 1.7 dereferences NULL on some damaged event formats: a flipped byte inside the
+ * zstd-compressed formats section still decompresses (trace-cmd writes no checksums). While
+ * libtracecmd parses the formats, a fault in this thread ends the parse, not the process. */
+static __thread sigjmp_buf *open_fault;
+
+static void
+on_open_fault (int sig)
+{
+  if (open_fault != NULL)
+    siglongjmp (*open_fault, sig);
+  /* Another thread's fault: let it take its course. */
+  signal (sig, SIG_DFL);
+}
+
+static struct tracecmd_input *
+open_guarded (const char *path, int *fault)
+{
+  struct sigaction sa = { .sa_handler = on_open_fault }, old_segv, old_bus;
+  struct tracecmd_input *volatile handle = NULL;
+  sigjmp_buf jmp;
+
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGSEGV, &sa, &old_segv);
+  sigaction (SIGBUS, &sa, &old_bus);
+  if ((*fault = sigsetjmp (jmp, 1)) == 0)
+    {
+      open_fault = &jmp;
+      handle = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS);
+    }
+  open_fault = NULL;
+  sigaction (SIGSEGV, &old_segv, NULL);
+  sigaction (SIGBUS, &old_bus, NULL);
+  return handle;
 }
 
 /* ---- reading ---- */
@@ -800,17 +845,21 @@ _iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
   ReadState st = { .b = b, .path = path };
   struct tracecmd_input *top;
   g_autoptr(GPtrArray) handles = g_ptr_array_new ();
-  int n;
+  DatFile f;
+  int n, fault;
 
   g_return_val_if_fail (b != NULL && path != NULL, FALSE);
-  if (!inspect (path, &st.data_bytes, error))
+  if (!inspect (path, &f, error))
     return FALSE;
-  top = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS);
+  st.data_bytes = f.data_bytes;
+  top = open_guarded (path, &fault);
   if (top == NULL)
     {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
-                   "'%s': damaged: libtracecmd cannot read its headers or event formats at offset "
-                   "%u and after", path, DAT_MAGIC_LEN);
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE, fault != 0
+                   ? "'%s': damaged: libtraceevent fails on its event formats (offset %" G_GUINT64_FORMAT
+                     " and after)"
+                   : "'%s': damaged: libtracecmd cannot read its headers or event formats (offset %"
+                     G_GUINT64_FORMAT " and after)", path, fault != 0 ? f.formats : (guint64) DAT_MAGIC_LEN);
       return FALSE;
     }
   g_ptr_array_add (handles, top);
