@@ -71,6 +71,7 @@ struct _IochartBuilder {
   guint32             recent_done[256]; /* last completed requests, for flush-sequence ends */
   guint               n_done;
   IochartSchedNoteTracker notes;
+  GHashTable         *ambiguous;     /* processes whose notes said "idle or be 7" */
 };
 
 /* ---- the table ---- */
@@ -432,6 +433,7 @@ _iochart_builder_new (const char *name)
   b->dev_to_index = g_hash_table_new (NULL, NULL);
   b->rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
   b->comm_log = g_array_new (FALSE, FALSE, sizeof (CommEntry));
+  b->ambiguous = g_hash_table_new (NULL, NULL);
   return b;
 }
 
@@ -454,6 +456,7 @@ _iochart_builder_free (IochartBuilder *b)
     iochart_class_rule_clear (&g_array_index (b->rules, IochartClassRule, i));
   g_array_unref (b->rules);
   g_array_unref (b->comm_log);
+  g_hash_table_unref (b->ambiguous);
   g_free (b);
 }
 
@@ -917,7 +920,11 @@ _iochart_builder_message (IochartBuilder *b, gint64 ts_ns, guint32 dev, gint32 p
   see_time (b, ts_ns);
   if (!iochart_sched_note_track (&b->notes, dev, pid, text, len, &note))
     return;
-  if (note.klass != IOCHART_CLASS_UNKNOWN && note.pid > 0 && !note.ambiguous)
+  if (note.pid <= 0)
+    return;
+  if (note.ambiguous)
+    g_hash_table_add (b->ambiguous, GUINT_TO_POINTER (proc_for (b, note.pid, ts_ns, NULL, 0) + 1));
+  else if (note.klass != IOCHART_CLASS_UNKNOWN)
     _iochart_builder_hint_class (b, ts_ns, note.pid, note.klass, note.level,
                                  IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
 }
@@ -1065,6 +1072,20 @@ late_hints (IochartBuilder *b)
     }
 }
 
+static void
+keep_ambiguous (IochartBuilder *b)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, b->ambiguous);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      guint32 index = GPOINTER_TO_UINT (key) - 1;
+      g_array_append_val (b->capture->ambiguous, index);
+    }
+}
+
 IochartCapture *
 _iochart_builder_finish (IochartBuilder *b)
 {
@@ -1076,6 +1097,7 @@ _iochart_builder_finish (IochartBuilder *b)
   apply_rules (b);
   classes_from_hints (b);
   _iochart_capture_retally (c);
+  keep_ambiguous (b);
   if (b->lost_merges > 0)
     g_debug ("%" G_GUINT64_FORMAT " merges into requests that began before the capture", b->lost_merges);
   g_ptr_array_add (c->warnings, NULL);

@@ -169,6 +169,7 @@ struct _IochartCapture {
   guint64      unmatched_completions;
   guint64      requeues;
   GPtrArray   *warnings;     /* char*, NULL-terminated on finish */
+  GArray      *ambiguous;    /* guint32 processes whose notes said "idle or be 7" */
 };
 
 const char *_iochart_capture_intern     (IochartCapture *self, const char *s, gssize len);
@@ -177,5 +178,7 @@ void        _iochart_rec_set_time       (IochartCapture *self, IochartRequestRec
 /* Recomputes each process's requests, bytes and class from the requests (after their classes
  * changed, e.g. from a side capture). */
 void        _iochart_capture_retally    (IochartCapture *self);
+/* Warns about processes whose class the scheduler's notes left ambiguous and nothing else told. */
+void        _iochart_capture_warn_ambiguous (IochartCapture *self);
 
 G_END_DECLS

@@ -17,6 +17,7 @@ iochart_capture_finalize (GObject *object)
   g_clear_pointer (&self->comms, g_array_unref);
   g_clear_pointer (&self->requests, g_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->ambiguous, g_array_unref);
   G_OBJECT_CLASS (iochart_capture_parent_class)->finalize (object);
 }
 
@@ -36,6 +37,7 @@ iochart_capture_init (IochartCapture *self)
   self->comms = g_array_new (FALSE, FALSE, sizeof (IochartComm));
   self->requests = g_array_new (FALSE, TRUE, sizeof (IochartRequestRec));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->ambiguous = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->base_ns = IOCHART_TIME_UNKNOWN;
   self->start_ns = IOCHART_TIME_UNKNOWN;
   self->end_ns = IOCHART_TIME_UNKNOWN;
@@ -349,4 +351,27 @@ _iochart_capture_retally (IochartCapture *self)
                                                           : argmax (t[i].source_bytes, IOCHART_N_CLASS_SOURCES);
       p->level = argmax (t[i].level_bytes, 8);
     }
+}
+
+/* BFQ gives level 7 the weight of the idle class: its notes cannot tell them apart. Say so rather
+ * than guess, once the side captures had their say. */
+void
+_iochart_capture_warn_ambiguous (IochartCapture *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->ambiguous->len; i++)
+    {
+      const IochartProcess *p = &g_array_index (self->processes, IochartProcess,
+                                                g_array_index (self->ambiguous, guint32, i));
+      if (p->klass == IOCHART_CLASS_UNKNOWN && p->requests > 0)
+        n++;
+    }
+  if (n == 0)
+    return;
+  /* the array is NULL-terminated: insert before the terminator */
+  g_ptr_array_insert (self->warnings, self->warnings->len - 1,
+                      g_strdup_printf ("'%s': the scheduler's notes put %u processes at BFQ level 7 "
+                                       "(weight 10), which is idle or best-effort 7: their class stays "
+                                       "unknown; give --class or a .dat of the same run", self->name, n));
 }

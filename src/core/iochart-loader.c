@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include "iochart-loader.h"
 #include "iochart-side-capture.h"
+#include "iochart-capture-private.h"
 #include "readers/iochart-readers-private.h"
 #include "bootchart/iochart-bootchart.h"
 
@@ -280,5 +281,6 @@ iochart_load (const char * const *paths, const IochartLoadOptions *options, GErr
         return NULL;
       iochart_side_capture_apply (primary, side);
     }
+  _iochart_capture_warn_ambiguous (primary);
   return g_steal_pointer (&primary);
 }
