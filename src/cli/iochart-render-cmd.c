@@ -12,11 +12,14 @@
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
 #include "render/iochart-svg.h"
+#include "bootchart/iochart-bootchart.h"
+#include "bootchart/iochart-bootchart-chart.h"
 
 typedef struct {
   char   *svg, *png, *pdf, *json;
   char   *from, *to, *device, *title, *theme, *group_by, *steal_gap;
   char  **pids, **comms;
+  char  **annotate, *annotations, *done_window;
   int     width, top;
   IochartCliLoadOptions load;
   char  **captures;
@@ -38,6 +41,9 @@ options_clear (Options *o)
   g_free (o->steal_gap);
   g_strfreev (o->pids);
   g_strfreev (o->comms);
+  g_strfreev (o->annotate);
+  g_free (o->annotations);
+  g_free (o->done_window);
   g_strfreev (o->load.class_rules);
   g_strfreev (o->captures);
 }
@@ -87,20 +93,31 @@ parse_pids (char **texts, GArray *pids, GError **error)
   return TRUE;
 }
 
+/* The summary of `iochart info --json` with idle_steal, and the boot chart's model when there is one. */
 static gboolean
-write_json (IochartCapture *capture, int dev_index, IochartSteal *steal, const char *path, GError **error)
+write_json (IochartCapture *capture, int dev_index, IochartSteal *steal, IochartBootchart *bootchart,
+            const char *path, GError **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(IochartSummary) summary = iochart_summary_new (capture, dev_index, 20);
   g_autoptr(GError) local = NULL;
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
-  iochart_summary_to_json (summary, b);
-  json_builder_set_member_name (b, "idle_steal");
-  iochart_steal_to_json (steal, b);
+  if (capture != NULL)
+    {
+      g_autoptr(IochartSummary) summary = iochart_summary_new (capture, dev_index, 20);
+
+      iochart_summary_to_json (summary, b);
+      json_builder_set_member_name (b, "idle_steal");
+      iochart_steal_to_json (steal, b);
+    }
+  if (bootchart != NULL)
+    {
+      json_builder_set_member_name (b, "bootchart");
+      iochart_bootchart_to_json (bootchart, b);
+    }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
@@ -137,6 +154,13 @@ parse_options (Options *o, int argc, char **argv, GError **error)
       "merge idle-steal intervals closer than this into one episode (default 8 ms)", "MS" },
     { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &o->load.class_rules,
       "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
+    { "annotate", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->annotate,
+      "boot chart: a labelled line at a time since boot or at a process's start (repeatable)",
+      "TIME_OR_PROCESS[=LABEL]" },
+    { "annotations", 0, 0, G_OPTION_ARG_FILENAME, &o->annotations,
+      "boot chart: annotations from a file, one TIME_OR_PROCESS[=LABEL] a line", "FILE" },
+    { "boot-done-window", 0, 0, G_OPTION_ARG_STRING, &o->done_window,
+      "boot chart: \"boot done\" once CPU and disks stay idle this long (default 2s, 0: no milestone)", "TIME" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->captures, NULL, "CAPTURE..." },
     { NULL }
   };
@@ -246,10 +270,103 @@ write_outputs (Options *o, IochartView *view, IochartDisplayList *dl, GError **e
       so.to_ns = iochart_view_get_to_ns (view);
       so.gap_ns = vo->steal_gap_ns;
       steal = iochart_steal_new (iochart_view_get_capture (view), &so);
-      if (!write_json (iochart_view_get_capture (view), vo->device, steal, o->json, error))
+      if (!write_json (iochart_view_get_capture (view), vo->device, steal, NULL, o->json, error))
         return FALSE;
     }
   return TRUE;
+}
+
+/* Takes the bootchart capture out of o->captures; the rest is block I/O of the same boot. */
+static char *
+take_bootchart (Options *o)
+{
+  char *found = NULL;
+  guint out = 0;
+
+  for (guint i = 0; o->captures[i] != NULL; i++)
+    {
+      if (found == NULL && iochart_bootchart_sniff_path (o->captures[i]))
+        found = o->captures[i];
+      else
+        o->captures[out++] = o->captures[i];
+    }
+  o->captures[out] = NULL;
+  return found;
+}
+
+static gboolean
+bootchart_options (Options *o, GArray *marks, IochartBootchartChartOptions *bo, GError **error)
+{
+  gint64 ns;
+
+  for (guint i = 0; o->annotate && o->annotate[i]; i++)
+    {
+      IochartBootchartChartAnnotation a = { 0 };
+
+      if (!iochart_bootchart_chart_annotation_parse (o->annotate[i], &a, error))
+        return FALSE;
+      g_array_append_val (marks, a);
+    }
+  if (o->annotations && !iochart_bootchart_chart_annotations_parse_file (o->annotations, marks, error))
+    return FALSE;
+  if (o->done_window)
+    {
+      if (!parse_duration (o->done_window, "--boot-done-window", &ns, error))
+        return FALSE;
+      bo->done_window_ns = ns;
+    }
+  if (o->from && !parse_duration (o->from, "--from", &bo->from_ns, error))
+    return FALSE;
+  if (o->to && !parse_duration (o->to, "--to", &bo->to_ns, error))
+    return FALSE;
+  if (o->theme && !iochart_theme_from_name (o->theme, &bo->theme))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': bad --theme: give light or dark", o->theme);
+      return FALSE;
+    }
+  bo->width = o->width;
+  bo->title = o->title;
+  bo->annotations = (const IochartBootchartChartAnnotation *) marks->data;
+  bo->n_annotations = marks->len;
+  return TRUE;
+}
+
+/* `iochart --svg boot.svg bootchart.tgz [trace.dat]`: the boot chart, with the block I/O of the
+ * same boot from the traces given, else from the bundle's own events.dat. */
+static int
+render_bootchart (Options *o, const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartBootchart) bc = NULL;
+  g_autoptr(IochartCapture) io = NULL;
+  g_autoptr(IochartSteal) steal = NULL;
+  g_autoptr(GArray) marks = iochart_bootchart_chart_annotations_new ();
+  IochartBootchartChartOptions bo = IOCHART_BOOTCHART_CHART_OPTIONS_INIT;
+
+  if (!bootchart_options (o, marks, &bo, &error))
+    goto fail;
+  if ((bc = iochart_bootchart_load (path, &error)) == NULL)
+    goto fail;
+  for (guint i = 0; i < iochart_bootchart_get_warnings (bc)->len; i++)
+    fprintf (stderr, "iochart: warning: %s\n", (char *) g_ptr_array_index (iochart_bootchart_get_warnings (bc), i));
+  if (o->captures[0] != NULL)
+    io = iochart_cli_load_captures ((const char * const *) o->captures, &o->load, &error);
+  else
+    io = iochart_bootchart_chart_load_bundle_io (path, &error);
+  if (error != NULL)
+    goto fail;
+  if (!iochart_bootchart_chart_write (bc, io, &bo, o->svg, o->png, o->pdf, &error))
+    goto fail;
+  if (o->json)
+    {
+      if (io != NULL)
+        steal = iochart_steal_new (io, NULL);
+      if (!write_json (io, -1, steal, bc, o->json, &error))
+        goto fail;
+    }
+  return IOCHART_EXIT_OK;
+fail:
+  return iochart_cli_report_error (error);
 }
 
 int
@@ -266,8 +383,19 @@ iochart_render_command (int argc, char **argv)
   gint64 from_rel, to_rel, start, t0, t_load, t_view, t_draw;
   guint32 dev;
 
-  if (!parse_options (&o, argc, argv, &error) ||
-      !fill_view_options (&o, &vo, &style, pids, &from_rel, &to_rel, &error))
+  char *bootchart;
+
+  if (!parse_options (&o, argc, argv, &error))
+    goto fail;
+  if ((bootchart = take_bootchart (&o)) != NULL)
+    {
+      int rc = render_bootchart (&o, bootchart);
+
+      g_free (bootchart);
+      options_clear (&o);
+      return rc;
+    }
+  if (!fill_view_options (&o, &vo, &style, pids, &from_rel, &to_rel, &error))
     goto fail;
   if (o.device && !iochart_cli_parse_dev (o.device, &dev, &error))
     goto fail;

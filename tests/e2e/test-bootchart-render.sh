@@ -1,0 +1,27 @@
+#!/bin/bash
+# `iochart --svg F bootchart.tgz`: the boot chart with the bundle's own block I/O, through the CLI.
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+sample=$IOCHART_SOURCE_ROOT/samples/bootchart-ionice.tgz
+fail=0
+check () { if eval "$2"; then echo "ok - $1"; else echo "not ok - $1"; fail=1; fi; }
+
+env -u DISPLAY -u WAYLAND_DISPLAY "$IOCHART" --svg "$tmp/b.svg" --png "$tmp/b.png" --pdf "$tmp/b.pdf" \
+  --json "$tmp/b.json" --annotate "1969.2s=marker" "$sample"
+check "renders with exit 0" "[ $? -eq 0 ]"
+check "svg is valid XML" "xmllint --noout '$tmp/b.svg'"
+check "svg keeps labels as text" "grep -q '>marker</text>' '$tmp/b.svg' && grep -q '>Boot chart for vm' '$tmp/b.svg'"
+check "png is a PNG" "head -c 8 '$tmp/b.png' | grep -q PNG"
+check "pdf is a PDF" "head -c 5 '$tmp/b.pdf' | grep -q '%PDF'"
+check "json has the boot and its block I/O by class" "python3 - '$tmp/b.json' <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j['bootchart']['n_samples'] > 10, j['bootchart']['n_samples']
+assert j['classes']['idle']['requests'] > 0 and j['classes']['be']['requests'] > 0, j['classes']
+assert 'stolen_ns' in j['idle_steal']
+PY"
+"$IOCHART" --svg "$tmp/x.svg" --annotate "no-such-process" "$sample" 2>"$tmp/err"
+check "unknown annotated process: exit 2" "[ $? -eq 2 ] && grep -q 'no-such-process' '$tmp/err'"
+"$IOCHART" info "$sample" >"$tmp/info"
+check "info summarises the boot" "grep -q 'bootchart capture' '$tmp/info'"
+exit $fail
