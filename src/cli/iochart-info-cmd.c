@@ -3,6 +3,7 @@
 #include "iochart-cli-private.h"
 #include "iochart-summary.h"
 #include "bootchart/iochart-bootchart.h"
+#include "bootchart/iochart-bootchart-chart.h"
 #include "analysis/iochart-steal.h"
 #include "analysis/iochart-lanes.h"
 
@@ -180,10 +181,13 @@ iochart_info_command (int argc, char **argv)
         fprintf (stderr, "iochart: warning: %s\n", (char *) g_ptr_array_index (iochart_bootchart_get_warnings (bootchart), i));
     }
   if (captures[0] != NULL)
+    capture = iochart_cli_load_captures ((const char * const *) captures, &load, &error);
+  else if (bootchart != NULL)   /* a bundle recorded by `iochart record --bootchart` has its own */
+    capture = iochart_bootchart_chart_load_bundle_io (bootchart_path, &error);
+  if (error != NULL)
+    goto fail;
+  if (capture != NULL)
     {
-      capture = iochart_cli_load_captures ((const char * const *) captures, &load, &error);
-      if (capture == NULL)
-        goto fail;
       if (device != NULL && (dev_index = iochart_capture_find_device (capture, dev)) < 0)
         {
           g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", captures[0], device);
