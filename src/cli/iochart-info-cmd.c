@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "iochart-cli-private.h"
 #include "iochart-summary.h"
+#include "iochart-format.h"
 #include "bootchart/iochart-bootchart.h"
 #include "bootchart/iochart-bootchart-chart.h"
 #include "analysis/iochart-steal.h"

@@ -1,6 +1,7 @@
 /* iochart-summary.c: per device, class and process figures of a capture */
 #include <stdlib.h>
 #include "iochart-summary.h"
+#include "iochart-format.h"
 
 typedef struct {
   GArray *q2c;   /* gint64 */
@@ -298,40 +299,6 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
 
 /* ---- text ---- */
 
-char *
-iochart_format_bytes (guint64 bytes)
-{
-  static const char * const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-  double v = bytes;
-  guint u = 0;
-
-  while (v >= 1024 && u + 1 < G_N_ELEMENTS (units))
-    {
-      v /= 1024;
-      u++;
-    }
-  return u == 0 ? g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes) : g_strdup_printf ("%.1f %s", v, units[u]);
-}
-
-char *
-iochart_format_duration (gint64 ns)
-{
-  double a;
-
-  if (ns == IOCHART_TIME_UNKNOWN)
-    return g_strdup ("-");
-  a = ABS ((double) ns);
-  if (a < 1e3)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-  if (a < 1e6)
-    return g_strdup_printf ("%.1f us", ns / 1e3);
-  if (a < 1e9)
-    return g_strdup_printf ("%.1f ms", ns / 1e6);
-  if (a < 600e9)
-    return g_strdup_printf ("%.2f s", ns / 1e9);
-  return g_strdup_printf ("%dm%02ds", (int) (ns / 60000000000), (int) (ns / 1000000000 % 60));
-}
-
 static void
 print_count (GString *out, const char *label, const IochartCount *c)
 {
@@ -361,6 +328,12 @@ print_devices (const IochartSummary *s, GString *out)
     }
 }
 
+static char *
+latency_text (gint64 ns)
+{
+  return ns == IOCHART_TIME_UNKNOWN ? g_strdup ("-") : iochart_format_duration (ns);
+}
+
 static void
 print_processes (const IochartSummary *s, GString *out)
 {
@@ -371,10 +344,10 @@ print_processes (const IochartSummary *s, GString *out)
     {
       const IochartSummaryProcess *sp = &g_array_index (s->processes, IochartSummaryProcess, i);
       g_autofree char *bytes = iochart_format_bytes (sp->count.bytes);
-      g_autofree char *q50 = iochart_format_duration (sp->q2c.p50_ns);
-      g_autofree char *q99 = iochart_format_duration (sp->q2c.p99_ns);
-      g_autofree char *d50 = iochart_format_duration (sp->d2c.p50_ns);
-      g_autofree char *d99 = iochart_format_duration (sp->d2c.p99_ns);
+      g_autofree char *q50 = latency_text (sp->q2c.p50_ns);
+      g_autofree char *q99 = latency_text (sp->q2c.p99_ns);
+      g_autofree char *d50 = latency_text (sp->d2c.p50_ns);
+      g_autofree char *d99 = latency_text (sp->d2c.p99_ns);
       g_autofree char *klass = sp->p->klass <= IOCHART_CLASS_IDLE && sp->p->klass != IOCHART_CLASS_NONE
                                ? g_strdup_printf ("%s%u", iochart_class_name (sp->p->klass), sp->p->level)
                                : g_strdup (iochart_class_name (sp->p->klass));

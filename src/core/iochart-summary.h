@@ -63,8 +63,5 @@ void            iochart_summary_to_json (const IochartSummary *summary,
 void            iochart_summary_print   (const IochartSummary *summary,
                                          GString              *out);
 
-/* "1.5 GiB", "512 B"; "12.3 ms" */
-char           *iochart_format_bytes    (guint64 bytes);
-char           *iochart_format_duration (gint64  ns);
 
 G_END_DECLS

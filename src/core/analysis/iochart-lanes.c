@@ -1,6 +1,7 @@
 /* iochart-lanes.c: grouping processes into lanes */
 #include <string.h>
 #include "iochart-lanes.h"
+#include "iochart-format.h"
 
 struct _IochartLanes {
   IochartCapture *capture;
@@ -156,22 +157,6 @@ request_in_view (const IochartRequest *rq, const IochartLanesOptions *o, gint64 
   return TRUE;
 }
 
-static char *
-format_count (guint n)
-{
-  g_autofree char *digits = g_strdup_printf ("%u", n);
-  GString *out = g_string_new (NULL);
-  gsize len = strlen (digits);
-
-  for (gsize i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, digits[i]);
-    }
-  return g_string_free (out, FALSE);
-}
-
 static const char *
 comm_of (IochartCapture *capture, guint32 p)
 {
@@ -198,7 +183,7 @@ make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint gr
     return g_strdup ("unknown process");
   if (by == IOCHART_GROUP_COMM)
     {
-      count = format_count (g->n_processes);
+      count = iochart_format_count (g->n_processes);
       return g->n_processes > 1 ? g_strdup_printf ("%s × %s", comm_of (capture, g->head), count)
                                 : g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
     }
@@ -215,7 +200,7 @@ make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint gr
     }
   if (others == 0)
     return g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
-  count = format_count (others);
+  count = iochart_format_count (others);
   if (by == IOCHART_GROUP_PARENT)
     return top == others
            ? g_strdup_printf ("children of %s[%d]: %s × %s", comm_of (capture, g->head), head->pid,
@@ -507,7 +492,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
     }
   if (others_lanes > 0)
     {
-      g_autofree char *count = format_count (others.n_processes);
+      g_autofree char *count = iochart_format_count (others.n_processes);
       for (guint c = 0; c < IOCHART_N_CLASSES; c++)
         if (others_class_bytes[c] > others_class_bytes[others.klass])
           others.klass = c;

@@ -9,6 +9,7 @@
 #include <archive_entry.h>
 #include <cairo.h>
 #include <cairo-pdf.h>
+#include "iochart-format.h"
 
 #include "iochart-bootchart-chart.h"
 #include "iochart-error.h"
@@ -67,22 +68,6 @@ with_alpha (guint32 rgba, guint8 alpha)
 
 /* ---- units ---- */
 
-static char *
-fmt_bytes (double bytes)
-{
-  static const char * const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-  guint u = 0;
-
-  while (bytes >= 1024 && u + 1 < G_N_ELEMENTS (units))
-    {
-      bytes /= 1024;
-      u++;
-    }
-  if (u == 0)
-    return g_strdup_printf ("%.0f B", bytes);
-  return g_strdup_printf (bytes < 10 ? "%.1f %s" : "%.0f %s", bytes, units[u]);
-}
-
 /* Seconds since boot with as many decimals as the span needs. */
 static char *
 fmt_s (double ns)
@@ -94,44 +79,6 @@ fmt_s (double ns)
   if (fabs (s) >= 1)
     return g_strdup_printf ("%.1f s", s);
   return g_strdup_printf ("%.0f ms", ns / 1e6);
-}
-
-static char *
-fmt_count (guint64 n)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  GString *out = g_string_new (NULL);
-  gsize len = strlen (digits);
-
-  for (gsize i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, digits[i]);
-    }
-  return g_string_free (out, FALSE);
-}
-
-static double
-nice_ceil (double v)
-{
-  double e, f;
-
-  if (v <= 0)
-    return 1;
-  e = pow (10, floor (log10 (v)));
-  f = v / e;
-  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * e;
-}
-
-static double
-nice_ceil_bytes (double v)
-{
-  double unit = 1;
-
-  while (v >= 1024 * unit && unit < 1099511627776.0)
-    unit *= 1024;
-  return nice_ceil (v / unit) * unit;
 }
 
 /* ---- annotations ---- */
@@ -769,8 +716,8 @@ disk_strip (Chart *c)
         sum += by_class[k] ? by_class[k][i] : 0;
       max = MAX (max, MAX (sum, t[i]));
     }
-  max = nice_ceil_bytes (MAX (max, 1024));
-  m = fmt_bytes (max);
+  max = iochart_nice_ceil_bytes (MAX (max, 1024));
+  m = iochart_format_bytes (max);
   top_tick = g_strdup_printf ("%s/s", m);
   scale = h / max;
   if (by_class[0])
@@ -839,10 +786,10 @@ mem_strip (Chart *c)
     }
   u = cols_finish (c, &used);
   uc = cols_finish (c, &cache);
-  t = fmt_bytes (total);
+  t = iochart_format_bytes (total);
   for (guint i = 0; i < c->n; i++)
     peak = MAX (peak, u[i]);
-  p = fmt_bytes (peak);
+  p = iochart_format_bytes (peak);
   sub = g_strdup_printf ("used (peak %s)", p);
   strip_frame (c, top, h, "Memory", sub, "cache (light)", t, "0");
   area (c, NULL, u, base, h / total, c->pal->mem_used, "memory used (not buffers or cache)");
@@ -1165,7 +1112,7 @@ io_summary (const guint64 bytes[IOCHART_N_CLASSES], gboolean short_form)
 
       if (bytes[k] == 0)
         continue;
-      b = fmt_bytes (bytes[k]);
+      b = iochart_format_bytes (bytes[k]);
       g_string_append_printf (s, "%s%s %s", s->len ? (short_form ? ", " : ", ") : "", b,
                               iochart_class_name (k));
     }
@@ -1400,11 +1347,11 @@ time_axis (Chart *c, double y_labels, gboolean grid)
   double span = c->to - c->from;
   g_autofree char *widest = fmt_s (c->to);
   double w = iochart_text_width (widest, FONT_SMALL, FALSE) + 24;
-  double step = nice_ceil (span / MAX (c->n / w, 1));
+  double step = iochart_nice_ceil (span / MAX (c->n / w, 1));
   int decimals;
 
   while (step / span * c->n < w)
-    step = nice_ceil (step * 1.01);
+    step = iochart_nice_ceil (step * 1.01);
   decimals = MAX (0, (int) -floor (log10 (step / NS_PER_S) + 1e-9));
   for (double t = ceil (c->from / step) * step; t <= c->to; t += step)
     {
@@ -1740,7 +1687,7 @@ header (Chart *c)
   const char *cmdline = iochart_bootchart_get_header_value (bc, "system.kernel.options");
   g_autofree char *cpu = cpu_model (bc);
   g_autofree char *sys = NULL, *boot = NULL, *s0 = NULL, *s1 = NULL, *per = NULL, *win = NULL;
-  g_autofree char *n_all = fmt_count (iochart_bootchart_get_processes (bc)->len);
+  g_autofree char *n_all = iochart_format_count (iochart_bootchart_get_processes (bc)->len);
   GString *line = g_string_new (NULL);
 
   c->y = MARGIN;

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "iochart-chart.h"
+#include "iochart-format.h"
 
 /* Okabe-Ito: tells apart under every common colour-vision deficiency. */
 static const guint32 class_colors[IOCHART_N_CLASSES] = {
@@ -95,54 +96,6 @@ with_alpha (guint32 rgba, guint8 alpha)
 /* ---- units ---- */
 
 static char *
-fmt_bytes (double bytes)
-{
-  static const char * const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-  guint u = 0;
-
-  while (bytes >= 1024 && u + 1 < G_N_ELEMENTS (units))
-    {
-      bytes /= 1024;
-      u++;
-    }
-  if (u == 0)
-    return g_strdup_printf ("%.0f B", bytes);
-  return g_strdup_printf (bytes < 10 ? "%.1f %s" : "%.0f %s", bytes, units[u]);
-}
-
-static char *
-fmt_dur (double ns)
-{
-  double a = fabs (ns);
-
-  if (a == 0)
-    return g_strdup ("0 s");
-  if (a < 1e3)
-    return g_strdup_printf ("%.0f ns", ns);
-  if (a < 1e6)
-    return g_strdup_printf (a < 1e4 ? "%.1f µs" : "%.0f µs", ns / 1e3);
-  if (a < 1e9)
-    return g_strdup_printf (a < 1e7 ? "%.1f ms" : "%.0f ms", ns / 1e6);
-  return g_strdup_printf (a < 1e11 ? "%.1f s" : "%.0f s", ns / 1e9);
-}
-
-static char *
-fmt_count (guint64 n)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  GString *out = g_string_new (NULL);
-  gsize len = strlen (digits);
-
-  for (gsize i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, digits[i]);
-    }
-  return g_string_free (out, FALSE);
-}
-
-static char *
 fmt_dev (IochartCapture *capture, int device)
 {
   const IochartDevice *d = iochart_capture_get_device (capture, device);
@@ -164,31 +117,8 @@ fmt_process (IochartCapture *capture, guint32 p)
 }
 
 /* The smallest 1, 2 or 5 × 10^k at least v. */
-static double nice_ceil (double v);
 
 /* Byte rates step in binary units, so that ticks read 200 MiB/s, not 191. */
-static double
-nice_ceil_bytes (double v)
-{
-  double unit = 1;
-
-  while (v >= 1024 * unit && unit < 1099511627776.0)
-    unit *= 1024;
-  return nice_ceil (v / unit) * unit;
-}
-
-static double
-nice_ceil (double v)
-{
-  double e, f;
-
-  if (v <= 0)
-    return 1;
-  e = pow (10, floor (log10 (v)));
-  f = v / e;
-  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * e;
-}
-
 /* ---- labels: collected, then placed so that no two ever overlap ---- */
 
 static void
@@ -358,12 +288,12 @@ time_step (Chart *c, double *label_w)
 {
   double span = iochart_view_get_to_ns (c->view) - iochart_view_get_from_ns (c->view);
   /* the widest label of this span decides the spacing */
-  g_autofree char *widest = fmt_dur (span + (iochart_view_get_from_ns (c->view) - c->origin_ns));
+  g_autofree char *widest = iochart_format_duration (span + (iochart_view_get_from_ns (c->view) - c->origin_ns));
   double w = iochart_text_width (widest, FONT_SMALL, FALSE) + 24;
-  double step = nice_ceil (span / MAX (c->n / w, 1));
+  double step = iochart_nice_ceil (span / MAX (c->n / w, 1));
 
   while (step / span * c->n < w)
-    step = nice_ceil (step * 1.01);
+    step = iochart_nice_ceil (step * 1.01);
   *label_w = w;
   return step;
 }
@@ -490,9 +420,9 @@ throughput_strip (Chart *c)
       /* reads grow up from a baseline, writes down from it: each side gets room by its peak (at
        * least a quarter) and its own labelled scale, so a trickle of journal writes does not
        * flatten the reads */
-      double nr = nice_ceil_bytes (max_r), nw = nice_ceil_bytes (max_w);
+      double nr = iochart_nice_ceil_bytes (max_r), nw = iochart_nice_ceil_bytes (max_w);
       double hr = h * CLAMP (nr / (nr + nw), 0.25, 0.75), base = top + hr;
-      g_autofree char *r = fmt_bytes (nr), *w = fmt_bytes (nw);
+      g_autofree char *r = iochart_format_bytes (nr), *w = iochart_format_bytes (nw);
 
       top_tick = g_strdup_printf ("%s/s", r);
       bottom_tick = g_strdup_printf ("%s/s", w);
@@ -507,8 +437,8 @@ throughput_strip (Chart *c)
       gboolean writes = max_w > 0;
       g_autofree char *m = NULL;
 
-      max = nice_ceil_bytes (MAX (max_r, max_w));
-      m = fmt_bytes (max);
+      max = iochart_nice_ceil_bytes (MAX (max_r, max_w));
+      m = iochart_format_bytes (max);
       top_tick = g_strdup_printf ("%s/s", m);
       strip_frame (c, top, h, "Throughput", writes ? "writes (no reads)" : "reads (no writes)",
                    top_tick, NULL, "0");
@@ -528,7 +458,7 @@ simple_strip (Chart *c, const char *title, const char *subtitle, double *const i
   g_autofree char *top_tick = NULL;
 
   rates (c, in, v, per);
-  max = nice_ceil (series_max (v, c->n));
+  max = iochart_nice_ceil (series_max (v, c->n));
   top_tick = max >= 10 ? g_strdup_printf ("%.0f%s", max, unit) : g_strdup_printf ("%g%s", max, unit);
   strip_frame (c, c->y, h, title, subtitle, top_tick, NULL, "0");
   stacked (c, v, c->y + h, -h / max, 0xff, what);
@@ -624,7 +554,7 @@ latency_strip (Chart *c)
   for (double d = lo; d <= hi + 1e-9; d++)
     {
       double y = top + h - (d - lo) / (hi - lo) * h;
-      g_autofree char *text = fmt_dur (pow (10, d));
+      g_autofree char *text = iochart_format_duration (pow (10, d));
 
       if (d > lo && d < hi)
         iochart_display_list_line (c->dl, c->x0, y, c->x0 + c->n, y, c->pal->grid, 1);
@@ -683,7 +613,7 @@ sector_strip (Chart *c)
   guint rows = c->bins->sector_rows, stride = c->n * 4;
   double h = rows + 4, top = c->y;
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
-  g_autofree char *max = fmt_bytes ((double) c->bins->max_sector * 512);
+  g_autofree char *max = iochart_format_bytes ((double) c->bins->max_sector * 512);
 
   strip_frame (c, top, h, "Sector map", "offset on the device", max, NULL, "0");
   for (guint r = 0; r < rows; r++)
@@ -720,11 +650,11 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
 {
   gint64 from = iochart_view_get_from_ns (c->view), to = iochart_view_get_to_ns (c->view);
   gint64 life = iochart_lane_get_life_ns (lane, from, to);
-  g_autofree char *bytes = fmt_bytes (lane->bytes);
-  g_autofree char *out = fmt_dur (lane->outstanding_ns);
-  g_autofree char *lived = fmt_dur (life);
-  g_autofree char *rq = fmt_count (lane->n_requests);
-  g_autofree char *procs = fmt_count (lane->n_processes);
+  g_autofree char *bytes = iochart_format_bytes (lane->bytes);
+  g_autofree char *out = iochart_format_duration (lane->outstanding_ns);
+  g_autofree char *lived = iochart_format_duration (life);
+  g_autofree char *rq = iochart_format_count (lane->n_requests);
+  g_autofree char *procs = iochart_format_count (lane->n_processes);
   double pct = life > 0 ? 100.0 * lane->outstanding_ns / life : 0;
 
   if (!long_form)
@@ -902,10 +832,10 @@ shade_run (Chart *c, guint c0, guint c1, guint *next_episode)
         g_hash_table_add (waiting, GUINT_TO_POINTER (g_array_index (ep->waiting, guint32, k) + 1));
     }
 
-  s_stolen = fmt_dur (stolen);
-  s_active = fmt_dur (active);
-  s_t0 = fmt_dur (t0 - c->origin_ns);
-  s_t1 = fmt_dur (t1 - c->origin_ns);
+  s_stolen = iochart_format_duration (stolen);
+  s_active = iochart_format_duration (active);
+  s_t0 = iochart_format_duration (t0 - c->origin_ns);
+  s_t1 = iochart_format_duration (t1 - c->origin_ns);
   g_string_append_printf (tip, "idle steal %s – %s: %s stolen while foreground I/O was outstanding for %s",
                           s_t0, s_t1, s_stolen, s_active);
   if (n_ep > 0)
@@ -991,8 +921,8 @@ legend_line (Chart *c)
       if (s < G_N_ELEMENTS (stack_order))
         {
           IochartClass k = stack_order[s];
-          g_autofree char *b = fmt_bytes (bytes[k]);
-          g_autofree char *n = fmt_count ((guint64) completions[k]);
+          g_autofree char *b = iochart_format_bytes (bytes[k]);
+          g_autofree char *n = iochart_format_count ((guint64) completions[k]);
 
           if (completions[k] == 0 && k != IOCHART_CLASS_BE && k != IOCHART_CLASS_IDLE)
             continue;
@@ -1046,9 +976,9 @@ steal_lines (Chart *c)
 
   if (d == NULL)
     return;
-  stolen = fmt_dur (d->stolen_ns);
-  active = fmt_dur (d->foreground_active_ns);
-  gap = fmt_dur (iochart_view_get_options (c->view)->steal_gap_ns >= 0
+  stolen = iochart_format_duration (d->stolen_ns);
+  active = iochart_format_duration (d->foreground_active_ns);
+  gap = iochart_format_duration (iochart_view_get_options (c->view)->steal_gap_ns >= 0
                  ? iochart_view_get_options (c->view)->steal_gap_ns : IOCHART_STEAL_DEFAULT_GAP_NS);
   for (guint k = 0; k < c->n && c->bins; k++)
     any_idle |= c->bins->completions[IOCHART_CLASS_IDLE][k] > 0;
@@ -1104,7 +1034,7 @@ steal_lines (Chart *c)
       for (guint i = 0; i < names->len && i < 4; i++)
         {
           double v = *(double *) g_hash_table_lookup (by_name, names->pdata[i]);
-          g_autofree char *s = fmt_dur (v);
+          g_autofree char *s = iochart_format_duration (v);
           g_string_append_printf (who, "%s%s %s (%.0f%%)", i ? " · " : "", (char *) names->pdata[i], s,
                                   100.0 * v / MAX (d->stolen_ns, 1));
         }
@@ -1140,8 +1070,8 @@ steal_lines (Chart *c)
         const IochartLane *lane = iochart_lanes_get_lane (c->lanes, g_array_index (order, guint, i));
         gint64 life = iochart_lane_get_life_ns (lane, iochart_view_get_from_ns (c->view),
                                                 iochart_view_get_to_ns (c->view));
-        g_autofree char *o = fmt_dur (lane->outstanding_ns);
-        g_autofree char *lf = fmt_dur (life);
+        g_autofree char *o = iochart_format_duration (lane->outstanding_ns);
+        g_autofree char *lf = iochart_format_duration (life);
 
         g_string_append_printf (fg, "%s%s %s of %s (%.0f%%)", shown ? " · " : "", lane->label, o, lf,
                                 life > 0 ? 100.0 * lane->outstanding_ns / life : 0);
@@ -1162,9 +1092,9 @@ header (Chart *c, const IochartChartStyle *style)
   g_autofree char *base = iochart_capture_get_name (c->capture)
                           ? g_path_get_basename (iochart_capture_get_name (c->capture)) : NULL;
   const char *title = style->title ? style->title : base;
-  g_autofree char *s_from = fmt_dur (from - c->origin_ns);
-  g_autofree char *s_to = fmt_dur (to - c->origin_ns);
-  g_autofree char *s_span = fmt_dur (iochart_capture_get_end_ns (c->capture) - c->origin_ns);
+  g_autofree char *s_from = iochart_format_duration (from - c->origin_ns);
+  g_autofree char *s_to = iochart_format_duration (to - c->origin_ns);
+  g_autofree char *s_span = iochart_format_duration (iochart_capture_get_end_ns (c->capture) - c->origin_ns);
   g_autofree char *dev = device >= 0 ? fmt_dev (c->capture, device) : g_strdup ("none");
   guint n_dev = iochart_capture_get_n_devices (c->capture);
   g_autofree char *line = NULL;
