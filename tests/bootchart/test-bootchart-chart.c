@@ -395,6 +395,14 @@ test_shifted_clock (void)
 }
 
 static gboolean
+have_program (const char *name)
+{
+  g_autofree char *path = g_find_program_in_path (name);
+
+  return path != NULL;
+}
+
+static gboolean
 run_ok (const char *const *argv)
 {
   int status = -1;
@@ -429,9 +437,9 @@ test_outputs (void)
   g_clear_pointer (&head, g_free);
   g_assert_true (g_file_get_contents (pdf, &head, &len, NULL));
   g_assert_cmpmem (head, 5, "%PDF-", 5);
-  if (g_find_program_in_path ("xmllint"))
+  if (have_program ("xmllint"))
     g_assert_true (run_ok ((const char *[]) { "xmllint", "--noout", svg, NULL }));
-  if (g_find_program_in_path ("rsvg-convert"))
+  if (have_program ("rsvg-convert"))
     g_assert_true (run_ok ((const char *[]) { "rsvg-convert", "-o", png2, svg, NULL }));
 
   /* an unwritable path is an error naming it */
@@ -558,7 +566,7 @@ xrmx_main (void)
         g_error ("%s: texts overlap", name);
       g_assert_cmpuint (count_texts (dl, " · CPU: "), ==, 1);
       g_assert_true (iochart_svg_write (dl, svg, &error));
-      if (g_find_program_in_path ("xmllint"))
+      if (have_program ("xmllint"))
         g_assert_true (run_ok ((const char *[]) { "xmllint", "--noout", svg, NULL }));
       g_remove (svg);
       /* every process drawn as parsed too */
