@@ -7,6 +7,7 @@
  * they joined and leave a dead record behind, dropped when the capture is finished.
  */
 #include <string.h>
+#include <sys/mman.h>
 #include "iochart-capture-private.h"
 #include "readers/iochart-sched-notes.h"
 
@@ -482,6 +483,33 @@ _iochart_builder_warn (IochartBuilder *b, const char *format, ...)
   va_start (args, format);
   g_ptr_array_add (b->capture->warnings, g_strdup_vprintf (format, args));
   va_end (args);
+}
+
+void
+_iochart_builder_reserve (IochartBuilder *b, guint n_requests)
+{
+  GArray *reqs = b->capture->requests;
+  guint len = reqs->len;
+
+  n_requests = MIN (n_requests, 64u << 20);
+  if (n_requests <= len)
+    return;
+  /* GArray keeps its allocation when it shrinks */
+  g_array_set_size (reqs, n_requests);
+  g_array_set_size (reqs, len);
+  len = b->pending->len;
+  g_array_set_size (b->pending, n_requests);
+  g_array_set_size (b->pending, len);
+}
+
+void
+_iochart_map_for_reading (const void *data, gsize len)
+{
+#ifdef MADV_POPULATE_READ
+  if (madvise ((void *) data, len, MADV_POPULATE_READ) == 0)
+    return;
+#endif
+  madvise ((void *) data, len, MADV_WILLNEED);
 }
 
 void

@@ -64,6 +64,14 @@ void            _iochart_builder_progress     (IochartBuilder    *b,
 void            _iochart_builder_warn         (IochartBuilder    *b,
                                                const char        *format,
                                                ...) G_GNUC_PRINTF (2, 3);
+/* Makes room for about n requests up front, so that the store is not copied as it grows. */
+void            _iochart_builder_reserve      (IochartBuilder    *b,
+                                               guint              n_requests);
+/* Asks the kernel to map a whole read-only file mapping at once and read ahead: one fault
+ * per page costs more than decoding the page on a virtual machine. */
+void            _iochart_map_for_reading      (const void        *data,
+                                               gsize              len);
+
 /* Counts records read that carry no block, sched or ioprio information. */
 void            _iochart_builder_add_events   (IochartBuilder    *b,
                                                guint64            n);

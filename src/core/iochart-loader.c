@@ -121,6 +121,8 @@ text_file_open (TextFile *tf, const char *path, GError **error)
     return FALSE;
   tf->text.data = g_mapped_file_get_contents (tf->mapped);
   tf->text.len = g_mapped_file_get_length (tf->mapped);
+  if (tf->text.len > 0)
+    _iochart_map_for_reading (tf->text.data, tf->text.len);
   if (tf->text.data == NULL)
     tf->text.data = "";
   return TRUE;

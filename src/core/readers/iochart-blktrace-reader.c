@@ -228,6 +228,7 @@ cpu_file_open (CpuFile *f, const char *path, GError **error)
   f->len = g_mapped_file_get_length (f->map);
   if (f->len == 0)
     return TRUE;    /* a CPU that saw no I/O */
+  _iochart_map_for_reading (f->data, f->len);
   return cpu_file_check_head (f, error);
 }
 
@@ -531,6 +532,9 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
       if (f->live)
         heap[n_live++] = f;
     }
+  /* about five records a request (Q, G, I, D, C) and a few notes: room enough that the store
+   * never moves while it grows */
+  _iochart_builder_reserve (r->b, total_bytes / (sizeof (BlkIoTrace) * 6));
   records = merge (r, heap, n_live, total_bytes);
   if (records == 0)
     {
