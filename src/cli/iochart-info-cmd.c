@@ -157,7 +157,7 @@ iochart_info_command (int argc, char **argv)
   g_autoptr(IochartSummary) summary = NULL;
   g_autoptr(IochartSteal) steal = NULL;
   g_autoptr(IochartBootchart) bootchart = NULL;
-  char *bootchart_path = NULL;
+  g_autofree char *bootchart_path = NULL;
   int dev_index = -1;
   guint32 dev;
 
