@@ -35,7 +35,8 @@ iochart_capture_init (IochartCapture *self)
   self->devices = g_array_new (FALSE, TRUE, sizeof (IochartDevice));
   self->processes = g_array_new (FALSE, TRUE, sizeof (IochartProcess));
   self->comms = g_array_new (FALSE, FALSE, sizeof (IochartComm));
-  self->requests = g_array_new (FALSE, TRUE, sizeof (IochartRequestRec));
+  /* not cleared: every record is written whole, and reserved room stays untouched */
+  self->requests = g_array_new (FALSE, FALSE, sizeof (IochartRequestRec));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->ambiguous = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->base_ns = IOCHART_TIME_UNKNOWN;

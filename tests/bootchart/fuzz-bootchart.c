@@ -4,7 +4,6 @@
  * `head -n -0 FILE...` prints), e.g. "==> proc_ps.log <==\n100\n1 (init) S 0 ...\n\n".
  * Seeds: tests/bootchart/seeds/.
  */
-#define _GNU_SOURCE
 #include <string.h>
 
 #include "bootchart/iochart-bootchart-private.h"

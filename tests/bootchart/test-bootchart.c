@@ -1,5 +1,4 @@
 /* test-bootchart.c: the bootchart reader on captures written by the test itself */
-#define _GNU_SOURCE
 #include <string.h>
 #include <glib/gstdio.h>
 #include <archive.h>
