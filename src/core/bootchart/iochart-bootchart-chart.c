@@ -10,6 +10,7 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include "iochart-format.h"
+#include "render/iochart-labels.h"
 
 #include "iochart-bootchart-chart.h"
 #include "iochart-error.h"
@@ -259,18 +260,6 @@ iochart_bootchart_chart_find_boot_done (IochartBootchart *bc, gint64 window_ns, 
 
 /* ---- the chart ---- */
 
-typedef struct {
-  double        x, y;
-  char         *text;
-  double        size;
-  gboolean      bold;
-  IochartAnchor anchor;
-  guint32       fill;
-  char         *tooltip;
-  int           priority;   /* lower wins when two would overlap */
-  guint         order;
-  double        box[4];
-} Label;
 
 typedef struct {
   IochartBootchartProcess *node;
@@ -305,7 +294,7 @@ typedef struct {
   const Palette                      *pal;
   IochartDisplayList                 *under;    /* grid and shading, drawn first */
   IochartDisplayList                 *dl;
-  GArray                             *labels;
+  IochartLabels                      *labels;
   double                              width;
   double                              x0;
   guint                               n;        /* plot columns */
@@ -324,9 +313,7 @@ static void
 label_full (Chart *c, double x, double y, const char *text, double size, gboolean bold,
             IochartAnchor anchor, guint32 fill, int priority, const char *tooltip)
 {
-  Label l = { x, y, g_strdup (text), size, bold, anchor, fill, g_strdup (tooltip), priority,
-              c->labels->len, { 0 } };
-  g_array_append_val (c->labels, l);
+  iochart_labels_add (c->labels, x, y, text, size, bold, anchor, fill, priority, tooltip);
 }
 
 static void
@@ -334,100 +321,6 @@ label (Chart *c, double x, double y, const char *text, double size, IochartAncho
        guint32 fill, int priority)
 {
   label_full (c, x, y, text, size, FALSE, anchor, fill, priority, NULL);
-}
-
-static int
-label_cmp (gconstpointer a, gconstpointer b)
-{
-  const Label *x = *(const Label * const *) a, *y = *(const Label * const *) b;
-
-  if (x->priority != y->priority)
-    return x->priority - y->priority;
-  return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static int
-box_top_cmp (gconstpointer a, gconstpointer b)
-{
-  const Label *x = *(const Label * const *) a, *y = *(const Label * const *) b;
-  return (x->box[1] > y->box[1]) - (x->box[1] < y->box[1]);
-}
-
-/* Labels are placed so that none overlap by construction; this pass only makes sure of it,
- * dropping the less important of two that would (kept ones sorted by top: a sweep, not n²). */
-static void
-place_labels (Chart *c)
-{
-  g_autoptr(GPtrArray) order = g_ptr_array_new ();
-  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
-  double ascent, descent;
-
-  for (guint i = 0; i < c->labels->len; i++)
-    {
-      Label *l = &g_array_index (c->labels, Label, i);
-      double w = iochart_text_width (l->text, l->size, l->bold);
-
-      iochart_font_extents (l->size, &ascent, &descent);
-      l->box[0] = l->x - (l->anchor == IOCHART_ANCHOR_MIDDLE ? w / 2 : l->anchor == IOCHART_ANCHOR_END ? w : 0);
-      l->box[1] = l->y - ascent;
-      l->box[2] = w;
-      l->box[3] = ascent + descent;
-      g_ptr_array_add (order, l);
-    }
-  g_ptr_array_sort (order, label_cmp);
-  for (guint i = 0; i < order->len; i++)
-    {
-      Label *l = order->pdata[i];
-      gboolean clash = FALSE;
-      guint lo = 0, hi = kept->len;
-
-      /* kept is sorted by top; boxes are at most 30 px tall */
-      while (lo < hi)
-        {
-          guint mid = (lo + hi) / 2;
-          if (((Label *) kept->pdata[mid])->box[1] < l->box[1] - 30)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      for (guint k = lo; k < kept->len && !clash; k++)
-        {
-          const double *o = ((Label *) kept->pdata[k])->box;
-          if (o[1] > l->box[1] + l->box[3])
-            break;
-          clash = l->box[0] < o[0] + o[2] && o[0] < l->box[0] + l->box[2] &&
-                  l->box[1] < o[1] + o[3] && o[1] < l->box[1] + l->box[3];
-        }
-      if (clash)
-        {
-          g_debug ("bootchart label \"%s\" dropped: it would overlap another", l->text);
-          l->priority = -1000;
-          continue;
-        }
-      g_ptr_array_insert (kept, lo, l);
-      /* keep the order by top after the insertion point */
-      for (guint k = lo; k + 1 < kept->len && box_top_cmp (&kept->pdata[k], &kept->pdata[k + 1]) > 0; k++)
-        {
-          gpointer t = kept->pdata[k];
-          kept->pdata[k] = kept->pdata[k + 1];
-          kept->pdata[k + 1] = t;
-        }
-    }
-  for (guint i = 0; i < c->labels->len; i++)
-    {
-      Label *l = &g_array_index (c->labels, Label, i);
-
-      if (l->priority != -1000)
-        {
-          IochartDlItem *item = iochart_display_list_text (c->dl, l->x, l->y, l->text, l->size,
-                                                           l->bold, l->anchor, l->fill);
-          if (l->tooltip)
-            iochart_dl_item_set_tooltip (item, l->tooltip);
-        }
-      g_free (l->text);
-      g_free (l->tooltip);
-    }
-  g_array_set_size (c->labels, 0);
 }
 
 static double
@@ -1777,7 +1670,7 @@ iochart_bootchart_chart_draw (IochartBootchart *bc, IochartCapture *io,
                : io != NULL ? (int) (saved_flags & ~IOCHART_BOOTCHART_TREE_MERGE_SIBLINGS) : (int) saved_flags;
   if ((IochartBootchartTreeFlags) want_flags != saved_flags)
     iochart_bootchart_set_tree_flags (bc, want_flags);
-  c.labels = g_array_new (FALSE, FALSE, sizeof (Label));
+  c.labels = iochart_labels_new ();
   c.rows = g_array_new (FALSE, TRUE, sizeof (Row));
   c.under = iochart_display_list_new (c.width, 1);
   c.dl = iochart_display_list_new (c.width, 1);
@@ -1817,18 +1710,13 @@ iochart_bootchart_chart_draw (IochartBootchart *bc, IochartCapture *io,
   iochart_display_list_append_list (dl, c.dl);
   iochart_display_list_free (c.dl);
   c.dl = dl;
-  place_labels (&c);
+  iochart_labels_place (c.labels, c.dl);
 
 out:
   for (guint r = 0; r < c.rows->len; r++)
     g_free (g_array_index (c.rows, Row, r).io_mask);
   g_array_unref (c.rows);
-  for (guint i = 0; i < c.labels->len; i++)
-    {
-      g_free (g_array_index (c.labels, Label, i).text);
-      g_free (g_array_index (c.labels, Label, i).tooltip);
-    }
-  g_array_unref (c.labels);
+  iochart_labels_free (c.labels);
   iochart_display_list_free (c.under);
   if (dl == NULL)
     iochart_display_list_free (c.dl);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "iochart-chart.h"
 #include "iochart-format.h"
+#include "iochart-labels.h"
 
 /* Okabe-Ito: tells apart under every common colour-vision deficiency. */
 static const guint32 class_colors[IOCHART_N_CLASSES] = {
@@ -38,17 +39,6 @@ static const Palette dark = {
 #define LINE          16.0
 #define LANE_HEIGHT   30.0
 
-typedef struct {
-  double        x, y;
-  char         *text;
-  double        size;
-  gboolean      bold;
-  IochartAnchor anchor;
-  guint32       fill;
-  char         *tooltip;
-  int           priority;   /* lower wins when two would overlap */
-  guint         order;
-} Label;
 
 typedef struct {
   IochartView              *view;
@@ -60,7 +50,7 @@ typedef struct {
   const Palette            *pal;
   IochartDisplayList       *under;     /* grid and shading, drawn first */
   IochartDisplayList       *dl;
-  GArray                   *labels;    /* Label, drawn last */
+  IochartLabels            *labels;    /* drawn last */
   double                    width;
   double                    x0;        /* left of the plot area */
   guint                     n;         /* columns = plot width */
@@ -125,9 +115,7 @@ static void
 label_full (Chart *c, double x, double y, const char *text, double size, gboolean bold,
             IochartAnchor anchor, guint32 fill, int priority, const char *tooltip)
 {
-  Label l = { x, y, g_strdup (text), size, bold, anchor, fill, g_strdup (tooltip), priority,
-              c->labels->len };
-  g_array_append_val (c->labels, l);
+  iochart_labels_add (c->labels, x, y, text, size, bold, anchor, fill, priority, tooltip);
 }
 
 static void
@@ -135,67 +123,6 @@ label (Chart *c, double x, double y, const char *text, double size, IochartAncho
        guint32 fill, int priority)
 {
   label_full (c, x, y, text, size, FALSE, anchor, fill, priority, NULL);
-}
-
-static int
-label_priority_cmp (gconstpointer a, gconstpointer b)
-{
-  const Label *x = *(const Label * const *) a, *y = *(const Label * const *) b;
-
-  if (x->priority != y->priority)
-    return x->priority - y->priority;
-  return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static void
-place_labels (Chart *c)
-{
-  g_autoptr(GPtrArray) by_priority = g_ptr_array_new ();
-  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (double) * 4);
-  g_autofree gboolean *keep = g_new0 (gboolean, c->labels->len);
-  g_autoptr(IochartDisplayList) scratch = iochart_display_list_new (1, 1);
-
-  for (guint i = 0; i < c->labels->len; i++)
-    g_ptr_array_add (by_priority, &g_array_index (c->labels, Label, i));
-  g_ptr_array_sort (by_priority, label_priority_cmp);
-  for (guint i = 0; i < by_priority->len; i++)
-    {
-      Label *l = g_ptr_array_index (by_priority, i);
-      IochartDlItem *probe = iochart_display_list_text (scratch, l->x, l->y, l->text, l->size,
-                                                        l->bold, l->anchor, l->fill);
-      double box[4];
-      gboolean clash = FALSE;
-
-      iochart_dl_item_text_box (probe, &box[0], &box[1], &box[2], &box[3]);
-      for (guint k = 0; k < kept->len && !clash; k++)
-        {
-          const double *o = (const double *) (kept->data + k * sizeof box);
-          clash = box[0] < o[0] + o[2] && o[0] < box[0] + box[2] &&
-                  box[1] < o[1] + o[3] && o[1] < box[1] + box[3];
-        }
-      if (clash)
-        {
-          g_debug ("label \"%s\" dropped: it would overlap another", l->text);
-          continue;
-        }
-      g_array_append_vals (kept, box, 1);
-      keep[l->order] = TRUE;
-    }
-  for (guint i = 0; i < c->labels->len; i++)
-    {
-      Label *l = &g_array_index (c->labels, Label, i);
-
-      if (keep[i])
-        {
-          IochartDlItem *item = iochart_display_list_text (c->dl, l->x, l->y, l->text, l->size,
-                                                           l->bold, l->anchor, l->fill);
-          if (l->tooltip)
-            iochart_dl_item_set_tooltip (item, l->tooltip);
-        }
-      g_free (l->text);
-      g_free (l->tooltip);
-    }
-  g_array_set_size (c->labels, 0);
 }
 
 /* ---- geometry helpers ---- */
@@ -1136,7 +1063,7 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   c.x0 = IOCHART_VIEW_LABEL_WIDTH;
   c.n = iochart_view_get_n_columns (view);
   c.origin_ns = iochart_capture_get_start_ns (c.capture);
-  c.labels = g_array_new (FALSE, FALSE, sizeof (Label));
+  c.labels = iochart_labels_new ();
   c.under = iochart_display_list_new (c.width, 1);
   c.dl = iochart_display_list_new (c.width, 1);
 
@@ -1178,7 +1105,7 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   iochart_display_list_free (c.under);
   iochart_display_list_free (c.dl);
   c.dl = dl;
-  place_labels (&c);
-  g_array_unref (c.labels);
+  iochart_labels_place (c.labels, c.dl);
+  iochart_labels_free (c.labels);
   return dl;
 }
