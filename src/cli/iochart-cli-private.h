@@ -2,6 +2,9 @@
 #pragma once
 
 #include "iochart-loader.h"
+#include "iochart-summary.h"
+#include "analysis/iochart-steal.h"
+#include "bootchart/iochart-bootchart.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +32,12 @@ int             iochart_cli_report_error  (const GError              *error);
 gboolean        iochart_cli_parse_dev     (const char                *text,
                                            guint32                   *dev,
                                            GError                   **error);
+
+/* The JSON document of `info --json` and of the chart's --json: the summary's members, then
+ * `idle_steal` and `bootchart` for those given (each may be NULL). */
+char           *iochart_cli_json_document (const IochartSummary      *summary,
+                                           IochartSteal              *steal,
+                                           IochartBootchart          *bootchart);
 
 /* Subcommands: each parses its own options from argv (argv[0] is the subcommand name). */
 int iochart_info_command   (int argc, char **argv);

@@ -3,6 +3,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "iochart-cli-private.h"
+#include "iochart-summary.h"
+#include "analysis/iochart-steal.h"
+#include "bootchart/iochart-bootchart.h"
 
 typedef struct {
   const char *name;
@@ -88,4 +91,32 @@ iochart_cli_parse_dev (const char *text, guint32 *dev, GError **error)
     }
   *dev = IOCHART_DEV_MAKE (major, minor);
   return TRUE;
+}
+
+char *
+iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  if (summary != NULL)
+    iochart_summary_to_json (summary, b);
+  if (steal != NULL)
+    {
+      json_builder_set_member_name (b, "idle_steal");
+      iochart_steal_to_json (steal, b);
+    }
+  if (bootchart != NULL)
+    {
+      /* it writes one whole object */
+      json_builder_set_member_name (b, "bootchart");
+      iochart_bootchart_to_json (bootchart, b);
+    }
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
 }

@@ -103,30 +103,8 @@ print_steal (IochartSteal *steal, GString *out)
 static gboolean
 print_json (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart, GError **error)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
+  g_autofree char *text = iochart_cli_json_document (summary, steal, bootchart);
 
-  json_builder_begin_object (b);
-  if (summary != NULL)
-    iochart_summary_to_json (summary, b);
-  if (steal != NULL)
-    {
-      json_builder_set_member_name (b, "idle_steal");
-      iochart_steal_to_json (steal, b);
-    }
-  if (bootchart != NULL)
-    {
-      /* it writes one whole object */
-      json_builder_set_member_name (b, "bootchart");
-      iochart_bootchart_to_json (bootchart, b);
-    }
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
   if (fputs (text, stdout) < 0 || fputc ('\n', stdout) < 0)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "cannot write to standard output");

@@ -98,31 +98,10 @@ static gboolean
 write_json (IochartCapture *capture, int dev_index, IochartSteal *steal, IochartBootchart *bootchart,
             const char *path, GError **error)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(IochartSummary) summary = capture ? iochart_summary_new (capture, dev_index, 20) : NULL;
+  g_autofree char *text = iochart_cli_json_document (summary, capture ? steal : NULL, bootchart);
   g_autoptr(GError) local = NULL;
-  g_autofree char *text = NULL;
 
-  json_builder_begin_object (b);
-  if (capture != NULL)
-    {
-      g_autoptr(IochartSummary) summary = iochart_summary_new (capture, dev_index, 20);
-
-      iochart_summary_to_json (summary, b);
-      json_builder_set_member_name (b, "idle_steal");
-      iochart_steal_to_json (steal, b);
-    }
-  if (bootchart != NULL)
-    {
-      json_builder_set_member_name (b, "bootchart");
-      iochart_bootchart_to_json (bootchart, b);
-    }
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
   if (!g_file_set_contents (path, text, -1, &local))
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, local->message);
