@@ -51,6 +51,29 @@ check "xz-compressed report text: same classes" "
 d = json.load(open('$tmp/dat.json'))
 assert j['classes'] == d['classes']"
 
+# gzip and zstd as well as xz.
+gzip -c "$S/ionice-bfq.trace.txt" >"$tmp/trace.txt.gz"
+info "$tmp/trace.txt.gz"
+check "gzip-compressed trace text: same classes" "
+d = json.load(open('$tmp/dat.json'))
+assert j['classes'] == d['classes']"
+if command -v zstd >/dev/null; then
+  zstd -q -c "$S/ionice-bfq.trace.txt" >"$tmp/trace.txt.zst"
+  info "$tmp/trace.txt.zst"
+  check "zstd-compressed trace text: same classes" "
+d = json.load(open('$tmp/dat.json'))
+assert j['classes'] == d['classes']"
+fi
+
+# A progress bar on a terminal, none when stderr is a file.
+if command -v script >/dev/null; then
+  if ! script -qec "'$IOCHART' info '$S/ionice-bfq.dat' >/dev/null" /dev/null >"$tmp/tty" 2>&1; then
+    echo "ok - # skip: no pseudo-terminal here ($(head -c 100 "$tmp/tty"))"
+  elif grep -q '\[[#.]*\] *[0-9]*%' "$tmp/tty"; then echo "ok - progress bar on a terminal"; else echo "not ok - no progress bar on a terminal"; fail=1; fi
+fi
+"$IOCHART" info "$S/ionice-bfq.dat" >/dev/null 2>"$tmp/notty"
+if grep -q '%' "$tmp/notty"; then echo "not ok - progress drawn into a file"; fail=1; else echo "ok - no progress bar in a file"; fi
+
 # blktrace has no ioprio: BFQ's notes tell the best-effort reader, a rule the idle one.
 info "$S/blktrace/bfq-idle-vs-be-dd"
 check "blktrace: BFQ notes give best effort, level 7 stays unknown" "
