@@ -207,6 +207,115 @@ count_unclassed_issued (IochartCapture *c)
   return n;
 }
 
+/* ---- processes: blktrace knows pids, but no forks or exits and often not even names ("<...>");
+ * the side capture of the same run lends them, so lanes fold short-lived children into the
+ * process that forked them ---- */
+
+typedef struct {
+  IochartCapture *primary;
+  IochartCapture *side;
+  GHashTable     *primary_by_pid;   /* pid -> index + 1 */
+  GHashTable     *side_by_pid;
+  gint64          offset;           /* side clock - primary clock */
+} Lending;
+
+static GHashTable *
+index_by_pid (IochartCapture *c)
+{
+  GHashTable *h = g_hash_table_new (NULL, NULL);
+
+  /* the last process of a reused pid wins */
+  for (guint i = 0; i < c->processes->len; i++)
+    g_hash_table_insert (h, GINT_TO_POINTER (g_array_index (c->processes, IochartProcess, i).pid),
+                         GUINT_TO_POINTER (i + 1));
+  return h;
+}
+
+static gint64
+to_primary (const Lending *l, gint64 side_ns)
+{
+  return side_ns == IOCHART_TIME_UNKNOWN ? side_ns : side_ns - l->offset;
+}
+
+static guint32 lend_process (Lending *l, guint32 pi, guint32 si, guint depth);
+
+/* The primary's process for a side process: its own of that pid, else a new one without I/O. */
+static guint32
+primary_for (Lending *l, guint32 si, guint depth)
+{
+  const IochartProcess *sp = &g_array_index (l->side->processes, IochartProcess, si);
+  gpointer v = g_hash_table_lookup (l->primary_by_pid, GINT_TO_POINTER (sp->pid));
+  IochartProcess np = { .pid = sp->pid, .tgid = sp->tgid, .ppid = -1, .parent = IOCHART_NO_PROCESS,
+                        .start_ns = IOCHART_TIME_UNKNOWN, .exit_ns = IOCHART_TIME_UNKNOWN,
+                        .klass = sp->klass, .level = sp->level, .class_source = IOCHART_CLASS_SOURCE_SIDE_CAPTURE };
+  guint32 pi;
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  g_array_append_val (l->primary->processes, np);
+  pi = l->primary->processes->len - 1;
+  g_hash_table_insert (l->primary_by_pid, GINT_TO_POINTER (sp->pid), GUINT_TO_POINTER (pi + 1));
+  return lend_process (l, pi, si, depth + 1);
+}
+
+static guint32
+lend_process (Lending *l, guint32 pi, guint32 si, guint depth)
+{
+  const IochartProcess *sp = &g_array_index (l->side->processes, IochartProcess, si);
+  IochartProcess *pp = &g_array_index (l->primary->processes, IochartProcess, pi);
+  guint32 sparent = sp->parent;
+
+  if (pp->n_comms == 0 && sp->comm != NULL)
+    {
+      /* a process without names gets its history appended at the end of the one array */
+      guint n;
+      const IochartComm *comms = iochart_capture_get_comms (l->side, si, &n);
+
+      pp->first_comm = l->primary->comms->len;
+      pp->n_comms = n;
+      for (guint k = 0; k < n; k++)
+        {
+          IochartComm c = { to_primary (l, comms[k].ns), _iochart_capture_intern (l->primary, comms[k].comm, -1) };
+          g_array_append_val (l->primary->comms, c);
+        }
+      pp->comm = _iochart_capture_intern (l->primary, sp->comm, -1);
+    }
+  if (pp->start_ns == IOCHART_TIME_UNKNOWN)
+    pp->start_ns = to_primary (l, sp->start_ns);
+  if (pp->exit_ns == IOCHART_TIME_UNKNOWN)
+    pp->exit_ns = to_primary (l, sp->exit_ns);
+  if (pp->parent == IOCHART_NO_PROCESS && sparent != IOCHART_NO_PROCESS && depth < 64)
+    {
+      guint32 parent = primary_for (l, sparent, depth);
+
+      /* primary_for() may have grown the array */
+      pp = &g_array_index (l->primary->processes, IochartProcess, pi);
+      if (parent != pi)
+        {
+          pp->parent = parent;
+          pp->ppid = g_array_index (l->primary->processes, IochartProcess, parent).pid;
+        }
+    }
+  return pi;
+}
+
+static void
+lend_processes (IochartCapture *primary, IochartCapture *side, gint64 offset)
+{
+  Lending l = { primary, side, index_by_pid (primary), index_by_pid (side), offset };
+  guint n = primary->processes->len;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gpointer v = g_hash_table_lookup (l.side_by_pid,
+                                        GINT_TO_POINTER (g_array_index (primary->processes, IochartProcess, i).pid));
+      if (v != NULL)
+        lend_process (&l, i, GPOINTER_TO_UINT (v) - 1, 0);
+    }
+  g_hash_table_unref (l.primary_by_pid);
+  g_hash_table_unref (l.side_by_pid);
+}
+
 guint
 iochart_side_capture_apply (IochartCapture *primary, IochartCapture *side)
 {
@@ -237,6 +346,8 @@ iochart_side_capture_apply (IochartCapture *primary, IochartCapture *side)
   g_debug ("side capture '%s': clock offset %" G_GINT64_FORMAT " ns (from %u unique requests), "
            "tolerance %" G_GINT64_FORMAT " ns, %u of %u requests matched, %u given a class",
            side->name, pr.offset, diffs->len, pr.tolerance, pr.matched, prim->len, pr.given);
+  if (pr.matched > 0)
+    lend_processes (primary, side, pr.offset);
   if (pr.given > 0)
     _iochart_capture_retally (primary);
   unclassed = count_unclassed_issued (primary);

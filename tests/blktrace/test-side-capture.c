@@ -109,6 +109,26 @@ main (void)
         }
     }
 
+  /* The .dat lends its process tree: every cat that read on 7,0 has a known life and a find for
+   * a parent, so lanes fold the cats into the two readers. */
+  {
+    guint cats = 0;
+
+    for (guint i = 0; i < iochart_capture_get_n_processes (merged); i++)
+      {
+        const IochartProcess *p = iochart_capture_get_process (merged, i);
+
+        if (p->requests == 0 || g_strcmp0 (p->comm, "cat") != 0)
+          continue;
+        cats++;
+        g_assert_cmpuint (p->parent, !=, IOCHART_NO_PROCESS);
+        g_assert_cmpstr (iochart_capture_get_process (merged, p->parent)->comm, ==, "find");
+        g_assert_cmpint (p->start_ns, !=, IOCHART_TIME_UNKNOWN);
+        g_assert_cmpint (p->exit_ns, >, p->start_ns);
+      }
+    g_assert_cmpuint (cats, >, 300);
+  }
+
   /* The notes alone: every pid BFQ names gets its class right, or an honest "idle or be 7". */
   notes = note_classes (dir);
   for (guint i = 0; i < iochart_capture_get_n_processes (merged); i++)
