@@ -46,6 +46,28 @@ lane_named (IochartLanes *lanes, const char *label)
   return NULL;
 }
 
+/* blktrace: no fork events, so no parents; a `cat` a file must not get a lane each. */
+static void
+test_lanes_without_forks (void)
+{
+  static const TestRq rqs[] = {
+    { DEV_LOOP, 100, 8, "R", 401, "cat", IOCHART_CLASS_BE, 1 * MS, 1 * MS, 2 * MS, 3 * MS },
+    { DEV_LOOP, 200, 8, "R", 402, "cat", IOCHART_CLASS_BE, 4 * MS, 4 * MS, 5 * MS, 6 * MS },
+    { DEV_LOOP, 300, 8, "R", 403, "cat", IOCHART_CLASS_IDLE, 7 * MS, 7 * MS, 8 * MS, 9 * MS },
+    { DEV_LOOP, 400, 8, "R", 404, "cat", IOCHART_CLASS_IDLE, 10 * MS, 10 * MS, 11 * MS, 12 * MS },
+    { DEV_LOOP, 500, 8, "R", 405, "cat", IOCHART_CLASS_IDLE, 13 * MS, 13 * MS, 14 * MS, 15 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  g_autoptr(IochartLanes) lanes = iochart_lanes_new (c, NULL);
+
+  g_assert_cmpint (iochart_lanes_get_group_by (lanes), ==, IOCHART_GROUP_COMM);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, 2);
+  g_assert_nonnull (lane_named (lanes, "cat × 2"));
+  g_assert_cmpint (lane_named (lanes, "cat × 2")->klass, ==, IOCHART_CLASS_BE);
+  g_assert_nonnull (lane_named (lanes, "cat × 3"));
+  g_assert_cmpint (lane_named (lanes, "cat × 3")->klass, ==, IOCHART_CLASS_IDLE);
+}
+
 static void
 test_lanes_tree (void)
 {
@@ -332,6 +354,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lanes/tree", test_lanes_tree);
+  g_test_add_func ("/lanes/without-forks", test_lanes_without_forks);
   g_test_add_func ("/lanes/options", test_lanes_options);
   g_test_add_func ("/chart/story", test_chart_story);
   g_test_add_func ("/chart/no-overlap", test_no_overlap);

@@ -89,29 +89,39 @@ group_tree (IochartCapture *capture, guint n, gboolean only_parent)
   return root;
 }
 
+/* Processes of one name share a lane; with by_class, of one name and one class. */
 static guint32 *
-group_by_comm (IochartCapture *capture, guint n, guint *n_groups)
+group_by_comm (IochartCapture *capture, guint n, gboolean by_class, guint *n_groups)
 {
   guint32 *group = g_new (guint32, n + 1);
-  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; i < n; i++)
     {
-      const char *comm = iochart_capture_get_process (capture, i)->comm;
+      const IochartProcess *proc = iochart_capture_get_process (capture, i);
+      g_autofree char *key = g_strdup_printf ("%s/%u", proc->comm ? proc->comm : "",
+                                              by_class ? proc->klass : 0u);
       gpointer id;
 
-      if (comm == NULL)
-        comm = "";
-      if (!g_hash_table_lookup_extended (ids, comm, NULL, &id))
+      if (!g_hash_table_lookup_extended (ids, key, NULL, &id))
         {
           id = GUINT_TO_POINTER (g_hash_table_size (ids));
-          g_hash_table_insert (ids, (gpointer) comm, id);
+          g_hash_table_insert (ids, g_steal_pointer (&key), id);
         }
       group[i] = GPOINTER_TO_UINT (id);
     }
   group[n] = g_hash_table_size (ids);
   *n_groups = group[n] + 1;
   return group;
+}
+
+static gboolean
+any_parent (IochartCapture *capture, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (iochart_capture_get_process (capture, i)->parent != IOCHART_NO_PROCESS)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -415,10 +425,14 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
   self->lanes = g_array_new (FALSE, FALSE, sizeof (IochartLane));
   g_array_set_clear_func (self->lanes, clear_lane);
 
-  switch (options->group_by)
+  /* Without fork events (blktrace, blkparse text, no .dat beside them) no process has a parent,
+   * and a tree would give each of a `find`'s thousand `cat`s a lane: name and class group them. */
+  if (self->group_by == IOCHART_GROUP_TREE && !any_parent (capture, n_proc))
+    self->group_by = IOCHART_GROUP_COMM;
+  switch (self->group_by)
     {
     case IOCHART_GROUP_COMM:
-      self->group_of = group_by_comm (capture, n_proc, &n_groups);
+      self->group_of = group_by_comm (capture, n_proc, options->group_by == IOCHART_GROUP_TREE, &n_groups);
       break;
     case IOCHART_GROUP_CLASS:
       self->group_of = g_new0 (guint32, n_proc + 1);
@@ -433,7 +447,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
     case IOCHART_GROUP_TREE:
     case IOCHART_GROUP_PARENT:
     default:
-      self->group_of = group_tree (capture, n_proc, options->group_by == IOCHART_GROUP_PARENT);
+      self->group_of = group_tree (capture, n_proc, self->group_by == IOCHART_GROUP_PARENT);
       n_groups = n_proc + 1;
       break;
     }
@@ -460,7 +474,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
 
       if (!fold)
         {
-          lane.label = make_label (capture, options->group_by, g, id);
+          lane.label = make_label (capture, self->group_by, g, id);
           lane.head = g->head;
           lane.start_ns = g->start_ns;
           lane.exit_ns = g->exit_ns;
@@ -543,6 +557,12 @@ iochart_lanes_free (IochartLanes *lanes)
   g_free (lanes->lane_of);
   g_array_unref (lanes->lanes);
   g_free (lanes);
+}
+
+IochartGroupBy
+iochart_lanes_get_group_by (IochartLanes *lanes)
+{
+  return lanes->group_by;
 }
 
 guint

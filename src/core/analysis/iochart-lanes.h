@@ -59,6 +59,9 @@ void               iochart_lanes_free               (IochartLanes              *
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartLanes, iochart_lanes_free)
 
 guint              iochart_lanes_get_n_lanes        (IochartLanes              *lanes);
+/* How the lanes were grouped: as asked, or by name and class when a tree was asked of a
+ * capture without fork events. */
+IochartGroupBy     iochart_lanes_get_group_by       (IochartLanes              *lanes);
 const IochartLane *iochart_lanes_get_lane           (IochartLanes              *lanes,
                                                      guint                      i);
 /* The lane a request is drawn in, or -1 when filtered out. */

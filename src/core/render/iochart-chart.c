@@ -652,13 +652,15 @@ lanes_section (Chart *c)
     "a lane per process", "a lane per process name", "a lane per parent's children",
     "a lane per priority class",
   };
+  IochartGroupBy by = iochart_lanes_get_group_by (c->lanes);
+  const char *help = by == o->lanes.group_by ? group_help[by]
+                     : "a lane per process name and class (no fork events to follow)";
   g_autofree char *title = NULL;
 
   title = o->lanes.top_n > 0 && n > o->lanes.top_n
           ? g_strdup_printf ("Processes: top %u by bytes, %s; upper band queued, lower on the device",
-                             o->lanes.top_n, group_help[o->lanes.group_by])
-          : g_strdup_printf ("Processes: %s; upper band queued, lower on the device",
-                             group_help[o->lanes.group_by]);
+                             o->lanes.top_n, help)
+          : g_strdup_printf ("Processes: %s; upper band queued, lower on the device", help);
   c->y += 8;
   label_full (c, MARGIN, c->y + 11, title, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, NULL);
   c->y += 18;
@@ -899,7 +901,7 @@ steal_lines (Chart *c)
   GString *who;
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  gboolean any_idle = FALSE;
+  gboolean any_idle = FALSE, any_unknown = FALSE;
 
   if (d == NULL)
     return;
@@ -908,7 +910,10 @@ steal_lines (Chart *c)
   gap = iochart_format_duration (iochart_view_get_options (c->view)->steal_gap_ns >= 0
                  ? iochart_view_get_options (c->view)->steal_gap_ns : IOCHART_STEAL_DEFAULT_GAP_NS);
   for (guint k = 0; k < c->n && c->bins; k++)
-    any_idle |= c->bins->completions[IOCHART_CLASS_IDLE][k] > 0;
+    {
+      any_idle |= c->bins->completions[IOCHART_CLASS_IDLE][k] > 0;
+      any_unknown |= c->bins->completions[IOCHART_CLASS_UNKNOWN][k] > 0;
+    }
 
   if (d->stolen_ns > 0)
     {
@@ -925,6 +930,9 @@ steal_lines (Chart *c)
       g_autofree char *line = any_idle
         ? g_strdup_printf ("No idle steal on %s: idle I/O never was on the device while foreground I/O was outstanding (%s of it)",
                            dev, active)
+        : any_unknown
+        ? g_strdup_printf ("No idle steal on %s that is known: some requests have no class (give --class, or a "
+                           "capture of the same run that has it)", dev)
         : g_strdup_printf ("No idle steal on %s: no idle-class I/O here (foreground I/O outstanding for %s)", dev, active);
       header_line (c, line, 12, TRUE, c->pal->fg, NULL);
     }
