@@ -513,6 +513,12 @@ _iochart_map_for_reading (const void *data, gsize len)
 }
 
 void
+_iochart_builder_wall_clock (IochartBuilder *b, gint64 offset_ns)
+{
+  b->capture->wall_offset_ns = offset_ns;
+}
+
+void
 _iochart_builder_add_events (IochartBuilder *b, guint64 n)
 {
   b->capture->n_events += n;

@@ -72,6 +72,10 @@ void            _iochart_builder_reserve      (IochartBuilder    *b,
 void            _iochart_map_for_reading      (const void        *data,
                                                gsize              len);
 
+/* The wall clock: epoch ns = trace ns + offset_ns (blktrace TIMESTAMP notes). */
+void            _iochart_builder_wall_clock   (IochartBuilder    *b,
+                                               gint64             offset_ns);
+
 /* Counts records read that carry no block, sched or ioprio information. */
 void            _iochart_builder_add_events   (IochartBuilder    *b,
                                                guint64            n);
@@ -170,6 +174,7 @@ struct _IochartCapture {
   GArray      *comms;        /* IochartComm, grouped by process */
   GArray      *requests;     /* IochartRequestRec */
   gint64       base_ns;
+  gint64       wall_offset_ns;   /* epoch ns - trace ns, IOCHART_TIME_UNKNOWN when unknown */
   gint64       start_ns;
   gint64       end_ns;
   guint64      n_events;

@@ -42,6 +42,7 @@ iochart_capture_init (IochartCapture *self)
   self->base_ns = IOCHART_TIME_UNKNOWN;
   self->start_ns = IOCHART_TIME_UNKNOWN;
   self->end_ns = IOCHART_TIME_UNKNOWN;
+  self->wall_offset_ns = IOCHART_TIME_UNKNOWN;
 }
 
 const char *
@@ -121,6 +122,15 @@ iochart_capture_get_end_ns (IochartCapture *self)
 {
   g_return_val_if_fail (IOCHART_IS_CAPTURE (self), IOCHART_TIME_UNKNOWN);
   return self->end_ns;
+}
+
+gint64
+iochart_capture_get_wall_start_ns (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), IOCHART_TIME_UNKNOWN);
+  if (self->wall_offset_ns == IOCHART_TIME_UNKNOWN || self->start_ns == IOCHART_TIME_UNKNOWN)
+    return IOCHART_TIME_UNKNOWN;
+  return self->start_ns + self->wall_offset_ns;
 }
 
 guint

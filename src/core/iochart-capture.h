@@ -62,6 +62,8 @@ const char           *iochart_capture_get_name          (IochartCapture *self);
 guint64               iochart_capture_get_n_events      (IochartCapture *self);
 gint64                iochart_capture_get_start_ns      (IochartCapture *self);
 gint64                iochart_capture_get_end_ns        (IochartCapture *self);
+/* Wall-clock ns since the epoch at the capture's start, or IOCHART_TIME_UNKNOWN. */
+gint64                iochart_capture_get_wall_start_ns (IochartCapture *self);
 
 guint                 iochart_capture_get_n_devices     (IochartCapture *self);
 const IochartDevice  *iochart_capture_get_device        (IochartCapture *self,

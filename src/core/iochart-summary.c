@@ -107,6 +107,7 @@ iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
 
   s->events = iochart_capture_get_n_events (capture);
   s->start_ns = start;
+  s->wall_start_ns = iochart_capture_get_wall_start_ns (capture);
   s->span_ns = start == IOCHART_TIME_UNKNOWN ? 0 : end - start;
   s->device = dev_index;
   s->devices = g_array_new (FALSE, TRUE, sizeof (IochartSummaryDevice));
@@ -262,6 +263,7 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
   json_builder_set_member_name (b, "events");
   json_builder_add_int_value (b, s->events);
   json_ns (b, "start_ns", s->start_ns);
+  json_ns (b, "wall_start_ns", s->wall_start_ns);
   json_builder_set_member_name (b, "span_ns");
   json_builder_add_int_value (b, s->span_ns);
   json_devices (s, b);
@@ -369,6 +371,14 @@ iochart_summary_print (const IochartSummary *s, GString *out)
   g_string_append_printf (out, "events: %" G_GUINT64_FORMAT "   span: %s   requests: %u   model: %s (%.1f bytes an event)\n",
                           s->events, span, s->n_requests, model,
                           s->events ? (double) s->model_bytes / s->events : 0.0);
+  if (s->wall_start_ns != IOCHART_TIME_UNKNOWN)
+    {
+      g_autoptr(GDateTime) t = g_date_time_new_from_unix_utc (s->wall_start_ns / 1000000000);
+      g_autofree char *when = t ? g_date_time_format (t, "%Y-%m-%d %H:%M:%S UTC") : NULL;
+
+      if (when != NULL)
+        g_string_append_printf (out, "recorded: %s\n", when);
+    }
   print_devices (s, out);
   g_string_append (out, "classes:\n");
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)

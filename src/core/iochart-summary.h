@@ -36,6 +36,7 @@ typedef struct {
 typedef struct {
   guint64                events;
   gint64                 start_ns;
+  gint64                 wall_start_ns;   /* IOCHART_TIME_UNKNOWN when the capture has no wall clock */
   gint64                 span_ns;
   int                    device;      /* index summarised, -1 for all */
   GArray                *devices;     /* IochartSummaryDevice */

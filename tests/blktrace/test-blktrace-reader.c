@@ -201,6 +201,12 @@ check_life (gboolean be)
 
   g_byte_array_append (data, be ? process_be : process_le, 64);
   g_byte_array_append (data, be ? q_be : q_le, 48);
+  {
+    /* TIMESTAMP note: the wall clock (u32 seconds, u32 ns) at this record's time */
+    guint32 wall[2] = { be ? GUINT32_TO_BE (1700000000u) : GUINT32_TO_LE (1700000000u),
+                        be ? GUINT32_TO_BE (5u) : GUINT32_TO_LE (5u) };
+    put (data, be, 0, 1050, 0, 0, ACT (1, C_NOTIFY), 4242, 0, wall, sizeof wall);
+  }
   put_message (data, be, 1100, 4242, "bfq4242S add_request 1");
   put_rq (data, be, 1200, 12, 0x100, 2048, 4096, 4242, 0);     /* I */
   put_rq (data, be, 1300, 7, C_ISSUE, 2048, 4096, 4242, 0);    /* D */
@@ -209,7 +215,10 @@ check_life (gboolean be)
   cap = load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 1);
-  g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 6);
+  g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 7);
+  /* the capture starts at 1000 ns, 50 ns before the wall clock read 1700000000.000000005 */
+  g_assert_cmpint (iochart_capture_get_wall_start_ns (cap), ==,
+                   G_GINT64_CONSTANT (1700000000000000005) - 50);
   iochart_capture_get_request (cap, 0, &rq);
   g_assert_cmpint (rq.queue_ns, ==, 1000);
   g_assert_cmpint (rq.insert_ns, ==, 1200);

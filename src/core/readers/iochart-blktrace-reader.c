@@ -546,8 +546,7 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
       ok = FALSE;
     }
   if (r->have_wall)
-    g_debug ("blktrace wall clock: trace time 0 is %" G_GINT64_FORMAT " ns after the epoch",
-             r->wall_offset_ns);
+    _iochart_builder_wall_clock (r->b, r->wall_offset_ns);
   for (guint i = 0; i < n_files; i++)
     {
       if (files[i].out_of_order > 1)
