@@ -68,24 +68,41 @@ escaped (GString *out, const char *text)
   g_string_append (out, esc);
 }
 
+/* What an item stands for, for tools that read the SVG. */
+static void
+meta_attr (GString *out, const IochartDlItem *item)
+{
+  if (item->meta == NULL)
+    return;
+  g_string_append (out, " data-meta=\"");
+  escaped (out, item->meta);
+  g_string_append_c (out, '"');
+}
+
+/* A tooltip: browsers show an element's <title> child on hover. */
+static void
+title_child (GString *out, const IochartDlItem *item)
+{
+  if (item->tooltip == NULL)
+    return;
+  g_string_append (out, "<title>");
+  escaped (out, item->tooltip);
+  g_string_append (out, "</title>");
+}
+
 /* Closes an element, with its <title> child when it has a tooltip. */
 static void
 close_element (GString *out, const char *name, const IochartDlItem *item)
 {
-  if (item->meta)
-    {
-      g_string_append (out, " data-meta=\"");
-      escaped (out, item->meta);
-      g_string_append_c (out, '"');
-    }
+  meta_attr (out, item);
   if (item->tooltip == NULL)
     {
       g_string_append (out, "/>\n");
       return;
     }
-  g_string_append (out, "><title>");
-  escaped (out, item->tooltip);
-  g_string_append_printf (out, "</title></%s>\n", name);
+  g_string_append_c (out, '>');
+  title_child (out, item);
+  g_string_append_printf (out, "</%s>\n", name);
 }
 
 static cairo_status_t
@@ -182,19 +199,9 @@ item_svg (GString *out, const IochartDlItem *item)
       if (anchors[item->anchor])
         g_string_append_printf (out, " text-anchor=\"%s\"", anchors[item->anchor]);
       paint (out, "fill", item->fill);
-      if (item->meta)
-        {
-          g_string_append (out, " data-meta=\"");
-          escaped (out, item->meta);
-          g_string_append_c (out, '"');
-        }
+      meta_attr (out, item);
       g_string_append_c (out, '>');
-      if (item->tooltip)
-        {
-          g_string_append (out, "<title>");
-          escaped (out, item->tooltip);
-          g_string_append (out, "</title>");
-        }
+      title_child (out, item);
       escaped (out, item->text);
       g_string_append (out, "</text>\n");
       break;
@@ -203,19 +210,9 @@ item_svg (GString *out, const IochartDlItem *item)
       break;
     case IOCHART_DL_GROUP_BEGIN:
       g_string_append (out, "<g");
-      if (item->meta)
-        {
-          g_string_append (out, " data-meta=\"");
-          escaped (out, item->meta);
-          g_string_append_c (out, '"');
-        }
+      meta_attr (out, item);
       g_string_append_c (out, '>');
-      if (item->tooltip)
-        {
-          g_string_append (out, "<title>");
-          escaped (out, item->tooltip);
-          g_string_append (out, "</title>");
-        }
+      title_child (out, item);
       g_string_append_c (out, '\n');
       break;
     case IOCHART_DL_GROUP_END:
