@@ -945,23 +945,6 @@ _iochart_builder_ioprio_set (IochartBuilder *b, gint64 ts_ns, gint32 caller_pid,
   _iochart_builder_hint_class (b, ts_ns, who, klass, level, IOCHART_CLASS_SOURCE_IOPRIO_SET);
 }
 
-/* Schedulers write a dozen notes a request and few say anything of a class: a BFQ level
- * ("new_ioprio"), CFQ's workload class ("wl_class", "wl_prio"), or the note right after a
- * level that names its queue. The rest are not parsed. */
-static gboolean
-note_may_tell_class (IochartBuilder *b, guint32 dev, gint32 pid, const char *text, gsize len)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (b->notes.pending); i++)
-    if (b->notes.pending[i].ctx_pid == pid && b->notes.pending[i].dev == dev && pid > 0)
-      return TRUE;
-  /* memmem() costs more to set up than these short notes take to scan */
-  for (const char *u = text, *end = text + len; (u = memchr (u, '_', end - u)) != NULL; u++)
-    if ((u - text >= 3 && end - u >= 7 && memcmp (u - 3, "new_ioprio", 10) == 0) ||
-        (u - text >= 2 && u[-2] == 'w' && u[-1] == 'l'))
-      return TRUE;
-  return FALSE;
-}
-
 void
 _iochart_builder_message (IochartBuilder *b, gint64 ts_ns, guint32 dev, gint32 pid, const char *text,
                           gsize len)
@@ -969,7 +952,7 @@ _iochart_builder_message (IochartBuilder *b, gint64 ts_ns, guint32 dev, gint32 p
   IochartSchedNote note;
 
   see_time (b, ts_ns);
-  if (!note_may_tell_class (b, dev, pid, text, len) ||
+  if (!iochart_sched_note_may_tell_class (&b->notes, dev, pid, text, len) ||
       !iochart_sched_note_track (&b->notes, dev, pid, text, len, &note))
     return;
   if (note.pid <= 0)

@@ -114,6 +114,29 @@ test_tracker (void)
 #undef TRACK
 }
 
+/* The filter lets through every note that can tell a class and drops the everyday ones. */
+static void
+test_may_tell_class (void)
+{
+  IochartSchedNoteTracker t = IOCHART_SCHED_NOTE_TRACKER_INIT;
+  IochartSchedNote n;
+  const guint32 dev = 7u << 20;
+#define MAY(text, pid) iochart_sched_note_may_tell_class (&t, dev, pid, text, strlen (text))
+
+  g_assert_true (MAY ("bfq0A new_ioprio 7 new_weight 10", 100));
+  g_assert_true (MAY ("cfq123S set_active wl_class:2 wl_type:1", 123));
+  g_assert_true (MAY ("cfq123S set_active wl_prio:0 wl_type:2", 123));
+  g_assert_false (MAY ("bfq25859S add_request 1", 100));
+  g_assert_false (MAY ("bfq [bfq_limit_depth] wr_busy 0 sync 1 depth 256", 100));
+  g_assert_false (MAY ("new_iopri", 100));   /* cut: no room for the whole word */
+  /* after a level, the same task's next note names the queue, whatever it says */
+  g_assert_true (iochart_sched_note_track (&t, dev, 100, "bfq0A new_ioprio 7 new_weight 10", 31, &n));
+  g_assert_true (MAY ("bfq100S allocated", 100));
+  g_assert_false (MAY ("bfq100S allocated", 101));
+  g_assert_false (iochart_sched_note_may_tell_class (&t, 8u << 20, 100, "bfq100S allocated", 17));
+#undef MAY
+}
+
 int
 main (int argc, char **argv)
 {
@@ -122,5 +145,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sched-notes/bfq", test_bfq);
   g_test_add_func ("/sched-notes/not-queue-notes", test_not_queue_notes);
   g_test_add_func ("/sched-notes/tracker", test_tracker);
+  g_test_add_func ("/sched-notes/may-tell-class", test_may_tell_class);
   return g_test_run ();
 }

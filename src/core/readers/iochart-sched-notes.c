@@ -178,3 +178,18 @@ iochart_sched_note_track (IochartSchedNoteTracker *tracker, guint32 dev, gint32 
     }
   return TRUE;
 }
+
+gboolean
+iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
+                                   const char *text, gsize len)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (tracker->pending); i++)
+    if (ctx_pid > 0 && tracker->pending[i].ctx_pid == ctx_pid && tracker->pending[i].dev == dev)
+      return TRUE;
+  /* memmem() costs more to set up than these short notes take to scan */
+  for (const char *u = text, *end = text + len; (u = memchr (u, '_', end - u)) != NULL; u++)
+    if ((u - text >= 3 && end - u >= 7 && memcmp (u - 3, "new_ioprio", 10) == 0) ||
+        (u - text >= 2 && u[-2] == 'w' && u[-1] == 'l'))
+      return TRUE;
+  return FALSE;
+}

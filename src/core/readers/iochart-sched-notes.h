@@ -54,4 +54,13 @@ gboolean iochart_sched_note_track (IochartSchedNoteTracker *tracker,
                                    gsize                    len,
                                    IochartSchedNote        *note);
 
+/* Cheap: whether a note can tell a class at all (a BFQ level, CFQ's workload class, or the note
+ * that names the queue of a level just seen). Schedulers write a dozen notes a request; the rest
+ * need not be parsed. */
+gboolean iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker,
+                                            guint32                        dev,
+                                            gint32                         ctx_pid,
+                                            const char                    *text,
+                                            gsize                          len);
+
 G_END_DECLS
