@@ -3,6 +3,7 @@
  * The first records are spelled out field by field in both byte orders; a helper writes the
  * others, and is checked against the spelled-out ones first.
  */
+#include "../test-util.h"
 #include <string.h>
 #include <glib/gstdio.h>
 #include "iochart-loader.h"
@@ -136,30 +137,6 @@ load (const char *path, GError **error)
   return iochart_load (paths, NULL, error);
 }
 
-static char *
-make_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("iochart-blktrace-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (dir);
-}
-
 static gboolean
 has_warning (IochartCapture *cap, const char *part1, const char *part2)
 {
@@ -191,7 +168,7 @@ test_helper_matches_arrays (void)
 static void
 check_life (gboolean be)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GByteArray) data = g_byte_array_new ();
   g_autofree char *path = NULL;
   g_autoptr(IochartCapture) cap = NULL;
@@ -233,7 +210,7 @@ check_life (gboolean be)
   proc = iochart_capture_get_process (cap, rq.process);
   g_assert_cmpint (proc->pid, ==, 4242);
   g_assert_cmpstr (proc->comm, ==, "dd");
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
@@ -252,7 +229,7 @@ test_life_be (void)
 static void
 test_merge_cpus (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GByteArray) c0 = g_byte_array_new ();
   g_autoptr(GByteArray) c1 = g_byte_array_new ();
   g_autoptr(IochartCapture) cap = NULL;
@@ -281,13 +258,13 @@ test_merge_cpus (void)
       g_assert_cmpint (rq.issue_ns - rq.insert_ns, ==, 10);
     }
   g_assert_cmpuint (iochart_capture_get_n_unmatched_completions (cap), ==, 0);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
 test_expand (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GByteArray) one = g_byte_array_new ();
   const char *names[] = { "sda.blktrace.10", "sda.blktrace.2", "sda.blktrace.0", "sdb.blktrace.0", "notes.txt" };
   g_autofree char *base = g_build_filename (dir, "sda", NULL);
@@ -311,14 +288,14 @@ test_expand (void)
   g_assert_true (g_str_has_suffix (by_file[1], "sda.blktrace.2"));
   g_assert_true (g_str_has_suffix (by_file[2], "sda.blktrace.10"));
   g_assert_true (g_str_has_suffix (by_dir[3], "sdb.blktrace.0"));
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* Damage in one CPU file: warned with file and offset; the other file still loads. */
 static void
 check_damage (const char *what, void (*damage) (GByteArray *), const char *expect_file, const char *expect)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GByteArray) c0 = g_byte_array_new ();
   g_autoptr(GByteArray) c1 = g_byte_array_new ();
   g_autoptr(IochartCapture) cap = NULL;
@@ -344,7 +321,7 @@ check_damage (const char *what, void (*damage) (GByteArray *), const char *expec
         g_printerr ("warning: %s\n", *w);
       g_error ("no warning with '%s' and '%s'", expect_file, expect);
     }
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void cut_mid_record (GByteArray *a) { g_byte_array_set_size (a, 5 * 48 + 20); }
@@ -368,7 +345,7 @@ test_damage (void)
 static void
 test_missing_cpu (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GByteArray) c0 = g_byte_array_new ();
   g_autoptr(IochartCapture) cap = NULL;
   g_autoptr(GError) error = NULL;
@@ -380,14 +357,14 @@ test_missing_cpu (void)
   cap = load (dir, &error);
   g_assert_no_error (error);
   g_assert_true (has_warning (cap, "vdc.blktrace.1", "missing"));
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* Nothing readable: an error naming the file and offset, no capture. */
 static void
 test_nothing_readable (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GByteArray) bad = g_byte_array_new ();
   g_autoptr(IochartCapture) cap = NULL;
   g_autoptr(GError) error = NULL;
@@ -410,7 +387,7 @@ test_nothing_readable (void)
   g_assert_null (cap);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "vdd.blktrace.0"));
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 int

@@ -1,6 +1,7 @@
 /* test-bootchart-chart.c: the boot chart on captures the test writes, the sample bundle and (with
  * --xrmx, exit 77 when absent) the shared xrmx captures.
  * IOCHART_UPDATE_GOLDEN=1 rewrites the golden display list. */
+#include "../test-util.h"
 #include <string.h>
 #include <stdlib.h>
 #include <glib/gstdio.h>
@@ -12,38 +13,6 @@
 
 #define S  G_GINT64_CONSTANT (1000000000)
 #define MS G_GINT64_CONSTANT (1000000)
-
-static char *
-make_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("iochart-bcchart-XXXXXX", &error);
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-put (const char *dir, const char *name, const char *data, gssize len)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GError) error = NULL;
-  g_file_set_contents (path, data, len, &error);
-  g_assert_no_error (error);
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d && (name = g_dir_read_name (d)))
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_remove (path);
-    }
-  g_rmdir (dir);
-}
 
 static void
 ps_line (GString *s, int pid, const char *comm, char state, int ppid, int utime, int stime, int starttime)
@@ -57,7 +26,7 @@ ps_line (GString *s, int pid, const char *comm, char state, int ppid, int utime,
 static char *
 write_small_capture (void)
 {
-  char *dir = make_dir ();
+  char *dir = test_make_dir ();
   GString *ps = g_string_new (NULL), *st = g_string_new (NULL), *ds = g_string_new (NULL);
   GString *mem = g_string_new (NULL);
   int user = 100, sys = 50, idle = 1000, iowait = 10, rd_ios = 10, rd_sect = 1000, io_ms = 100;
@@ -97,13 +66,13 @@ write_small_capture (void)
                               "Cached: %d kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n\n",
                               t, 800000 - 10000 * i, 50000 + 5000 * i);
     }
-  put (dir, "header", "version = test\ntitle = Boot chart for testbox\nsystem.uname = Linux 6.1.0 x86_64\n"
+  test_put (dir, "header", "version = test\ntitle = Boot chart for testbox\nsystem.uname = Linux 6.1.0 x86_64\n"
                       "system.release = Debian 12\nsystem.cpu = model name\t: Test CPU @ 1GHz\n"
                       "model name : Test CPU (2)\nsystem.kernel.options = root=/dev/sda1 quiet\n", -1);
-  put (dir, "proc_ps.log", ps->str, ps->len);
-  put (dir, "proc_stat.log", st->str, st->len);
-  put (dir, "proc_diskstats.log", ds->str, ds->len);
-  put (dir, "proc_meminfo.log", mem->str, mem->len);
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
+  test_put (dir, "proc_stat.log", st->str, st->len);
+  test_put (dir, "proc_diskstats.log", ds->str, ds->len);
+  test_put (dir, "proc_meminfo.log", mem->str, mem->len);
   g_string_free (ps, TRUE);
   g_string_free (st, TRUE);
   g_string_free (ds, TRUE);
@@ -231,12 +200,12 @@ test_annotation_parse (void)
 static void
 test_annotations_file (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autofree char *path = g_build_filename (dir, "marks", NULL);
   g_autoptr(GArray) marks = iochart_bootchart_chart_annotations_new ();
   g_autoptr(GError) error = NULL;
 
-  put (dir, "marks", "# milestones\n\n1.5=root mounted\nrc\n  pid:60 = first reader  \n", -1);
+  test_put (dir, "marks", "# milestones\n\n1.5=root mounted\nrc\n  pid:60 = first reader  \n", -1);
   g_assert_true (iochart_bootchart_chart_annotations_parse_file (path, marks, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (marks->len, ==, 3);
@@ -244,7 +213,7 @@ test_annotations_file (void)
   g_assert_cmpstr (g_array_index (marks, IochartBootchartChartAnnotation, 1).process, ==, "rc");
   g_assert_cmpstr (g_array_index (marks, IochartBootchartChartAnnotation, 2).label, ==, "first reader");
 
-  put (dir, "marks", "1=a\n\n12 parsecs=b\n", -1);
+  test_put (dir, "marks", "1=a\n\n12 parsecs=b\n", -1);
   g_assert_false (iochart_bootchart_chart_annotations_parse_file (path, marks, &error));
   g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE);
   g_assert_nonnull (strstr (error->message, "line 3"));
@@ -254,7 +223,7 @@ test_annotations_file (void)
   g_remove (path);
   g_assert_false (iochart_bootchart_chart_annotations_parse_file (path, marks, &error));
   g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_IO);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* ---- the chart ---- */
@@ -271,7 +240,7 @@ test_boot_done (void)
   g_assert_true (iochart_bootchart_chart_find_boot_done (bc, 400 * MS, &done));
   g_assert_cmpint (done, ==, 2400 * MS);
   g_assert_false (iochart_bootchart_chart_find_boot_done (bc, 2 * S, &done));
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* The display list of a small capture with its block I/O, against a golden dump. */
@@ -328,7 +297,7 @@ test_golden (void)
 
   for (guint i = 0; i < 2; i++)
     iochart_bootchart_chart_annotation_clear (&marks[i]);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* Many milestones at one time and the right edge: labels stack, none overlaps, none is lost. */
@@ -375,7 +344,7 @@ test_crowded_milestones (void)
     g_assert_nonnull (strstr (error->message, "'gdm'"));
     iochart_bootchart_chart_annotation_clear (&m);
   }
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* Block I/O on another clock: aligned by the processes both saw start. */
@@ -391,7 +360,7 @@ test_shifted_clock (void)
   g_assert_cmpuint (count_texts (dl, "aligned by 2 processes' starts"), ==, 1);
   g_assert_cmpuint (count_texts (dl, "reader · 3.0 MiB idle"), ==, 1);
   assert_no_overlap (dl);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static gboolean
@@ -445,14 +414,14 @@ test_outputs (void)
   /* an unwritable path is an error naming it */
   g_assert_false (iochart_bootchart_chart_write (bc, NULL, NULL, "/nonexistent/dir/x.svg", NULL, NULL, &error));
   g_assert_nonnull (error);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* 30 minutes at 50 Hz: scaled to the width, a PDF of an overview and a page a minute. */
 static void
 test_long_boot (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   GString *ps = g_string_sized_new (40 << 20), *st = g_string_sized_new (8 << 20);
   const int n = 30 * 60 * 50;
   g_autoptr(IochartBootchart) bc = NULL;
@@ -475,9 +444,9 @@ test_long_boot (void)
       g_string_append (ps, "\n");
       g_string_append_printf (st, "%d\ncpu  %d 0 %d %d %d 0 0\n\n", t, i, i / 2, i, i / 4);
     }
-  put (dir, "header", "title = long boot\n", -1);
-  put (dir, "proc_ps.log", ps->str, ps->len);
-  put (dir, "proc_stat.log", st->str, st->len);
+  test_put (dir, "header", "title = long boot\n", -1);
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
+  test_put (dir, "proc_stat.log", st->str, st->len);
   g_string_free (ps, TRUE);
   g_string_free (st, TRUE);
 
@@ -508,7 +477,7 @@ test_long_boot (void)
   g_assert_no_error (error);
   assert_no_overlap (dl);
   g_assert_cmpuint (count_texts (dl, "job"), <=, 3);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* ---- real data ---- */

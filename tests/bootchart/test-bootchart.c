@@ -1,4 +1,5 @@
 /* test-bootchart.c: the bootchart reader on captures written by the test itself */
+#include "../test-util.h"
 #include <string.h>
 #include <glib/gstdio.h>
 #include <archive.h>
@@ -14,38 +15,6 @@ ps_line (GString *s, int pid, const char *comm, char state, int ppid, int utime,
 {
   g_string_append_printf (s, "%d (%s) %c %d 0 0 0 -1 0 0 0 0 0 %d %d 0 0 20 0 1 0 %d 1000 10\n",
                           pid, comm, state, ppid, utime, stime, starttime);
-}
-
-static char *
-make_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("iochart-bootchart-XXXXXX", &error);
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-put (const char *dir, const char *name, const char *data, gssize len)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GError) error = NULL;
-  g_file_set_contents (path, data, len, &error);
-  g_assert_no_error (error);
-}
-
-static void
-remove_dir (const char *dir)
-{
-  const char *names[] = { "header", "proc_ps.log", "proc_stat.log", "proc_diskstats.log",
-                          "kernel_pacct", "taskstats.log", "cmdline2.log", "dmesg",
-                          "paternity.log", "proc_meminfo.log", "bootchart.tgz" };
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-      g_remove (path);
-    }
-  g_rmdir (dir);
 }
 
 /* Three samples 0.2 s apart: init all along, a shell with children, a short-lived sleep. */
@@ -85,13 +54,13 @@ find (IochartBootchart *bc, int pid)
 static void
 test_proc_ps (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GString) ps = small_ps ();
   g_autoptr(GError) error = NULL;
 
-  put (dir, "header", "title = Boot chart for test\nsystem.cpu = model name : Foo\n"
+  test_put (dir, "header", "title = Boot chart for test\nsystem.cpu = model name : Foo\n"
                       "model name : Foo (2)\n", -1);
-  put (dir, "proc_ps.log", ps->str, ps->len);
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
   g_assert_true (iochart_bootchart_sniff_path (dir));
 
   g_autoptr(IochartBootchart) bc = iochart_bootchart_load (dir, &error);
@@ -120,7 +89,7 @@ test_proc_ps (void)
   g_assert_cmpuint (rc->children->len, ==, 2);
   g_assert_cmpint (find (bc, 60)->start_ns, ==, 1150000000);
 
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static guint
@@ -135,7 +104,7 @@ count (GPtrArray *list)
 static void
 test_tree_flags (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GString) ps = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
 
@@ -151,7 +120,7 @@ test_tree_flags (void)
         ps_line (ps, 70, "sleep", 'S', 40, 0, 0, 129);
       g_string_append_c (ps, '\n');
     }
-  put (dir, "proc_ps.log", ps->str, ps->len);
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
 
   g_autoptr(IochartBootchart) bc = iochart_bootchart_load (dir, &error);
   g_assert_no_error (error);
@@ -174,20 +143,20 @@ test_tree_flags (void)
   /* the parsed processes are untouched by the tree */
   g_assert_cmpuint (iochart_bootchart_get_processes (bc)->len, ==, 7);
 
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
 test_truncated (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GString) ps = small_ps ();
   g_autoptr(GError) error = NULL;
 
   /* cut in the middle of the last sample's second line */
   const char *last = strstr (ps->str, "\n140\n");
   gsize cut = last - ps->str + 5 + 30;
-  put (dir, "proc_ps.log", ps->str, cut);
+  test_put (dir, "proc_ps.log", ps->str, cut);
 
   g_autoptr(IochartBootchart) bc = iochart_bootchart_load (dir, &error);
   g_assert_no_error (error);
@@ -198,24 +167,24 @@ test_truncated (void)
   g_assert_nonnull (strstr (warnings->pdata[0], "dropped"));
   g_assert_nonnull (find (bc, 60));
 
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
 test_bad_input (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GError) error = NULL;
   IochartBootchart *bc;
 
-  put (dir, "proc_ps.log", "100\n1 (init) S 0 0\n\n", -1);
+  test_put (dir, "proc_ps.log", "100\n1 (init) S 0 0\n\n", -1);
   bc = iochart_bootchart_load (dir, &error);
   g_assert_null (bc);
   g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE);
   g_assert_nonnull (strstr (error->message, "'proc_ps.log': line 2: too few fields"));
   g_clear_error (&error);
 
-  put (dir, "proc_ps.log", "100\n\nten\n1 (init) S\n\n", -1);
+  test_put (dir, "proc_ps.log", "100\n\nten\n1 (init) S\n\n", -1);
   bc = iochart_bootchart_load (dir, &error);
   g_assert_null (bc);
   g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE);
@@ -224,13 +193,13 @@ test_bad_input (void)
 
   g_autofree char *proc_ps = g_build_filename (dir, "proc_ps.log", NULL);
   g_remove (proc_ps);
-  put (dir, "header", "title = x\n", -1);
+  test_put (dir, "header", "title = x\n", -1);
   bc = iochart_bootchart_load (dir, &error);
   g_assert_null (bc);
   g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_EMPTY);
   g_clear_error (&error);
 
-  remove_dir (dir);
+  test_remove_dir (dir);
   g_assert_false (iochart_bootchart_sniff_path (dir));
   bc = iochart_bootchart_load (dir, &error);
   g_assert_null (bc);
@@ -268,7 +237,7 @@ static const guint8 acct_be[64] = {
 static void
 check_pacct (const guint8 *record)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GString) ps = small_ps ();
   g_autoptr(GError) error = NULL;
   guint8 two[130];
@@ -278,8 +247,8 @@ check_pacct (const guint8 *record)
   two[128] = two[129] = 0;         /* a cut third record */
   /* sleep's parent, 55, lived too short to be sampled; kernel_pacct knows it was 51's child */
   g_string_replace (ps, "60 (sleep) S 50", "60 (sleep) S 55", 0);
-  put (dir, "proc_ps.log", ps->str, ps->len);
-  put (dir, "kernel_pacct", (const char *) two, sizeof two);
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
+  test_put (dir, "kernel_pacct", (const char *) two, sizeof two);
 
   g_autoptr(IochartBootchart) bc = iochart_bootchart_load (dir, &error);
   g_assert_no_error (error);
@@ -291,13 +260,13 @@ check_pacct (const guint8 *record)
 
   /* a bad version byte is an error naming the offset */
   two[64 + 1] = 7;
-  put (dir, "kernel_pacct", (const char *) two, 128);
+  test_put (dir, "kernel_pacct", (const char *) two, 128);
   g_clear_object (&bc);
   bc = iochart_bootchart_load (dir, &error);
   g_assert_null (bc);
   g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE);
   g_assert_nonnull (strstr (error->message, "'kernel_pacct': not an acct v3 record at offset 64"));
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
@@ -323,27 +292,27 @@ test_whole_disks (void)
 static void
 test_system_logs (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GString) ps = small_ps ();
   g_autoptr(GError) error = NULL;
 
-  put (dir, "proc_ps.log", ps->str, ps->len);
-  put (dir, "proc_stat.log",
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
+  test_put (dir, "proc_stat.log",
        "100\ncpu  10 0 10 80 0 0 0\ncpu0 5 0 5 40 0 0 0\ncpu1 5 0 5 40 0 0 0\n"
        "procs_running 2\nprocs_blocked 0\n\n"
        "120\ncpu  20 0 15 100 5 0 0\ncpu0 10 0 10 50 0 0 0\ncpu1 10 0 5 50 5 0 0\n"
        "procs_running 3\nprocs_blocked 1\n\n", -1);
   /* nvme0n1 reads 2048 sectors (1 MiB) in 0.2 s, busy 100 of 200 ms; its partition and the
    * never-used loop0 are not shown */
-  put (dir, "proc_diskstats.log",
+  test_put (dir, "proc_diskstats.log",
        "100\n 259 0 nvme0n1 10 0 100 5 0 0 0 0 0 10 10\n 259 1 nvme0n1p1 10 0 100 5 0 0 0 0 0 10 10\n"
        "   7 0 loop0 0 0 0 0 0 0 0 0 0 0 0\n   8 0 sda 1 2 3 4\n\n"
        "120\n 259 0 nvme0n1 20 0 2148 9 3 0 8 1 0 110 12\n 259 1 nvme0n1p1 20 0 2148 9 0 0 0 0 0 110 12\n"
        "   7 0 loop0 0 0 0 0 0 0 0 0 0 0 0\n\n", -1);
-  put (dir, "proc_meminfo.log", "100\nMemTotal:  1000 kB\nMemFree:  600 kB\nCached: 100 kB\n\n", -1);
+  test_put (dir, "proc_meminfo.log", "100\nMemTotal:  1000 kB\nMemFree:  600 kB\nCached: 100 kB\n\n", -1);
   static const char cmdline2[] = "51\n:/bin/odd\n:odd\0--flag\0\n\n99\n:/gone\n:gone\0\n\n";
-  put (dir, "cmdline2.log", cmdline2, sizeof cmdline2 - 1);
-  put (dir, "dmesg",
+  test_put (dir, "cmdline2.log", cmdline2, sizeof cmdline2 - 1);
+  test_put (dir, "dmesg",
        "[    0.100000] calling  pci_init+0x0/0x40 @ 1\n"
        "[    0.100500] initcall pci_init+0x0/0x40 returned 0 after 488 usecs\n"
        "[    0.200000] something else\n", -1);
@@ -402,16 +371,16 @@ test_system_logs (void)
   g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, "bootchart");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "tree")), ==, 2);
 
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
 test_taskstats_only (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autoptr(GError) error = NULL;
 
-  put (dir, "taskstats.log",
+  test_put (dir, "taskstats.log",
        "100\n1 0 (init) 1000 0 0\n30 1 (udev worker) 0 0 0\n\n"
        "120\n1 0 (init) 1000 0 0\n30 1 (udev worker) 100000000 5000 0\n\n"
        "140\n30 1 (udev worker) 100000000 9000 0\n\n", -1);
@@ -426,7 +395,7 @@ test_taskstats_only (void)
   g_assert_cmpfloat_with_epsilon (g_array_index (w->samples, IochartBootchartProcSample, 1).user,
                                   0.5, 1e-6);
   g_assert_cmpint (g_array_index (w->samples, IochartBootchartProcSample, 2).state, ==, 'D');
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
@@ -460,7 +429,7 @@ write_tar (const char *path, gboolean gzip, GString *ps)
 static void
 test_tgz (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_make_dir ();
   g_autofree char *tgz = g_build_filename (dir, "bootchart.tgz", NULL);
   g_autoptr(GString) ps = small_ps ();
   g_autoptr(GError) error = NULL;
@@ -480,7 +449,7 @@ test_tgz (void)
   g_file_get_contents (tgz, &whole, &len, NULL);
   const char *in_tar = memmem (whole, len, "\n140\n", 5);
   g_assert_nonnull (in_tar);
-  put (dir, "bootchart.tgz", whole, in_tar - whole + 40);
+  test_put (dir, "bootchart.tgz", whole, in_tar - whole + 40);
   g_clear_object (&bc);
   bc = iochart_bootchart_load (tgz, &error);
   g_assert_no_error (error);
@@ -491,14 +460,14 @@ test_tgz (void)
   g_assert_nonnull (strstr (warnings->pdata[1], "'proc_ps.log': line 14: last sample incomplete"));
 
   /* not an archive at all */
-  put (dir, "bootchart.tgz", "hello", 5);
+  test_put (dir, "bootchart.tgz", "hello", 5);
   g_assert_false (iochart_bootchart_sniff_path (tgz));
   g_clear_object (&bc);
   bc = iochart_bootchart_load (tgz, &error);
   g_assert_null (bc);
   g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE);
   g_assert_nonnull (strstr (error->message, "bootchart.tgz': not a bootchart folder or archive"));
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 int
