@@ -3,6 +3,7 @@
  * The same records in both byte orders give the same capture, with blkparse's totals; BFQ's
  * notes name the best-effort reader's level and leave the idle one honestly ambiguous.
  */
+#include "blktrace-test-notes.h"
 #include <string.h>
 #include "iochart-loader.h"
 #include "readers/iochart-sched-notes.h"
@@ -86,49 +87,18 @@ test_notes (void)
 {
   g_autofree char *dir = g_build_filename (g_getenv ("IOCHART_SOURCE_ROOT"), "samples", "blktrace",
                                            "bfq-idle-vs-be-dd", NULL);
-  IochartSchedNoteTracker tracker = IOCHART_SCHED_NOTE_TRACKER_INIT;
-  gboolean seen_be = FALSE, seen_idle = FALSE;
+  g_autoptr(GHashTable) notes = test_note_classes (dir, "loop2");
+  const IochartSchedNote *idle = g_hash_table_lookup (notes, GINT_TO_POINTER (15077));
+  const IochartSchedNote *be = g_hash_table_lookup (notes, GINT_TO_POINTER (15078));
 
-  for (int cpu = 0; cpu < 2; cpu++)
-    {
-      g_autofree char *path = g_strdup_printf ("%s/loop2.blktrace.%d", dir, cpu);
-      g_autofree char *data = NULL;
-      gsize len, off = 0;
-
-      g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-      while (off + 48 <= len)
-        {
-          guint32 action, pid, dev;
-          guint16 pdu_len;
-          IochartSchedNote n;
-
-          memcpy (&action, data + off + 28, 4);
-          memcpy (&pid, data + off + 32, 4);
-          memcpy (&dev, data + off + 36, 4);
-          memcpy (&pdu_len, data + off + 46, 2);
-          if ((action >> 16) & 0x400 && (action & 0xff) == 2 && (action & 0x100) && pdu_len > 8 &&
-              iochart_sched_note_track (&tracker, dev, pid, data + off + 56, pdu_len - 8, &n) &&
-              n.pid > 0 && n.klass != IOCHART_CLASS_UNKNOWN)
-            {
-              /* dd 15077 ran under ionice -c3, dd 15078 under ionice -c2 -n4. */
-              if (n.pid == 15077)
-                {
-                  g_assert_true (n.ambiguous);
-                  g_assert_cmpint (n.level, ==, 7);
-                  seen_idle = TRUE;
-                }
-              else if (n.pid == 15078)
-                {
-                  g_assert_false (n.ambiguous);
-                  g_assert_cmpint (n.klass, ==, IOCHART_CLASS_BE);
-                  g_assert_cmpint (n.level, ==, 4);
-                  seen_be = TRUE;
-                }
-            }
-          off += 48 + pdu_len;
-        }
-    }
-  g_assert_true (seen_be && seen_idle);
+  /* dd 15077 ran under ionice -c3, dd 15078 under ionice -c2 -n4. */
+  g_assert_nonnull (idle);
+  g_assert_true (idle->ambiguous);
+  g_assert_cmpint (idle->level, ==, 7);
+  g_assert_nonnull (be);
+  g_assert_false (be->ambiguous);
+  g_assert_cmpint (be->klass, ==, IOCHART_CLASS_BE);
+  g_assert_cmpint (be->level, ==, 4);
 }
 
 int

@@ -8,54 +8,10 @@
 #include <string.h>
 #include "iochart-loader.h"
 #include "iochart-side-capture.h"
-#include "readers/iochart-sched-notes.h"
+#include "blktrace-test-notes.h"
 
 #define SKIP 77
 
-typedef struct {
-  IochartClass klass;
-  guint8       level;
-  gboolean     ambiguous;
-} NoteClass;
-
-/* pid -> what BFQ's paired new_ioprio/allocated notes say, read straight from the files. */
-static GHashTable *
-note_classes (const char *dir)
-{
-  GHashTable *out = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  IochartSchedNoteTracker tracker = IOCHART_SCHED_NOTE_TRACKER_INIT;
-
-  /* Notes of one task are on one CPU at a time here; per file is enough for this check. */
-  for (int cpu = 0; cpu < 2; cpu++)
-    {
-      g_autofree char *path = g_strdup_printf ("%s/loop0.blktrace.%d", dir, cpu);
-      g_autofree char *data = NULL;
-      gsize len, off = 0;
-
-      g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-      while (off + 48 <= len)
-        {
-          guint32 action, pid, dev;
-          guint16 pdu_len;
-          IochartSchedNote n;
-
-          memcpy (&action, data + off + 28, 4);
-          memcpy (&pid, data + off + 32, 4);
-          memcpy (&dev, data + off + 36, 4);
-          memcpy (&pdu_len, data + off + 46, 2);
-          if ((action >> 16) & 0x400 && (action & 0xff) == 2 && (action & 0x100) && pdu_len > 8 &&
-              iochart_sched_note_track (&tracker, dev, pid, data + off + 56, pdu_len - 8, &n) &&
-              n.pid > 0 && n.klass != IOCHART_CLASS_UNKNOWN)
-            {
-              NoteClass *nc = g_new (NoteClass, 1);
-              *nc = (NoteClass) { n.klass, n.level, n.ambiguous };
-              g_hash_table_insert (out, GINT_TO_POINTER (n.pid), nc);
-            }
-          off += 48 + pdu_len;
-        }
-    }
-  return out;
-}
 
 int
 main (void)
@@ -130,11 +86,11 @@ main (void)
   }
 
   /* The notes alone: every pid BFQ names gets its class right, or an honest "idle or be 7". */
-  notes = note_classes (dir);
+  notes = test_note_classes (dir, "loop0");
   for (guint i = 0; i < iochart_capture_get_n_processes (merged); i++)
     {
       const IochartProcess *p = iochart_capture_get_process (merged, i);
-      NoteClass *nc = g_hash_table_lookup (notes, GINT_TO_POINTER (p->pid));
+      const IochartSchedNote *nc = g_hash_table_lookup (notes, GINT_TO_POINTER (p->pid));
 
       if (p->requests == 0 || nc == NULL)
         continue;
