@@ -193,5 +193,7 @@ void        _iochart_rec_set_time       (IochartCapture *self, IochartRequestRec
 void        _iochart_capture_retally    (IochartCapture *self);
 /* Warns about processes whose class the scheduler's notes left ambiguous and nothing else told. */
 void        _iochart_capture_warn_ambiguous (IochartCapture *self);
+/* Adds a warning (taking text) to a capture, finished or not. */
+void        _iochart_capture_add_warning (IochartCapture *self, char *text);
 
 G_END_DECLS

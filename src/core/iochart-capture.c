@@ -380,9 +380,19 @@ _iochart_capture_warn_ambiguous (IochartCapture *self)
     }
   if (n == 0)
     return;
-  /* the array is NULL-terminated: insert before the terminator */
-  g_ptr_array_insert (self->warnings, self->warnings->len - 1,
-                      g_strdup_printf ("'%s': the scheduler's notes put %u processes at BFQ level 7 "
-                                       "(weight 10), which is idle or best-effort 7: their class stays "
-                                       "unknown; give --class or a .dat of the same run", self->name, n));
+  _iochart_capture_add_warning (self, g_strdup_printf ("'%s': the scheduler's notes put %u %s at BFQ level 7 "
+                                                      "(weight 10), which is idle or best-effort 7: %s class "
+                                                      "stays unknown; give --class or a .dat of the same run",
+                                                      self->name, n, n == 1 ? "process" : "processes",
+                                                      n == 1 ? "its" : "their"));
+}
+
+void
+_iochart_capture_add_warning (IochartCapture *self, char *text)
+{
+  /* a finished capture's list is NULL-terminated */
+  if (self->warnings->len > 0 && g_ptr_array_index (self->warnings, self->warnings->len - 1) == NULL)
+    g_ptr_array_insert (self->warnings, self->warnings->len - 1, text);
+  else
+    g_ptr_array_add (self->warnings, text);
 }

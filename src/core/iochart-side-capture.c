@@ -182,16 +182,6 @@ pair_group (const Entry *p, guint np, const Entry *s, guint ns, gpointer data)
 
 
 
-static void
-add_warning (IochartCapture *c, char *text)
-{
-  /* The list is NULL-terminated once the capture is finished. */
-  if (c->warnings->len > 0 && g_ptr_array_index (c->warnings, c->warnings->len - 1) == NULL)
-    g_ptr_array_remove_index (c->warnings, c->warnings->len - 1);
-  g_ptr_array_add (c->warnings, text);
-  g_ptr_array_add (c->warnings, NULL);
-}
-
 static guint
 count_unclassed_issued (IochartCapture *c)
 {
@@ -352,10 +342,10 @@ iochart_side_capture_apply (IochartCapture *primary, IochartCapture *side)
     _iochart_capture_retally (primary);
   unclassed = count_unclassed_issued (primary);
   if (pr.matched == 0)
-    add_warning (primary, g_strdup_printf ("'%s': no request matches those of '%s' by device, sector "
+    _iochart_capture_add_warning (primary, g_strdup_printf ("'%s': no request matches those of '%s' by device, sector "
                                            "and size: not the same run?", side->name, primary->name));
   else if (unclassed > 0)
-    add_warning (primary, g_strdup_printf ("'%s': %u issued requests still have no class after matching "
+    _iochart_capture_add_warning (primary, g_strdup_printf ("'%s': %u issued requests still have no class after matching "
                                            "(%u of %u matched)", side->name, unclassed, pr.matched, prim->len));
   return pr.given;
 }
