@@ -239,30 +239,73 @@ iochart_blocks_time_axis (IochartBlocks *b, double y_labels, gboolean grid)
 
 /* ---- header, sections, legend ---- */
 
+GPtrArray *
+iochart_text_wrap (const char *text, double size, gboolean bold, double width)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  GString *line = g_string_new (NULL);
+
+  for (guint i = 0; words[i]; i++)
+    {
+      gsize before = line->len;
+
+      g_string_append_printf (line, "%s%s", before ? " " : "", words[i]);
+      if (before > 0 && iochart_text_width (line->str, size, bold) > width)
+        {
+          g_string_truncate (line, before);
+          g_ptr_array_add (lines, g_strdup (line->str));
+          g_string_assign (line, words[i]);
+        }
+    }
+  g_ptr_array_add (lines, g_string_free (line, FALSE));
+  /* a word wider than the whole line is cut */
+  for (guint i = 0; i < lines->len; i++)
+    if (iochart_text_width (lines->pdata[i], size, bold) > width)
+      {
+        char *cut = iochart_text_ellipsize (lines->pdata[i], size, bold, width);
+        g_free (lines->pdata[i]);
+        lines->pdata[i] = cut;
+      }
+  return lines;
+}
+
+/* Lines of text from the cursor down, wrapped to the chart's width. */
+static void
+wrapped (IochartBlocks *b, const char *text, double size, gboolean bold, guint32 color, double pitch,
+         double first_baseline, const char *tip)
+{
+  g_autoptr(GPtrArray) lines = iochart_text_wrap (text, size, bold, b->width - 2 * MARGIN);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      iochart_blocks_label (b, MARGIN, b->y + first_baseline, lines->pdata[i], size, bold,
+                            IOCHART_ANCHOR_START, color, 0, lines->len > 1 ? text : tip);
+      if (i + 1 < lines->len)
+        b->y += pitch;
+    }
+}
+
 void
 iochart_blocks_header_line (IochartBlocks *b, const char *text, double size, gboolean bold, guint32 color,
                             const char *tip)
 {
-  g_autofree char *fit = iochart_text_ellipsize (text, size, bold, b->width - 2 * MARGIN);
-
+  /* the header is the chart's message: wrapped, never cut */
   b->y += size + 6;
-  iochart_blocks_label (b, MARGIN, b->y, fit, size, bold, IOCHART_ANCHOR_START, color, 0,
-                        strcmp (fit, text) != 0 ? text : tip);
+  wrapped (b, text, size, bold, color, size + 6, 0, tip);
 }
 
 void
 iochart_blocks_section_title (IochartBlocks *b, const char *title, const char *subtitle)
 {
-  g_autofree char *t = iochart_text_ellipsize (title, FONT, TRUE, b->width - 2 * MARGIN);
-
-  iochart_blocks_label (b, MARGIN, b->y + 11, t, FONT, TRUE, IOCHART_ANCHOR_START, b->colors->fg, 1,
-                        strcmp (t, title) != 0 ? title : NULL);
+  b->y += FONT + 6;
+  wrapped (b, title, FONT, TRUE, b->colors->fg, FONT + 6, 0, NULL);
   if (subtitle)
     {
-      g_autofree char *st = iochart_text_ellipsize (subtitle, FONT_SMALL, FALSE, b->width - 2 * MARGIN);
-      iochart_blocks_label (b, MARGIN, b->y + 25, st, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, b->colors->dim,
-                            1, strcmp (st, subtitle) != 0 ? subtitle : NULL);
+      b->y += FONT_SMALL + 5;
+      wrapped (b, subtitle, FONT_SMALL, FALSE, b->colors->dim, FONT_SMALL + 5, 0, NULL);
     }
+  b->y += 7;
 }
 
 void

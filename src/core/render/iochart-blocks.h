@@ -79,10 +79,13 @@ void     iochart_blocks_time_axis     (IochartBlocks *b, double y_labels, gboole
 /* One tick label: in the unit the step needs, seconds once the axis reaches them. */
 char    *iochart_blocks_format_tick   (double rel_ns, double step_ns, double last_ns);
 
-/* A header line across the chart, cut to its width. */
+/* Words of text on as many lines as width needs (a word wider than a line is cut with "…"). */
+GPtrArray *iochart_text_wrap          (const char *text, double size, gboolean bold, double width);
+
+/* A header line across the chart, wrapped to its width; the cursor ends on its last baseline. */
 void     iochart_blocks_header_line   (IochartBlocks *b, const char *text, double size,
                                        gboolean bold, guint32 color, const char *tooltip);
-/* A section heading with a subtitle under it, each cut to the chart's width. */
+/* A bold section heading and a note under it, wrapped to the chart's width; the cursor moves below. */
 void     iochart_blocks_section_title (IochartBlocks *b, const char *title, const char *subtitle);
 
 typedef struct {

@@ -27,7 +27,7 @@ static const Palette light = {
 };
 static const Palette dark = {
   .base = { .bg = 0x1c1c20ff, .fg = 0xe6e6e6ff, .dim = 0xa0a0a0ff, .grid = 0x34343aff, .frame = 0x5a5a60ff,
-            .steal_shade = 0xd55e0040 },
+            .steal_shade = 0xd55e0018 },
   .stripe = 0x24242aff, .life = 0x55555cff,
 };
 
@@ -352,7 +352,10 @@ latency_strip (Chart *c)
   lo = floor (lo);
   hi = MAX (ceil (hi), lo + 1);
 
-  strip_frame (c, top, h, "Latency", "p99 bold, median light", NULL, NULL, NULL);
+  {
+    const char *subtitles[] = { "p99 bold, median light", "non-idle solid, idle dashed", NULL };
+    iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Latency", subtitles, NULL, NULL, NULL);
+  }
   for (double d = lo; d <= hi + 1e-9; d++)
     {
       double y = top + h - (d - lo) / (hi - lo) * h;
@@ -367,10 +370,11 @@ latency_strip (Chart *c)
                 FALSE, "p99 latency of non-idle requests");
   latency_line (c, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_BE], 0x80), 1,
                 FALSE, "median latency of non-idle requests");
+  /* idle dashed: the two classes often wait alike, and solid lines on one another hide one */
   latency_line (c, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1.5,
-                FALSE, "p99 latency of idle requests");
+                TRUE, "p99 latency of idle requests");
   latency_line (c, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_IDLE], 0x80), 1,
-                FALSE, "median latency of idle requests");
+                TRUE, "median latency of idle requests");
   c->b.y += h;
 }
 
@@ -416,8 +420,12 @@ sector_strip (Chart *c)
   double h = rows + 4, top = c->b.y;
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
   g_autofree char *max = iochart_format_bytes ((double) c->bins->max_sector * 512);
+  g_autofree char *min = c->bins->min_sector > 0 ? iochart_format_bytes ((double) c->bins->min_sector * 512)
+                                                 : g_strdup ("0");
+  const char *subtitles[] = { "offset on the device",
+                              c->bins->min_sector > 0 ? "zoomed to the offsets used" : NULL, NULL };
 
-  strip_frame (c, top, h, "Sector map", "offset on the device", max, NULL, "0");
+  iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Sector map", subtitles, max, NULL, min);
   for (guint r = 0; r < rows; r++)
     for (guint i = 0; i < c->b.n; i++)
       {
@@ -523,22 +531,32 @@ lanes_section (Chart *c)
   static const guint8 service_alpha[] = { 0x28, 0x50, 0x80, 0xb0, 0xd8, 0xff };
   static const guint8 wait_alpha[] = { 0x18, 0x28, 0x38, 0x48, 0x58, 0x68 };
   static const char * const group_help[] = {
-    "a lane is a process with its short-lived descendants",
-    "a lane per process", "a lane per process name", "a lane per parent's children",
-    "a lane per priority class",
+    "A lane is a process with its short-lived descendants",
+    "A lane per process", "A lane per process name", "A lane per parent's children",
+    "A lane per priority class",
   };
   IochartGroupBy by = iochart_lanes_get_group_by (c->lanes);
   const char *help = by == o->lanes.group_by ? group_help[by]
-                     : "a lane per process name and class (no fork events to follow)";
-  g_autofree char *title = NULL;
+                     : "A lane per process name and class (no fork events to follow)";
+  g_autofree char *title = NULL, *note = NULL;
+  guint wanted;
 
-  title = o->lanes.top_n > 0 && n > o->lanes.top_n
-          ? g_strdup_printf ("Processes: top %u by bytes, %s; upper band queued, lower on the device",
-                             o->lanes.top_n, help)
-          : g_strdup_printf ("Processes: %s; upper band queued, lower on the device", help);
+  wanted = iochart_view_get_n_lanes_wanted (c->view);
+  if (wanted > IOCHART_VIEW_MAX_LANES)
+    {
+      g_autofree char *w = iochart_format_count (wanted);
+      title = g_strdup_printf ("Processes: the %u biggest of %s lanes; the rest folded into \"others\" "
+                               "(one chart draws at most %u lanes: --top, --pid or --comm choose)",
+                               n - 1, w, IOCHART_VIEW_MAX_LANES);
+    }
+  else if (o->lanes.top_n > 0 && n > o->lanes.top_n)
+    title = g_strdup_printf ("Processes: top %u by bytes", o->lanes.top_n);
+  else
+    title = g_strdup ("Processes");
+  note = g_strdup_printf ("%s. Upper band: queued; lower band: on the device (darker: busier); "
+                          "grey line: its life (fork to exit, else first to last I/O).", help);
   c->b.y += 8;
-  label_full (c, MARGIN, c->b.y + 11, title, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->base.fg, 1, NULL);
-  c->b.y += 18;
+  iochart_blocks_section_title (&c->b, title, note);
 
   for (guint l = 0; l < n; l++)
     {
