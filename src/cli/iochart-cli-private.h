@@ -53,5 +53,7 @@ int iochart_info_command   (int argc, char **argv);
 int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--png F] ... CAPTURE... */
 int iochart_record_command (int argc, char **argv);
 int iochart_check_command  (int argc, char **argv);
+int iochart_export_command (int argc, char **argv);
+int iochart_diff_command   (int argc, char **argv);
 
 G_END_DECLS
