@@ -52,6 +52,7 @@ char           *iochart_cli_json_document (const IochartSummary      *summary,
 int iochart_info_command   (int argc, char **argv);
 int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--png F] ... CAPTURE... */
 int iochart_record_command (int argc, char **argv);
+int iochart_simulate_command (int argc, char **argv);
 int iochart_check_command  (int argc, char **argv);
 
 G_END_DECLS

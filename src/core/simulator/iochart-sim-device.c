@@ -100,23 +100,27 @@ by_double (gconstpointer a, gconstpointer b)
 typedef struct { gint64 issue, done; guint32 i; } Life;
 
 static int
-life_cmp (gconstpointer a, gconstpointer b)
+by_done (gconstpointer a, gconstpointer b)
 {
   const Life *x = a, *y = b;
 
-  if (x->issue != y->issue)
-    return x->issue < y->issue ? -1 : 1;
+  if (x->done != y->done)
+    return x->done < y->done ? -1 : 1;
   return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* Requests with nothing else in flight from their issue to their completion. */
+/* Service times, in completion order, the head where the request served before ended. Requests
+ * served alone (nothing else in flight from issue to completion) are pure service; when too few
+ * were, a device that serves one at a time (an HDD without NCQ, a FUSE disk behind a loop device)
+ * still tells each request's service from the previous completion on. */
 static GArray *
-alone_samples (const IochartSimGraph *g)
+service_samples (const IochartSimGraph *g, gboolean *serial)
 {
   g_autofree Life *life = g_new (Life, MAX (g->n_rq, 1));
   GArray *out = g_array_new (FALSE, FALSE, sizeof (Sample));
-  gint64 busy_until = G_MININT64;
+  gint64 prev_done = G_MININT64;
   guint64 head = 0;
+  guint n_alone = 0;
 
   for (guint i = 0; i < g->n_rq; i++)
     {
@@ -125,16 +129,23 @@ alone_samples (const IochartSimGraph *g)
       iochart_capture_get_request (g->capture, g->source[i], &r);
       life[i] = (Life) { r.issue_ns, r.complete_ns, i };
     }
-  qsort (life, g->n_rq, sizeof (Life), life_cmp);
+  qsort (life, g->n_rq, sizeof (Life), by_done);
+  /* alone: issued after the previous completion, and the next issue after its own completion */
+  for (guint k = 0; k < g->n_rq; k++)
+    n_alone += life[k].issue >= prev_done && (k + 1 == g->n_rq || life[k + 1].issue >= life[k].done),
+    prev_done = life[k].done;
+  *serial = n_alone < 100;
+  prev_done = G_MININT64;
   for (guint k = 0; k < g->n_rq; k++)
     {
       const IochartSimRq *q = &g->rq[life[k].i];
-      gboolean alone = busy_until <= life[k].issue && (k + 1 == g->n_rq || life[k + 1].issue >= life[k].done);
+      gboolean alone = life[k].issue >= prev_done && (k + 1 == g->n_rq || life[k + 1].issue >= life[k].done);
+      gint64 from = MAX (life[k].issue, prev_done);
 
-      if (alone && life[k].done > life[k].issue && q->bytes > 0)
-        g_array_append_val (out, ((Sample) { (life[k].done - life[k].issue) / 1e6, q->bytes,
+      if ((alone || *serial) && life[k].done > from && q->bytes > 0)
+        g_array_append_val (out, ((Sample) { (life[k].done - from) / 1e6, q->bytes,
                                              fabs ((double) q->sector - (double) head) }));
-      busy_until = MAX (busy_until, life[k].done);
+      prev_done = life[k].done;
       head = q->sector + q->bytes / 512;
     }
   return out;
@@ -245,7 +256,8 @@ fit_seeks (IochartSimDevice *d, const Sample *s, guint n)
 static gboolean
 fit_init (IochartSimDevice *d, const IochartSimGraph *g, IochartSimSettings *s, GError **error)
 {
-  g_autoptr(GArray) samples = alone_samples (g);
+  gboolean serial;
+  g_autoptr(GArray) samples = service_samples (g, &serial);
   const Sample *v = (const Sample *) samples->data;
   double t0 = 0, slope = 0, sse, depth;
 
@@ -254,13 +266,14 @@ fit_init (IochartSimDevice *d, const IochartSimGraph *g, IochartSimSettings *s, 
   if (samples->len < 10)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "'%s': only %u requests were served alone, too few to fit a device model: give "
+                   "'%s': only %u requests tell a service time, too few to fit a device model: give "
                    "--device-model hdd, ssd or observed", iochart_capture_get_name (g->capture), samples->len);
       return FALSE;
     }
   d->serial = TRUE;
   d->depth = (guint) depth;
   d->fit.n_alone = samples->len;
+  d->fit.one_at_a_time = serial;
   /* the media rate from sequential runs (no seek): service = t0 + bytes / rate */
   if (!line_fit (v, samples->len, 0, 0.5, x_bytes, 0, FALSE, &t0, &slope, &sse) || slope <= 0)
     {

@@ -51,7 +51,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSimDevice, iochart_sim_device_free)
 const char         *iochart_sim_device_describe     (IochartSimDevice   *dev);
 
 typedef struct {
-  guint   n_alone;          /* requests served alone the fit learnt from */
+  guint   n_alone;          /* requests the fit learnt from */
+  gboolean one_at_a_time;   /* too few were served alone: every request, its service from the
+                             * previous completion on (a device serving one at a time) */
   double  rate_bytes_per_s; /* media rate from sequential runs */
   double  a_ms, b_ms;       /* short seeks: a + b * sqrt(distance in sectors) */
   double  c_ms, e_ms;       /* long seeks:  c + e * distance in sectors */
