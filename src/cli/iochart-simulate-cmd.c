@@ -43,7 +43,9 @@ options_clear (Options *o)
 /* One run: the observed capture (policy NULL) or a simulated one. */
 typedef struct {
   const char        *policy;
-  char              *described;
+  char              *described;     /* as the user gave it */
+  char              *full;          /* every setting as used */
+  char              *name;          /* the policies' names: "idle-gate+cfq" */
   IochartCapture    *capture;
   IochartSimStats    stats;
   GError            *error;
@@ -58,6 +60,8 @@ static void
 run_clear (Run *r)
 {
   g_free (r->described);
+  g_free (r->full);
+  g_free (r->name);
   g_clear_object (&r->capture);
   g_clear_error (&r->error);
   g_free (r->lanes);
@@ -332,19 +336,12 @@ json_run (JsonBuilder *b, Run *runs, guint k, IochartLanes *lanes, guint device)
 {
   Run *r = &runs[k];
   const IochartStealDevice *d = steal_of (r, device);
-  const char *colon = strchr (r->described, ':');
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
-  if (k == 0)
-    json_builder_add_string_value (b, "observed");
-  else
-    {
-      g_autofree char *name = g_strndup (r->described, colon ? (gsize) (colon - r->described) : strlen (r->described));
-      json_builder_add_string_value (b, name);
-    }
+  json_builder_add_string_value (b, k == 0 ? "observed" : r->name);
   json_builder_set_member_name (b, "settings");
-  json_builder_add_string_value (b, k == 0 || colon == NULL ? "" : colon + 1);
+  json_builder_add_string_value (b, k == 0 ? "" : r->full);
   if (k > 0)
     json_processes (b, &runs[0], r, device);
   json_builder_set_member_name (b, "lanes");
@@ -552,7 +549,17 @@ simulate (Options *o, IochartCapture *capture, GError **error)
   for (guint k = 0; k < n_runs && ok; k++)
     {
       if (k > 0)
-        runs[k].described = g_strdup (runs[k].policy);
+        {
+          g_auto(GStrv) parts = NULL;
+
+          runs[k].described = g_strdup (runs[k].policy);
+          runs[k].full = iochart_sim_policy_describe (runs[k].policy, 1);
+          parts = g_strsplit (runs[k].full, "+", -1);
+          for (guint i = 0; parts[i]; i++)
+            if (strchr (parts[i], ':'))
+              *strchr (parts[i], ':') = '\0';
+          runs[k].name = g_strjoinv ("+", parts);
+        }
       compute_figures (&runs[k], device, lanes);
     }
   if (ok && !o->json)
@@ -564,10 +571,7 @@ simulate (Options *o, IochartCapture *capture, GError **error)
               IOCHART_DEV_MINOR (d->dev), n, iochart_sim_device_describe (dev));
       print_fit (dev);
       for (guint k = 1; k < n_runs; k++)
-        {
-          g_autofree char *full = iochart_sim_policy_describe (runs[k].policy, 1);
-          printf ("policy %s\n", full);
-        }
+        printf ("policy %s\n", runs[k].full);
       print_table (runs, n_runs, lanes, device);
     }
   else if (ok)

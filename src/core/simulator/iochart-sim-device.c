@@ -185,6 +185,52 @@ line_fit (const Sample *s, guint n, double lo, double hi, Xof x_of, double npb, 
   return TRUE;
 }
 
+/* Without sequential runs: service = p + q sqrt(distance) + r bytes over every sample, by the
+ * normal equations; r is the transfer time per byte. */
+static gboolean
+joint_rate (const Sample *s, guint n, double *ns_per_byte)
+{
+  double m[3][4] = { { 0 } };
+
+  for (guint i = 0; i < n; i++)
+    {
+      double x[3] = { 1, sqrt (s[i].distance), s[i].bytes / 1e6 };
+
+      for (guint a = 0; a < 3; a++)
+        {
+          for (guint b = 0; b < 3; b++)
+            m[a][b] += x[a] * x[b];
+          m[a][3] += x[a] * s[i].service_ms;
+        }
+    }
+  for (guint c = 0; c < 3; c++)   /* Gauss-Jordan with partial pivoting */
+    {
+      guint piv = c;
+
+      for (guint r = c + 1; r < 3; r++)
+        if (fabs (m[r][c]) > fabs (m[piv][c]))
+          piv = r;
+      if (fabs (m[piv][c]) < 1e-12)
+        return FALSE;
+      for (guint k = 0; k < 4; k++)
+        {
+          double t = m[c][k];
+          m[c][k] = m[piv][k];
+          m[piv][k] = t;
+        }
+      for (guint r = 0; r < 3; r++)
+        if (r != c)
+          {
+            double f = m[r][c] / m[c][c];
+            for (guint k = c; k < 4; k++)
+              m[r][k] -= f * m[c][k];
+          }
+    }
+  /* ms per MB -> ns per byte */
+  *ns_per_byte = m[2][3] / m[2][2];
+  return *ns_per_byte > 0;
+}
+
 static double x_bytes (const Sample *s, double npb) { (void) npb; return s->bytes; }
 static double x_sqrt (const Sample *s, double npb) { (void) npb; return sqrt (s->distance); }
 static double x_lin (const Sample *s, double npb) { (void) npb; return s->distance; }
@@ -275,13 +321,13 @@ fit_init (IochartSimDevice *d, const IochartSimGraph *g, IochartSimSettings *s, 
   d->fit.n_alone = samples->len;
   d->fit.one_at_a_time = serial;
   /* the media rate from sequential runs (no seek): service = t0 + bytes / rate */
-  if (!line_fit (v, samples->len, 0, 0.5, x_bytes, 0, FALSE, &t0, &slope, &sse) || slope <= 0)
+  if (line_fit (v, samples->len, 0, 0.5, x_bytes, 0, FALSE, &t0, &slope, &sse) && slope > 0)
     {
-      t0 = 0;
-      slope = 1e-5;    /* 100 MB/s when no sequential run tells */
+      d->overhead_ms = MAX (t0, 0);
+      d->ns_per_byte = slope * 1e6;
     }
-  d->overhead_ms = MAX (t0, 0);
-  d->ns_per_byte = slope * 1e6;
+  else if (!joint_rate (v, samples->len, &d->ns_per_byte))
+    d->ns_per_byte = 10;    /* 100 MB/s when nothing tells */
   d->fit.rate_bytes_per_s = 1e9 / d->ns_per_byte;
   fit_seeks (d, v, samples->len);
   demerit (d, v, samples->len);

@@ -294,7 +294,8 @@ dispatch (Run *r, gint64 now)
         {
           if (r->fg_queued > 0)
             r->stats.idle_dispatch_while_fg_queued++;
-          r->stats.max_idle_in_flight = MAX (r->stats.max_idle_in_flight, ++r->idle_in_flight);
+          r->idle_in_flight++;
+          r->stats.max_idle_in_flight = MAX (r->stats.max_idle_in_flight, r->idle_in_flight);
         }
       else
         r->fg_queued--;
