@@ -18,6 +18,7 @@
 #include "analysis/iochart-bins.h"
 #include "analysis/iochart-steal.h"
 #include "render/iochart-cairo.h"
+#include "render/iochart-png.h"
 #include "render/iochart-svg.h"
 
 #define NS_PER_S      1e9
@@ -1619,7 +1620,7 @@ write_png (IochartDisplayList *dl, const char *path, GError **error)
   double scale = MIN (1.0, MIN (PNG_MAX / w, PNG_MAX / h));
   cairo_surface_t *surface;
   cairo_t *cr;
-  cairo_status_t status;
+  gboolean ok;
 
   if (scale < 1.0)
     g_warning ("'%s': the chart is %.0f×%.0f px, over PNG's limit here: scaled by %.2f (SVG and PDF keep it whole)",
@@ -1630,10 +1631,9 @@ write_png (IochartDisplayList *dl, const char *path, GError **error)
   cairo_scale (cr, scale, scale);
   iochart_cairo_draw (dl, cr);
   cairo_destroy (cr);
-  errno = 0;
-  status = cairo_surface_write_to_png (surface, path);
+  ok = iochart_png_write (surface, path, error);
   cairo_surface_destroy (surface);
-  return cairo_status_ok (status, path, error);
+  return ok;
 }
 
 static gboolean

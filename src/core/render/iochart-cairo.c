@@ -4,6 +4,7 @@
 #include <math.h>
 #include "iochart-cairo.h"
 #include "iochart-error.h"
+#include "iochart-png.h"
 
 static void
 set_rgba (cairo_t *cr, guint32 c)
@@ -140,7 +141,7 @@ iochart_cairo_write_png (IochartDisplayList *dl, const char *path, GError **erro
 {
   cairo_surface_t *surface;
   cairo_t *cr;
-  cairo_status_t status;
+  gboolean ok;
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
                                         (int) iochart_display_list_get_width (dl),
@@ -148,10 +149,9 @@ iochart_cairo_write_png (IochartDisplayList *dl, const char *path, GError **erro
   cr = cairo_create (surface);
   iochart_cairo_draw (dl, cr);
   cairo_destroy (cr);
-  errno = 0;
-  status = cairo_surface_write_to_png (surface, path);
+  ok = iochart_png_write (surface, path, error);
   cairo_surface_destroy (surface);
-  return check_status (status, path, error);
+  return ok;
 }
 
 /* Where a page may end at or above limit: a y that cuts no text. */
