@@ -183,6 +183,8 @@ struct _IochartCapture {
   guint64      requeues;
   GPtrArray   *warnings;     /* char*, NULL-terminated on finish */
   GArray      *ambiguous;    /* guint32 processes whose notes said "idle or be 7" */
+  GArray      *btt_devices;  /* IochartBttFigures per device index */
+  GArray      *btt_processes;/* IochartBttFigures of processes with a sample, by index */
 };
 
 const char *_iochart_capture_intern     (IochartCapture *self, const char *s, gssize len);
