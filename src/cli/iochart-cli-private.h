@@ -33,6 +33,12 @@ gboolean        iochart_cli_parse_dev     (const char                *text,
                                            guint32                   *dev,
                                            GError                   **error);
 
+/* "12", "12s", "1.5 s", "500ms", "250us", "40ns": a time from the capture's start. */
+gboolean        iochart_cli_parse_duration (const char               *text,
+                                            const char               *option,
+                                            gint64                   *ns,
+                                            GError                  **error);
+
 /* The JSON document of `info --json` and of the chart's --json: the summary's members, then
  * `idle_steal` and `bootchart` for those given (each may be NULL). */
 char           *iochart_cli_json_document (const IochartSummary      *summary,
