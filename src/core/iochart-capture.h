@@ -90,6 +90,8 @@ void                  iochart_capture_get_request       (IochartCapture *self,
 guint64               iochart_capture_get_n_unmatched_issues      (IochartCapture *self);
 guint64               iochart_capture_get_n_unmatched_completions (IochartCapture *self);
 guint64               iochart_capture_get_n_requeues               (IochartCapture *self);
+/* Events the kernel dropped while recording (ring-buffer overruns), when the capture says. */
+guint64               iochart_capture_get_n_lost_events            (IochartCapture *self);
 
 /* btt's own figures: each queued bio from its queue event to the completion of the request it
  * ended in (Q2C), and that request's issue to completion (D2C), min/avg/max per device and per

@@ -258,6 +258,7 @@ iochart_summary_new_full (IochartCapture *capture, const IochartSummaryOptions *
   s->issued_without_completion = iochart_capture_get_n_unmatched_issues (capture);
   s->completed_without_issue = iochart_capture_get_n_unmatched_completions (capture);
   s->requeues = iochart_capture_get_n_requeues (capture);
+  s->lost_events = iochart_capture_get_n_lost_events (capture);
   s->request_store_bytes = iochart_capture_get_request_store_size (capture);
   s->model_bytes = iochart_capture_get_model_size (capture);
   s->n_requests = iochart_capture_get_n_requests (capture);
@@ -553,6 +554,7 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
   json_int (b, "completed_without_issue", s->completed_without_issue);
   json_int (b, "requeues", s->requeues);
   json_builder_end_object (b);
+  json_int (b, "lost_events", s->lost_events);
   json_builder_set_member_name (b, "memory");
   json_builder_begin_object (b);
   json_int (b, "requests_stored", s->n_requests);
@@ -788,6 +790,9 @@ iochart_summary_print (const IochartSummary *s, GString *out)
                           " completed without issue, %" G_GUINT64_FORMAT " queued or inserted but never issued; %"
                           G_GUINT64_FORMAT " requeues\n",
                           s->issued_without_completion, s->completed_without_issue, s->counts.never_issued, s->requeues);
+  if (s->lost_events > 0)
+    g_string_append_printf (out, "lost: %" G_GUINT64_FORMAT " events dropped by the kernel while "
+                            "recording (ring buffer full)\n", s->lost_events);
 }
 
 static void
