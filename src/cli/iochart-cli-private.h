@@ -42,17 +42,21 @@ gboolean        iochart_cli_parse_dev     (const char                *text,
                                            guint32                   *dev,
                                            GError                   **error);
 
-/* "12", "12s", "1.5 s", "500ms", "250us", "40ns": a time from the capture's start. */
-gboolean        iochart_cli_parse_duration (const char               *text,
-                                            const char               *option,
-                                            gint64                   *ns,
-                                            GError                  **error);
-
 /* The JSON document of `info --json` and of the chart's --json: the summary's members, then
  * `idle_steal` and `bootchart` for those given (each may be NULL). */
 char           *iochart_cli_json_document (const IochartSummary      *summary,
                                            IochartSteal              *steal,
                                            IochartBootchart          *bootchart);
+
+/* "12", "1.5s", "500ms", "250us", "40ns", "2m": a time from the capture's start; option names it in errors. */
+gboolean        iochart_cli_parse_duration (const char               *text,
+                                            const char               *option,
+                                            gint64                   *ns,
+                                            GError                  **error);
+
+/* `iochart [CAPTURE...]` with no output: execs the desktop app when a display is there, else says
+ * how to render headless; returns the exit code when it cannot. */
+int             iochart_cli_open_app      (const char * const        *captures);
 
 /* Subcommands: each parses its own options from argv (argv[0] is the subcommand name). */
 int iochart_info_command   (int argc, char **argv);

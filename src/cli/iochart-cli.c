@@ -201,3 +201,52 @@ iochart_cli_load_run (const char * const *paths, const IochartCliLoadOptions *op
     }
   return TRUE;
 }
+
+/* The app's executable: IOCHART_APP, beside the build tree's CLI, beside the installed one, on PATH. */
+static char *
+find_app (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = exe ? g_path_get_dirname (exe) : NULL;
+  const char *env = g_getenv ("IOCHART_APP");
+  const char *candidates[] = { "../app/iochart-gtk", "iochart-gtk" };
+
+  if (env && *env)
+    return g_strdup (env);
+  for (guint i = 0; dir && i < G_N_ELEMENTS (candidates); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, candidates[i], NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+        return g_steal_pointer (&path);
+    }
+  return g_find_program_in_path ("iochart-gtk");
+}
+
+int
+iochart_cli_open_app (const char * const *captures)
+{
+  const char *wayland = g_getenv ("WAYLAND_DISPLAY"), *x11 = g_getenv ("DISPLAY");
+  const char *example = captures && captures[0] ? captures[0] : "CAPTURE";
+  g_autofree char *app = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  if ((!wayland || !*wayland) && (!x11 || !*x11))
+    {
+      fprintf (stderr, "iochart: no display for the desktop app: render headless instead, e.g.\n"
+                       "  iochart --png chart.png %s\n  iochart info %s\n(see 'iochart --help')\n", example, example);
+      return IOCHART_EXIT_BAD_INPUT;
+    }
+  if ((app = find_app ()) == NULL)
+    {
+      fprintf (stderr, "iochart: the desktop app is not installed (built with -Dgtk=disabled?): render headless "
+                       "instead, e.g. 'iochart --png chart.png %s'\n", example);
+      return IOCHART_EXIT_BAD_INPUT;
+    }
+  g_ptr_array_add (argv, app);
+  for (guint i = 0; captures && captures[i]; i++)
+    g_ptr_array_add (argv, (gpointer) captures[i]);
+  g_ptr_array_add (argv, NULL);
+  execv (app, (char **) argv->pdata);
+  fprintf (stderr, "iochart: '%s': cannot start the desktop app: %s\n", app, g_strerror (errno));
+  return IOCHART_EXIT_BAD_INPUT;
+}

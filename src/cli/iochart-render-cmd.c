@@ -134,11 +134,7 @@ parse_options (Options *o, int argc, char **argv, GError **error)
       return FALSE;
     }
   if (!o->svg && !o->png && !o->pdf && !o->json)
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "nothing to write: give --svg, --png, --pdf or --json FILE");
-      return FALSE;
-    }
+    return TRUE;   /* no output: the app opens the captures */
   if (o->width < IOCHART_VIEW_MIN_WIDTH || o->width > 32000)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%d': bad --width: give %d to 32000 pixels",
@@ -338,6 +334,13 @@ iochart_render_command (int argc, char **argv)
 
   if (!parse_options (&o, argc, argv, &error))
     goto fail;
+  if (!o.svg && !o.png && !o.pdf && !o.json)
+    {
+      int rc = iochart_cli_open_app ((const char * const *) o.captures);
+
+      options_clear (&o);
+      return rc;
+    }
   if ((bootchart = take_bootchart (&o)) != NULL)
     {
       int rc = render_bootchart (&o, bootchart);

@@ -275,6 +275,18 @@ iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
   return iochart_summary_new_full (capture, &o);
 }
 
+IochartSummary *
+iochart_summary_new_range (IochartCapture *capture, int dev_index, guint top, gint64 from_ns, gint64 to_ns)
+{
+  IochartSummaryOptions o = IOCHART_SUMMARY_OPTIONS_INIT;
+
+  o.device = dev_index;
+  o.top = top;
+  o.from_ns = from_ns;
+  o.to_ns = to_ns;
+  return iochart_summary_new_full (capture, &o);
+}
+
 void
 iochart_summary_free (IochartSummary *s)
 {

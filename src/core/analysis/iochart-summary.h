@@ -116,6 +116,12 @@ IochartSummary *iochart_summary_new_full (IochartCapture              *capture,
 IochartSummary *iochart_summary_new    (IochartCapture *capture,
                                         int             dev_index,
                                         guint           top);
+/* The same for the requests issued in [from_ns, to_ns) (absolute; IOCHART_TIME_UNKNOWN: no bound). */
+IochartSummary *iochart_summary_new_range (IochartCapture *capture,
+                                           int             dev_index,
+                                           guint           top,
+                                           gint64          from_ns,
+                                           gint64          to_ns);
 void            iochart_summary_free   (IochartSummary *summary);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSummary, iochart_summary_free)
 
