@@ -216,6 +216,20 @@ btt_rows (IochartSummary *s, IochartCapture *capture)
     }
 }
 
+static void
+add_time_splits (IochartSummary *s, IochartCapture *capture)
+{
+  g_autoptr(IochartTimeSplits) splits = iochart_time_splits_new (capture, IOCHART_TIME_UNKNOWN,
+                                                                  IOCHART_TIME_UNKNOWN);
+
+  s->has_time_split = splits != NULL;
+  for (guint i = 0; splits != NULL && i < s->processes->len; i++)
+    {
+      IochartSummaryProcess *sp = &g_array_index (s->processes, IochartSummaryProcess, i);
+      sp->split = *iochart_time_splits_get_process (splits, sp->process);
+    }
+}
+
 IochartSummary *
 iochart_summary_new_full (IochartCapture *capture, const IochartSummaryOptions *options)
 {
@@ -249,6 +263,7 @@ iochart_summary_new_full (IochartCapture *capture, const IochartSummaryOptions *
   if (options->top > 0 && procs->len > options->top)
     g_array_set_size (procs, options->top);
   s->processes = g_steal_pointer (&procs);
+  add_time_splits (s, capture);
   g_array_sort (s->lane_rows, cmp_lane);
   s->n_lanes = s->lane_rows->len;
   if (options->top > 0 && s->lane_rows->len > options->top)
@@ -423,7 +438,7 @@ json_classes_used (JsonBuilder *b, guint mask)
 }
 
 static void
-json_process (const IochartSummaryProcess *sp, JsonBuilder *b)
+json_process (const IochartSummaryProcess *sp, gboolean with_split, JsonBuilder *b)
 {
   const IochartProcess *p = sp->p;
   const IochartLatencyRow *lat = &sp->latency;
@@ -446,6 +461,11 @@ json_process (const IochartSummaryProcess *sp, JsonBuilder *b)
   json_ns (b, "d2c_p50_ns", lat->kind[IOCHART_LATENCY_D2C].p50_ns);
   json_ns (b, "d2c_p99_ns", lat->kind[IOCHART_LATENCY_D2C].p99_ns);
   json_latency (b, lat);
+  if (with_split)
+    {
+      json_builder_set_member_name (b, "time_split");
+      iochart_time_split_to_json (&sp->split, b);
+    }
   json_builder_end_object (b);
 }
 
@@ -549,7 +569,7 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
   json_builder_set_member_name (b, "processes");
   json_builder_begin_array (b);
   for (guint i = 0; i < s->processes->len; i++)
-    json_process (&g_array_index (s->processes, IochartSummaryProcess, i), b);
+    json_process (&g_array_index (s->processes, IochartSummaryProcess, i), s->has_time_split, b);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "group_by");
   json_builder_add_string_value (b, iochart_group_by_name (s->group_by));
@@ -761,6 +781,31 @@ print_lanes (const IochartSummary *s, GString *out)
     }
 }
 
+/* Each listed process's life as shares, from the scheduler's events. */
+static void
+print_time_split (const IochartSummary *s, GString *out)
+{
+  g_string_append (out, "time split (sched_switch/sched_wakeup; share of each life):\n");
+  g_string_append_printf (out, "  %8s %-16s %10s %8s %9s %8s %8s %8s\n", "pid", "comm", "life",
+                          "running", "runnable", "io wait", "other D", "sleep");
+  for (guint i = 0; i < s->processes->len; i++)
+    {
+      const IochartSummaryProcess *sp = &g_array_index (s->processes, IochartSummaryProcess, i);
+      g_autofree char *life = iochart_format_duration (sp->split.life_ns);
+      double l = MAX (sp->split.life_ns, 1);
+
+      if (sp->split.life_ns == 0)
+        continue;
+      g_string_append_printf (out, "  %8d %-16s %10s %7.1f%% %8.1f%% %7.1f%% %7.1f%% %7.1f%%\n",
+                              sp->p->pid, sp->p->comm ? sp->p->comm : "?", life,
+                              100 * sp->split.ns[IOCHART_SPLIT_RUNNING] / l,
+                              100 * sp->split.ns[IOCHART_SPLIT_RUNNABLE] / l,
+                              100 * sp->split.ns[IOCHART_SPLIT_IO_WAIT] / l,
+                              100 * sp->split.ns[IOCHART_SPLIT_OTHER_D] / l,
+                              100 * sp->split.ns[IOCHART_SPLIT_SLEEP] / l);
+    }
+}
+
 void
 iochart_summary_print (const IochartSummary *s, GString *out)
 {
@@ -798,6 +843,8 @@ iochart_summary_print (const IochartSummary *s, GString *out)
     print_processes (s, out);
   else
     print_lanes (s, out);
+  if (s->has_time_split)
+    print_time_split (s, out);
   g_string_append_printf (out, "unmatched: %" G_GUINT64_FORMAT " issued without completion, %" G_GUINT64_FORMAT
                           " completed without issue, %" G_GUINT64_FORMAT " queued or inserted but never issued; %"
                           G_GUINT64_FORMAT " requeues\n",

@@ -12,6 +12,7 @@
 #include "iochart-capture.h"
 #include "iochart-latency.h"
 #include "iochart-lanes.h"
+#include "iochart-time-split.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +56,7 @@ typedef struct {
   const IochartProcess  *p;
   IochartCount           count;       /* on the summarised devices */
   IochartLatencyRow      latency;
+  IochartTimeSplit       split;       /* where its life went, when has_time_split */
 } IochartSummaryProcess;
 
 typedef struct {
@@ -105,6 +107,7 @@ typedef struct {
   guint64                completed_without_issue;
   guint64                requeues;
   guint64                lost_events;     /* dropped by the kernel while recording */
+  gboolean               has_time_split;  /* the capture has scheduler events */
   gsize                  request_store_bytes;
   gsize                  model_bytes;
   guint                  n_requests;  /* records stored, issued or not */
