@@ -896,7 +896,7 @@ _iochart_builder_fork (IochartBuilder *b, gint64 ts_ns, gint32 parent_pid, gint3
   ClassHint hint;
   IochartProcess *p;
 
-  if (!see_time (b, ts_ns))
+  if (!see_time (b, ts_ns) || parent_pid < 0 || child_pid < 0)   /* a damaged record */
     return;
   parent = proc_for (b, parent_pid, ts_ns, NULL, 0);
   child = proc_new (b, child_pid);   /* a fork always starts a new process, even on a reused pid */
@@ -933,8 +933,8 @@ _iochart_builder_exit (IochartBuilder *b, gint64 ts_ns, gint32 pid)
 
   if (!see_time (b, ts_ns))
     return;
-  index = proc_for (b, pid, ts_ns, NULL, 0);
-  proc_at (b, index)->exit_ns = ts_ns;
+  if ((index = proc_for (b, pid, ts_ns, NULL, 0)) != IOCHART_NO_PROCESS)   /* a damaged pid */
+    proc_at (b, index)->exit_ns = ts_ns;
 }
 
 void
