@@ -13,7 +13,7 @@ lib=$build/src/core/libiochart-core.a
 [ -f "$lib" ] || { echo "error: '$lib': build the project first (ninja -C $build)" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/iochart-bootchart-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pkgs="glib-2.0 gobject-2.0 gio-2.0 json-glib-1.0 libarchive libtracecmd libtracefs libtraceevent cairo"
+pkgs="glib-2.0 gobject-2.0 gio-2.0 json-glib-1.0 libarchive libtracecmd libtracefs libtraceevent cairo libpng zlib"
 cc -O2 -std=gnu17 -I"$here/../src/core" $(pkg-config --cflags $pkgs) "$here/bootchart-bench.c" \
   "$lib" $(pkg-config --libs $pkgs) -lm -o "$tmp/bench"
 

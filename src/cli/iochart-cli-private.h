@@ -25,6 +25,15 @@ IochartCapture *iochart_cli_load_captures (const char * const         *paths,
                                            const IochartCliLoadOptions *options,
                                            GError                    **error);
 
+/* Loads what the captures hold: the block I/O (the traces, else a bootchart bundle's own events)
+ * into *capture, and the one bootchart capture among them, if any, into *bootchart. Either may be
+ * NULL on success; FALSE when both are. Warnings go to stderr. */
+gboolean        iochart_cli_load_run      (const char * const         *paths,
+                                           const IochartCliLoadOptions *options,
+                                           IochartCapture            **capture,
+                                           IochartBootchart          **bootchart,
+                                           GError                    **error);
+
 /* Prints "iochart: MESSAGE" on stderr and returns the exit code for that error. */
 int             iochart_cli_report_error  (const GError              *error);
 
@@ -43,5 +52,8 @@ char           *iochart_cli_json_document (const IochartSummary      *summary,
 int iochart_info_command   (int argc, char **argv);
 int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--png F] ... CAPTURE... */
 int iochart_record_command (int argc, char **argv);
+int iochart_check_command  (int argc, char **argv);
+int iochart_export_command (int argc, char **argv);
+int iochart_diff_command   (int argc, char **argv);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "iochart-summary.h"
 #include "analysis/iochart-steal.h"
 #include "bootchart/iochart-bootchart.h"
+#include "bootchart/iochart-bootchart-chart.h"
 
 typedef struct {
   const char *name;
@@ -119,4 +120,55 @@ iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, I
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
   return json_generator_to_data (gen, NULL);
+}
+
+gboolean
+iochart_cli_load_run (const char * const *paths, const IochartCliLoadOptions *options, IochartCapture **capture,
+                      IochartBootchart **bootchart, GError **error)
+{
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  const char *bootchart_path = NULL;
+  GError *local = NULL;
+
+  *capture = NULL;
+  *bootchart = NULL;
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      if (!iochart_bootchart_sniff_path (paths[i]))
+        g_ptr_array_add (traces, (gpointer) paths[i]);
+      else if (bootchart_path == NULL)
+        bootchart_path = paths[i];
+      else
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': only one bootchart capture at a time", paths[i]);
+          return FALSE;
+        }
+    }
+  g_ptr_array_add (traces, NULL);
+  if (bootchart_path != NULL)
+    {
+      GPtrArray *warnings;
+
+      if ((*bootchart = iochart_bootchart_load (bootchart_path, error)) == NULL)
+        return FALSE;
+      warnings = iochart_bootchart_get_warnings (*bootchart);
+      for (guint i = 0; i < warnings->len; i++)
+        fprintf (stderr, "iochart: warning: %s\n", (char *) g_ptr_array_index (warnings, i));
+    }
+  if (traces->len > 1)
+    *capture = iochart_cli_load_captures ((const char * const *) traces->pdata, options, &local);
+  else if (bootchart_path != NULL)   /* a bundle recorded by `iochart record --bootchart` has its own */
+    *capture = iochart_bootchart_chart_load_bundle_io (bootchart_path, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      g_clear_object (bootchart);
+      return FALSE;
+    }
+  if (*capture == NULL && *bootchart == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "no capture given");
+      return FALSE;
+    }
+  return TRUE;
 }

@@ -1,6 +1,9 @@
-/* iochart-record-cmd.c: `iochart record --bootchart -o OUT [--duration S | --until-idle] [--hz N]`
+/* iochart-record-cmd.c: `iochart record -o OUT.dat [--duration S] [--device MAJ,MIN]... [--no-sched]
+ * [-- COMMAND ARGS...]` and `iochart record --bootchart -o OUT [--duration S | --until-idle] [--hz N]`
  *
- * Samples /proc as bootchartd does (stat, diskstats, meminfo, every /proc/PID/stat, command
+ * Both record through the core's IochartRecorder (a private tracefs instance, the .dat writer).
+ * The first writes the events alone into a .dat, running COMMAND if given and stopping when it
+ * exits. The second samples /proc as bootchartd does (stat, diskstats, meminfo, every /proc/PID/stat, command
  * lines) into bootchart logs, and records block and sched events in a private tracefs instance
  * into events.dat (trace-cmd .dat v6), all in the folder OUT, or in the archive OUT when it ends
  * in .tgz. Timestamps: uptime in centiseconds for the logs, the tracefs "mono" clock for the
@@ -13,13 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <archive.h>
 #include <archive_entry.h>
-#include <tracefs.h>
 #include <glib/gstdio.h>
 
 #include "iochart-cli-private.h"
-#include "readers/iochart-dat-writer.h"
+#include "record/iochart-recorder.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -32,22 +35,10 @@ on_signal (int sig)
 typedef struct {
   GString *stat, *diskstats, *meminfo, *ps, *cmdline;
   GHashTable *seen_cmdline;      /* pids whose command line is logged */
-  struct tracefs_instance *inst;
-  struct tracefs_cpu **cpus;
-  int n_cpus;
-  IochartDatWriter *dat;
-  guint8 *page;
+  IochartRecorder *rec;
   guint64 last_busy[2];          /* cpu busy and total ticks, for --until-idle */
   guint64 last_sectors;
 } Recorder;
-
-static const char * const block_events[] = {
-  "block_rq_issue", "block_rq_complete", "block_rq_insert", "block_bio_queue",
-  "block_rq_merge", "block_bio_backmerge",
-};
-static const char * const sched_events[] = {
-  "sched_process_fork", "sched_process_exec", "sched_process_exit",
-};
 
 static gint64
 uptime_cs (void)
@@ -113,78 +104,11 @@ sample (Recorder *r)
   g_string_append_c (r->ps, '\n');
 }
 
-/* Moves the full pages of the ring buffers to the writer, so a long boot does not overrun. */
 static void
-drain (Recorder *r, gboolean flush)
+print_missing (IochartRecorder *rec)
 {
-  int page_size = getpagesize ();
-  for (int cpu = 0; cpu < r->n_cpus; cpu++)
-    {
-      if (r->cpus[cpu] == NULL)
-        continue;
-      while ((flush ? tracefs_cpu_flush (r->cpus[cpu], r->page)
-                    : tracefs_cpu_read (r->cpus[cpu], r->page, true)) > 0)
-        iochart_dat_writer_add_pages (r->dat, cpu, r->page, page_size, NULL);
-    }
-}
-
-static gboolean
-start_tracing (Recorder *r, GError **error)
-{
-  g_autofree char *name = g_strdup_printf ("iochart-record-%d", getpid ());
-  const char *systems[] = { "block", "sched", NULL };
-
-  if (tracefs_tracing_dir () == NULL)
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO,
-                   "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-      return FALSE;
-    }
-  r->inst = tracefs_instance_create (name);
-  if (r->inst == NULL)
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO,
-                   "cannot create the tracefs instance '%s': %s", name, g_strerror (errno));
-      return FALSE;
-    }
-  tracefs_trace_off (r->inst);
-  tracefs_instance_file_write (r->inst, "buffer_size_kb", "8192");
-  tracefs_instance_file_write (r->inst, "trace_clock", "mono");
-  for (guint i = 0; i < G_N_ELEMENTS (block_events); i++)
-    tracefs_event_enable (r->inst, "block", block_events[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (sched_events); i++)
-    tracefs_event_enable (r->inst, "sched", sched_events[i]);
-
-  r->n_cpus = sysconf (_SC_NPROCESSORS_CONF);
-  r->dat = iochart_dat_writer_new (r->n_cpus, getpagesize ());
-  if (!iochart_dat_writer_add_tracefs_metadata (r->dat, systems, FALSE, error))
-    return FALSE;
-  g_autofree char *clock = tracefs_instance_file_read (r->inst, "trace_clock", NULL);
-  if (clock != NULL)
-    iochart_dat_writer_set_trace_clock (r->dat, clock);
-  r->page = g_malloc (getpagesize ());
-  r->cpus = g_new0 (struct tracefs_cpu *, r->n_cpus);
-  for (int cpu = 0; cpu < r->n_cpus; cpu++)
-    r->cpus[cpu] = tracefs_cpu_open (r->inst, cpu, true);
-  tracefs_trace_on (r->inst);
-  return TRUE;
-}
-
-static void
-stop_tracing (Recorder *r)
-{
-  if (r->inst == NULL)
-    return;
-  tracefs_trace_off (r->inst);
-  if (r->dat != NULL)
-    drain (r, TRUE);
-  for (int cpu = 0; r->cpus && cpu < r->n_cpus; cpu++)
-    if (r->cpus[cpu] != NULL)
-      tracefs_cpu_close (r->cpus[cpu]);
-  g_clear_pointer (&r->cpus, g_free);
-  tracefs_instance_destroy (r->inst);
-  tracefs_instance_free (r->inst);
-  r->inst = NULL;
+  for (const char * const *m = iochart_recorder_get_missing (rec); *m; m++)
+    fprintf (stderr, "iochart: note: this kernel cannot record %s\n", *m);
 }
 
 /* Busy CPU share and sectors moved since the last call: the boot is done when both rest. */
@@ -319,54 +243,47 @@ write_bundle (const char *out, const Member *members, guint n, const char *dat_p
   return TRUE;
 }
 
-int
-iochart_record_command (int argc, char **argv)
+typedef struct {
+  gboolean bootchart, until_idle, no_events, no_sched, live;
+  char    *out;
+  double   duration;
+  int      hz;
+  char   **devices;
+  char   **command;
+} RecordOptions;
+
+static void
+catch_stop_signals (void)
 {
-  gboolean bootchart = FALSE, until_idle = FALSE, no_events = FALSE;
-  char *out = NULL;
-  double duration = 0;
-  int hz = 10;
-  GOptionEntry entries[] = {
-    { "bootchart", 0, 0, G_OPTION_ARG_NONE, &bootchart, "Record a boot chart (/proc samples and block events)", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Folder, or .tgz archive, to write", "OUT" },
-    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, "Stop after S seconds (default 60)", "S" },
-    { "until-idle", 0, 0, G_OPTION_ARG_NONE, &until_idle, "Stop once CPU and disks rest for 2 s", NULL },
-    { "hz", 0, 0, G_OPTION_ARG_INT, &hz, "Samples per second (default 10)", "N" },
-    { "no-events", 0, 0, G_OPTION_ARG_NONE, &no_events, "Do not record block/sched events", NULL },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) context = g_option_context_new ("--bootchart -o OUT");
+  struct sigaction sa = { .sa_handler = on_signal };
+
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+  sigaction (SIGHUP, &sa, NULL);
+}
+
+static int
+record_bootchart (RecordOptions *o)
+{
   g_autoptr(GError) error = NULL;
   g_autofree char *dat_path = NULL, *tmp_dir = NULL, *header = NULL;
   Recorder r = { 0 };
   int rc = IOCHART_EXIT_OK;
+  double duration = o->duration;
+  const char *out = o->out;
 
-  g_option_context_set_summary (context, "Record a boot (or any period) as a bootchart bundle.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    goto usage;
-  if (!bootchart || out == NULL || hz < 1 || hz > 1000 || duration < 0
-      || (duration > 0 && until_idle))
-    {
-      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "usage: iochart record --bootchart -o OUT [--duration S | --until-idle] [--hz N]");
-      goto usage;
-    }
-  if (duration == 0 && !until_idle)
+  if (duration == 0 && !o->until_idle)
     duration = 60;
 
   gboolean archive = g_str_has_suffix (out, ".tgz") || g_str_has_suffix (out, ".tar.gz");
   if (!archive && g_mkdir_with_parents (out, 0755) != 0)
     {
       g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", out, g_strerror (errno));
-      goto usage;
+      return iochart_cli_report_error (error);
     }
-  if (archive)
-    {
-      tmp_dir = g_dir_make_tmp ("iochart-record-XXXXXX", &error);
-      if (tmp_dir == NULL)
-        goto usage;
-    }
+  if (archive && (tmp_dir = g_dir_make_tmp ("iochart-record-XXXXXX", &error)) == NULL)
+    return iochart_cli_report_error (error);
   dat_path = g_build_filename (archive ? tmp_dir : out, "events.dat", NULL);
 
   r.stat = g_string_new (NULL);
@@ -376,26 +293,30 @@ iochart_record_command (int argc, char **argv)
   r.cmdline = g_string_new (NULL);
   r.seen_cmdline = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  if (!no_events && !start_tracing (&r, &error))
+  if (!o->no_events)
     {
-      stop_tracing (&r);
-      rc = iochart_cli_report_error (error);
-      goto out;
+      IochartRecorderOptions ro = { .block_only = TRUE, .buffer_kb = 8192 };
+      if ((r.rec = iochart_recorder_new (&ro, &error)) == NULL)
+        {
+          rc = iochart_cli_report_error (error);
+          goto out;
+        }
+      print_missing (r.rec);
+      iochart_recorder_start (r.rec);
     }
 
-  signal (SIGINT, on_signal);
-  signal (SIGTERM, on_signal);
+  catch_stop_signals ();
   gint64 start = g_get_monotonic_time (), idle_since = 0;
-  gint64 step = G_USEC_PER_SEC / hz;
+  gint64 step = G_USEC_PER_SEC / o->hz;
   for (gint64 next = start; !stop_requested; next += step)
     {
       sample (&r);
-      if (r.inst != NULL)
-        drain (&r, FALSE);
+      if (r.rec != NULL && !iochart_recorder_drain (r.rec, &error))
+        break;
       gint64 now = g_get_monotonic_time ();
       if (duration > 0 && now - start >= duration * G_USEC_PER_SEC)
         break;
-      if (until_idle)
+      if (o->until_idle)
         {
           if (!is_idle (&r))
             idle_since = 0;
@@ -409,7 +330,11 @@ iochart_record_command (int argc, char **argv)
       else
         next = now;
     }
-  stop_tracing (&r);
+  if (r.rec != NULL && !iochart_recorder_stop (r.rec, error ? NULL : &error))
+    {
+      rc = iochart_cli_report_error (error);
+      goto out;
+    }
 
   header = make_header ();
   Member members[] = {
@@ -420,9 +345,9 @@ iochart_record_command (int argc, char **argv)
     { "proc_ps.log", r.ps->str, r.ps->len },
     { "cmdline2.log", r.cmdline->str, r.cmdline->len },
   };
-  if (r.dat != NULL && !iochart_dat_writer_write (r.dat, dat_path, &error))
+  if (r.rec != NULL && !iochart_recorder_write (r.rec, dat_path, &error))
     rc = iochart_cli_report_error (error);
-  else if (!write_bundle (out, members, G_N_ELEMENTS (members), r.dat ? dat_path : NULL, &error))
+  else if (!write_bundle (out, members, G_N_ELEMENTS (members), r.rec ? dat_path : NULL, &error))
     rc = iochart_cli_report_error (error);
   else
     fprintf (stderr, "iochart: wrote '%s'\n", out);
@@ -433,21 +358,191 @@ out:
       g_remove (dat_path);
       g_rmdir (tmp_dir);
     }
-  g_clear_pointer (&r.dat, iochart_dat_writer_free);
-  g_free (r.page);
-  if (r.stat)
-    {
-      g_string_free (r.stat, TRUE);
-      g_string_free (r.diskstats, TRUE);
-      g_string_free (r.meminfo, TRUE);
-      g_string_free (r.ps, TRUE);
-      g_string_free (r.cmdline, TRUE);
-      g_hash_table_unref (r.seen_cmdline);
-    }
-  g_free (out);
+  g_clear_pointer (&r.rec, iochart_recorder_free);
+  g_string_free (r.stat, TRUE);
+  g_string_free (r.diskstats, TRUE);
+  g_string_free (r.meminfo, TRUE);
+  g_string_free (r.ps, TRUE);
+  g_string_free (r.cmdline, TRUE);
+  g_hash_table_unref (r.seen_cmdline);
   return rc;
+}
 
-usage:
-  g_free (out);
-  return iochart_cli_report_error (error);
+/* ---- events into a .dat ---- */
+
+static char *
+format_mb (guint64 bytes)
+{
+  return g_strdup_printf ("%.1f MB", bytes / 1e6);
+}
+
+/* A line a second on a terminal: how much is in the file and what the kernel lost. */
+static void
+show_progress (IochartRecorder *rec, gint64 start_us, gboolean tty)
+{
+  IochartRecorderStats st;
+  g_autofree char *mb = NULL;
+
+  if (!tty)
+    return;
+  iochart_recorder_get_stats (rec, &st);
+  mb = format_mb (st.bytes);
+  fprintf (stderr, "\r\033[Kiochart: recording %.0f s, %s, lost %" G_GUINT64_FORMAT " events",
+           (g_get_monotonic_time () - start_us) / 1e6, mb, st.lost);
+}
+
+static gboolean
+spawn_command (char **command, GPid *pid, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (g_spawn_async (NULL, command, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CHILD_INHERITS_STDIN,
+                     NULL, NULL, pid, &local))
+    return TRUE;
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': %s", command[0], local->message);
+  return FALSE;
+}
+
+/* Polls until COMMAND exits, the duration passes or a signal asks to stop. Returns the
+ * command's wait status, or -1 without one. */
+static int
+record_loop (IochartRecorder *rec, const RecordOptions *o, GPid child, GError **error)
+{
+  gint64 start = g_get_monotonic_time (), last_shown = start;
+  gboolean tty = isatty (STDERR_FILENO);
+  int status = -1;
+
+  while (!stop_requested)
+    {
+      if (!iochart_recorder_drain (rec, error))
+        break;
+      gint64 now = g_get_monotonic_time ();
+      if (child > 0 && waitpid (child, &status, WNOHANG) == child)
+        break;
+      if (o->duration > 0 && now - start >= o->duration * G_USEC_PER_SEC)
+        break;
+      if (now - last_shown >= G_USEC_PER_SEC)
+        {
+          show_progress (rec, start, tty);
+          last_shown = now;
+        }
+      g_usleep (50000);
+    }
+  if (tty)
+    fprintf (stderr, "\r\033[K");
+  if (child > 0 && status == -1)
+    {
+      /* stopped before the command ended: it got the terminal's SIGINT too, or ends now */
+      kill (child, SIGTERM);
+      waitpid (child, &status, 0);
+    }
+  return status;
+}
+
+static void
+report_written (IochartRecorder *rec, const char *out, int status)
+{
+  IochartRecorderStats st;
+  g_autofree char *mb = NULL;
+
+  iochart_recorder_get_stats (rec, &st);
+  mb = format_mb (st.bytes);
+  fprintf (stderr, "iochart: wrote '%s' (%s of events)\n", out, mb);
+  if (st.lost > 0)
+    {
+      fprintf (stderr, "iochart: warning: the kernel lost %" G_GUINT64_FORMAT " events (ring buffer "
+               "full):", st.lost);
+      for (guint cpu = 0; cpu < MIN (st.n_cpus, G_N_ELEMENTS (st.lost_per_cpu)); cpu++)
+        if (st.lost_per_cpu[cpu] > 0)
+          fprintf (stderr, " cpu%u %" G_GUINT64_FORMAT, cpu, st.lost_per_cpu[cpu]);
+      fprintf (stderr, "\n");
+    }
+  if (status != -1 && WIFEXITED (status) && WEXITSTATUS (status) != 0)
+    fprintf (stderr, "iochart: the command exited with %d\n", WEXITSTATUS (status));
+  else if (status != -1 && WIFSIGNALED (status))
+    fprintf (stderr, "iochart: the command was killed by signal %d\n", WTERMSIG (status));
+}
+
+static int
+record_events (RecordOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartRecorder) rec = NULL;
+  g_autoptr(GArray) devs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  IochartRecorderOptions ro = { .sched = !o->no_sched };
+  GPid child = 0;
+  int status;
+
+  for (char **d = o->devices; d && *d; d++)
+    {
+      guint32 dev;
+      if (!iochart_cli_parse_dev (*d, &dev, &error))
+        return iochart_cli_report_error (error);
+      g_array_append_val (devs, dev);
+    }
+  ro.devices = (const guint32 *) devs->data;
+  ro.n_devices = devs->len;
+  /* before the instance exists, so that a signal never leaves it behind */
+  catch_stop_signals ();
+  if ((rec = iochart_recorder_new (&ro, &error)) == NULL)
+    return iochart_cli_report_error (error);
+  print_missing (rec);
+  iochart_recorder_start (rec);
+  if (o->command != NULL && !spawn_command (o->command, &child, &error))
+    return iochart_cli_report_error (error);   /* the instance goes with rec */
+  status = record_loop (rec, o, child, &error);
+  if (!iochart_recorder_stop (rec, error ? NULL : &error) || error != NULL
+      || !iochart_recorder_write (rec, o->out, &error))
+    return iochart_cli_report_error (error);
+  report_written (rec, o->out, status);
+  return IOCHART_EXIT_OK;
+}
+
+int
+iochart_record_command (int argc, char **argv)
+{
+  RecordOptions o = { .hz = 10 };
+  char **rest = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.out, "The .dat to write (with --bootchart: a folder or .tgz)", "OUT" },
+    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &o.duration, "Stop after S seconds (--bootchart: default 60)", "S" },
+    { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.devices, "Only block events of this device (repeatable)", "MAJ,MIN" },
+    { "no-sched", 0, 0, G_OPTION_ARG_NONE, &o.no_sched, "Without sched_switch and sched_wakeup", NULL },
+    { "bootchart", 0, 0, G_OPTION_ARG_NONE, &o.bootchart, "Record a boot chart (/proc samples and block events)", NULL },
+    { "until-idle", 0, 0, G_OPTION_ARG_NONE, &o.until_idle, "--bootchart: stop once CPU and disks rest for 2 s", NULL },
+    { "hz", 0, 0, G_OPTION_ARG_INT, &o.hz, "--bootchart: samples per second (default 10)", "N" },
+    { "no-events", 0, 0, G_OPTION_ARG_NONE, &o.no_events, "--bootchart: no block/sched events", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "[-- COMMAND ARGS...]" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GError) error = NULL;
+  int rc;
+
+  g_option_context_set_summary (context,
+    "Record block I/O, processes and scheduling into a trace-cmd .dat, while COMMAND runs, for\n"
+    "S seconds or until Ctrl-C; or, with --bootchart, a boot (or any period) as a bootchart bundle.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    rc = iochart_cli_report_error (error);
+  else if (o.out == NULL || o.duration < 0 || o.hz < 1 || o.hz > 1000
+           || (o.bootchart && ((o.duration > 0 && o.until_idle) || rest || o.devices || o.no_sched))
+           || (!o.bootchart && (o.until_idle || o.no_events)))
+    {
+      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "usage: iochart record -o OUT.dat [--duration S] [--device MAJ,MIN]... [--no-sched] "
+                   "[-- COMMAND ARGS...]\n"
+                   "       iochart record --bootchart -o OUT [--duration S | --until-idle] [--hz N]");
+      rc = iochart_cli_report_error (error);
+    }
+  else
+    {
+      o.command = rest;
+      rc = o.bootchart ? record_bootchart (&o) : record_events (&o);
+    }
+  g_free (o.out);
+  g_strfreev (o.devices);
+  g_strfreev (rest);
+  return rc;
 }

@@ -402,6 +402,9 @@ iochart_render_command (int argc, char **argv)
 
   t_load = g_get_monotonic_time ();
   view = iochart_view_new (capture, &vo);
+  if (iochart_view_get_n_lanes_wanted (view) > IOCHART_VIEW_MAX_LANES)
+    fprintf (stderr, "iochart: warning: %u lanes: the %u biggest drawn, the rest folded into \"others\" "
+             "(--top, --pid or --comm choose)\n", iochart_view_get_n_lanes_wanted (view), IOCHART_VIEW_MAX_LANES - 1);
   t_view = g_get_monotonic_time ();
   dl = iochart_chart_draw (view, &style);
   t_draw = g_get_monotonic_time ();

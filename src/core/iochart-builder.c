@@ -529,6 +529,12 @@ _iochart_builder_wall_clock (IochartBuilder *b, gint64 offset_ns)
 }
 
 void
+_iochart_builder_lost_events (IochartBuilder *b, guint64 n)
+{
+  b->capture->lost_events = MAX (b->capture->lost_events, n);
+}
+
+void
 _iochart_builder_add_events (IochartBuilder *b, guint64 n)
 {
   b->capture->n_events += n;

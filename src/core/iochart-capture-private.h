@@ -76,6 +76,11 @@ void            _iochart_map_for_reading      (const void        *data,
 void            _iochart_builder_wall_clock   (IochartBuilder    *b,
                                                gint64             offset_ns);
 
+/* Events the recording lost (ring-buffer overruns); the largest figure given is kept, since
+ * a file's CPU stats and its pages' lost-event marks count the same losses. */
+void            _iochart_builder_lost_events  (IochartBuilder    *b,
+                                               guint64            n);
+
 /* Counts records read that carry no block, sched or ioprio information. */
 void            _iochart_builder_add_events   (IochartBuilder    *b,
                                                guint64            n);
@@ -181,6 +186,7 @@ struct _IochartCapture {
   guint64      unmatched_issues;
   guint64      unmatched_completions;
   guint64      requeues;
+  guint64      lost_events;  /* dropped by the kernel while recording */
   GPtrArray   *warnings;     /* char*, NULL-terminated on finish */
   GArray      *ambiguous;    /* guint32 processes whose notes said "idle or be 7" */
 };

@@ -240,6 +240,13 @@ iochart_capture_get_n_requeues (IochartCapture *self)
   return self->requeues;
 }
 
+guint64
+iochart_capture_get_n_lost_events (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->lost_events;
+}
+
 const char * const *
 iochart_capture_get_warnings (IochartCapture *self)
 {

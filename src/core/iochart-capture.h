@@ -90,6 +90,8 @@ void                  iochart_capture_get_request       (IochartCapture *self,
 guint64               iochart_capture_get_n_unmatched_issues      (IochartCapture *self);
 guint64               iochart_capture_get_n_unmatched_completions (IochartCapture *self);
 guint64               iochart_capture_get_n_requeues               (IochartCapture *self);
+/* Events the kernel dropped while recording (ring-buffer overruns), when the capture says. */
+guint64               iochart_capture_get_n_lost_events            (IochartCapture *self);
 
 /* Warnings a reader gave while loading (lines skipped, CPU files lost...). */
 const char * const   *iochart_capture_get_warnings      (IochartCapture *self);

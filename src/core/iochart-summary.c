@@ -144,6 +144,7 @@ iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
   s->issued_without_completion = iochart_capture_get_n_unmatched_issues (capture);
   s->completed_without_issue = iochart_capture_get_n_unmatched_completions (capture);
   s->requeues = iochart_capture_get_n_requeues (capture);
+  s->lost_events = iochart_capture_get_n_lost_events (capture);
   s->request_store_bytes = iochart_capture_get_request_store_size (capture);
   s->model_bytes = iochart_capture_get_model_size (capture);
   s->n_requests = iochart_capture_get_n_requests (capture);
@@ -288,6 +289,8 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
   json_builder_set_member_name (b, "requeues");
   json_builder_add_int_value (b, s->requeues);
   json_builder_end_object (b);
+  json_builder_set_member_name (b, "lost_events");
+  json_builder_add_int_value (b, s->lost_events);
   json_builder_set_member_name (b, "memory");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "requests_stored");
@@ -388,4 +391,7 @@ iochart_summary_print (const IochartSummary *s, GString *out)
   g_string_append_printf (out, "unmatched: %" G_GUINT64_FORMAT " issued without completion, %" G_GUINT64_FORMAT
                           " completed without issue; %" G_GUINT64_FORMAT " requeues\n",
                           s->issued_without_completion, s->completed_without_issue, s->requeues);
+  if (s->lost_events > 0)
+    g_string_append_printf (out, "lost: %" G_GUINT64_FORMAT " events dropped by the kernel while "
+                            "recording (ring buffer full)\n", s->lost_events);
 }

@@ -46,6 +46,7 @@ typedef struct {
   guint64                issued_without_completion;
   guint64                completed_without_issue;
   guint64                requeues;
+  guint64                lost_events;     /* dropped by the kernel while recording */
   gsize                  request_store_bytes;
   gsize                  model_bytes;
   guint                  n_requests;

@@ -129,6 +129,12 @@ test_may_tell_class (void)
   g_assert_false (MAY ("bfq25859S add_request 1", 100));
   g_assert_false (MAY ("bfq [bfq_limit_depth] wr_busy 0 sync 1 depth 256", 100));
   g_assert_false (MAY ("new_iopri", 100));   /* cut: no room for the whole word */
+  g_assert_false (MAY ("bfq100S new_iopri", 100));
+  g_assert_true (MAY ("cfq123SN /grp1 set_active wl_class:1 wl_type:2", 123));
+  g_assert_true (MAY ("bfq100A  new_ioprio 4 new_weight 40", 100));
+  g_assert_false (MAY ("bfq dispatch requests: 2 busy queues", 100));
+  g_assert_false (MAY ("bfq100S select_queue: new_ioprio later in the note", 100));
+  g_assert_false (MAY ("cfq", 100));
   /* after a level, the same task's next note names the queue, whatever it says */
   g_assert_true (iochart_sched_note_track (&t, dev, 100, "bfq0A new_ioprio 7 new_weight 10", 31, &n));
   g_assert_true (MAY ("bfq100S allocated", 100));

@@ -349,6 +349,174 @@ test_png_pdf (void)
   g_rmdir (dir);
 }
 
+/* ---- issue 9's chart items: each failed before its fix ---- */
+
+static const IochartDlItem *
+find_text (IochartDisplayList *dl, const char *needle)
+{
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && strstr (item->text, needle))
+        return item;
+    }
+  return NULL;
+}
+
+/* 1,500 processes, one request each: more lanes than one image can hold. */
+static IochartCapture *
+many_processes (guint n)
+{
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+
+  for (guint i = 0; i < n; i++)
+    rqs[i] = (TestRq) { DEV_LOOP, 100 + 8 * i, 8, "R", 1000 + i, "reader", IOCHART_CLASS_BE,
+                        i * MS, i * MS, i * MS + 100, i * MS + 500 };
+  return test_capture (rqs, n);
+}
+
+static IochartDisplayList *
+draw_pid_lanes (IochartCapture *c, guint width)
+{
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  g_autoptr(IochartView) view = NULL;
+
+  vo.width = width;
+  vo.lanes.group_by = IOCHART_GROUP_PID;
+  vo.lanes.top_n = 0;
+  view = iochart_view_new (c, &vo);
+  g_assert_cmpuint (iochart_view_get_n_lanes_wanted (view), ==, 1500);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (iochart_view_get_lanes (view)), ==, IOCHART_VIEW_MAX_LANES);
+  return iochart_chart_draw (view, NULL);
+}
+
+static void
+test_fold_lanes (void)
+{
+  g_autoptr(IochartCapture) c = many_processes (1500);
+  g_autoptr(IochartDisplayList) dl = draw_pid_lanes (c, 640);
+  g_autofree char *dir = g_dir_make_tmp ("iochart-fold-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "fold.png", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "fold.pdf", NULL);
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  guint pages = 0;
+
+  g_assert_cmpfloat (iochart_display_list_get_height (dl), <=, 32767);
+  g_assert_nonnull (find_text (dl, "folded into"));
+  g_assert_true (iochart_cairo_write_png (dl, png, &error));
+  g_assert_no_error (error);
+  /* a PDF page stops at 200 inches: the rest goes on more pages */
+  g_assert_true (iochart_cairo_write_pdf (dl, pdf, &error));
+  g_assert_true (g_file_get_contents (pdf, &data, &len, NULL));
+  for (const char *p = data; (p = memmem (p, data + len - p, "/Type /Page", 11)); p++)
+    pages += p[11] != 's';
+  g_assert_cmpuint (pages, >=, 2);
+  g_unlink (png);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+/* At the narrowest width every label, the lanes' heading included, stays inside the image. */
+static void
+test_narrow_labels_inside (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double x, y, w, h;
+
+      if (item->kind != IOCHART_DL_TEXT)
+        continue;
+      iochart_dl_item_text_box (item, &x, &y, &w, &h);
+      if (x < 0 || x + w > IOCHART_VIEW_MIN_WIDTH)
+        g_error ("'%s' runs off the image: %.1f to %.1f", item->text, x, x + w);
+      /* header lines wrap rather than lose their end */
+      if (y < 120)
+        g_assert_null (strstr (item->text, "…"));
+    }
+  g_assert_nonnull (find_text (dl, "Processes"));
+}
+
+static void
+test_lifeline_explained (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 1600, IOCHART_THEME_LIGHT);
+
+  g_assert_nonnull (find_text (dl, "grey line: its life"));
+}
+
+static void
+test_dark_shading_veil (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 900, IOCHART_THEME_DARK);
+  guint shades = 0;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_RECT && item->meta && g_str_has_prefix (item->meta, "episode:"))
+        {
+          /* a veil: the strips under it keep their colours */
+          g_assert_cmpuint (item->fill & 0xff, <=, 0x20);
+          shades++;
+        }
+    }
+  g_assert_cmpuint (shades, >, 0);
+}
+
+static void
+test_latency_classes_apart (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 900, IOCHART_THEME_LIGHT);
+  guint idle = 0;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_POLYLINE && item->tooltip && strstr (item->tooltip, "latency"))
+        {
+          g_assert_cmpint (item->dashed, ==, strstr (item->tooltip, "of idle") != NULL);
+          idle += item->dashed;
+        }
+    }
+  g_assert_cmpuint (idle, >, 0);
+}
+
+/* I/O in a narrow band far into a big device: the map shows the band, and says so. */
+static void
+test_sector_map_zoom (void)
+{
+  static const TestRq rqs[] = {
+    { DEV_LOOP, 4000000000u, 8, "R", 10, "a", IOCHART_CLASS_BE, 1 * MS, 1 * MS, 2 * MS, 3 * MS },
+    { DEV_LOOP, 4000100000u, 8, "R", 10, "a", IOCHART_CLASS_BE, 5 * MS, 5 * MS, 6 * MS, 7 * MS },
+    { DEV_LOOP, 4000200000u, 8, "R", 11, "b", IOCHART_CLASS_IDLE, 8 * MS, 8 * MS, 9 * MS, 10 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  g_autoptr(IochartDisplayList) dl = draw (c, 900, IOCHART_THEME_LIGHT);
+  const IochartDlItem *title = find_text (dl, "Sector map"), *bottom = NULL;
+
+  g_assert_nonnull (title);
+  g_assert_nonnull (find_text (dl, "zoomed to the offsets used"));
+  /* the bottom tick of the map: right-aligned at the plot's left, the lowest in the strip */
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && item->anchor == IOCHART_ANCHOR_END && item->y > title->y &&
+          item->y < title->y + IOCHART_VIEW_SECTOR_ROWS + 10)
+        bottom = item;
+    }
+  g_assert_nonnull (bottom);
+  g_assert_cmpstr (bottom->text, ==, "1.9 TiB");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -363,5 +531,11 @@ main (int argc, char **argv)
   g_test_add_func ("/render/svg", test_svg);
   g_test_add_func ("/render/svg-escapes", test_svg_escapes);
   g_test_add_func ("/render/png-pdf", test_png_pdf);
+  g_test_add_func ("/chart/fold-lanes", test_fold_lanes);
+  g_test_add_func ("/chart/narrow-labels-inside", test_narrow_labels_inside);
+  g_test_add_func ("/chart/lifeline-explained", test_lifeline_explained);
+  g_test_add_func ("/chart/dark-shading-veil", test_dark_shading_veil);
+  g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);
+  g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   return g_test_run ();
 }

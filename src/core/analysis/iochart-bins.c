@@ -80,11 +80,14 @@ iochart_bins_column_ns (const IochartBins *bins, guint i)
   return bins->ns_per_column;
 }
 
-static guint64
-device_max_sector (IochartCapture *capture, int device)
+/* The band of sectors the range's requests touch; from 0 unless the unused band below it would
+ * take a fifth of the map, so that I/O in a small band of a big device is not squashed. */
+static void
+device_sector_band (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
+                    guint64 *min_out, guint64 *max_out)
 {
   guint n = iochart_capture_get_n_requests (capture);
-  guint64 max = 0;
+  guint64 min = G_MAXUINT64, max = 0;
 
   for (guint i = 0; i < n; i++)
     {
@@ -93,9 +96,17 @@ device_max_sector (IochartCapture *capture, int device)
       iochart_capture_get_request (capture, i, &rq);
       if (rq.device != device || rq.op == IOCHART_OP_FLUSH || rq.bytes == 0)
         continue;
+      if (known (rq.issue_ns) && (rq.issue_ns < from_ns || rq.issue_ns > to_ns))
+        continue;
+      min = MIN (min, rq.sector);
       max = MAX (max, rq.sector + rq.bytes / 512);
     }
-  return max;
+  if (max == 0)
+    min = 0;
+  else if (min < (max - min) / 4)
+    min = 0;
+  *min_out = min;
+  *max_out = max;
 }
 
 static void
@@ -134,7 +145,8 @@ add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
     }
   if (data && bins->max_sector > 0 && (col = column_of (bins, issue)) >= 0)
     {
-      guint row = (guint) ((double) rq->sector / (bins->max_sector + 1) * bins->sector_rows);
+      guint row = (guint) ((double) (rq->sector - MIN (rq->sector, bins->min_sector)) /
+                           (bins->max_sector - bins->min_sector + 1) * bins->sector_rows);
       row = MIN (row, bins->sector_rows - 1);
       bins->sectors[k][(gsize) row * bins->n_columns + col]++;
     }
@@ -177,7 +189,7 @@ iochart_bins_new (IochartCapture *capture, int device, gint64 from_ns, gint64 to
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     bins->latency[g] = g_new0 (guint32, (gsize) n_columns * IOCHART_LAT_BUCKETS);
   bins->sector_rows = MAX (sector_rows, 1);
-  bins->max_sector = device_max_sector (capture, device);
+  device_sector_band (capture, device, from_ns, to_ns, &bins->min_sector, &bins->max_sector);
   bins->n_lanes = lanes ? iochart_lanes_get_n_lanes (lanes) : 0;
   bins->lane_service_ns = g_new0 (double *, bins->n_lanes + 1);
   bins->lane_wait_ns = g_new0 (double *, bins->n_lanes + 1);

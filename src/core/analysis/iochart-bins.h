@@ -34,7 +34,7 @@ typedef struct {
   guint32 *latency[IOCHART_N_LAT_GROUPS];   /* n_columns × IOCHART_LAT_BUCKETS, queue to completion */
   /* sector map: n_columns × sector_rows cells, counts per class */
   guint    sector_rows;
-  guint64  max_sector;
+  guint64  min_sector, max_sector;   /* the band the map shows */
   guint32 *sectors[IOCHART_N_CLASSES];
   /* lanes: per lane, per column */
   guint    n_lanes;

@@ -10,7 +10,7 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include "iochart-format.h"
-#include "render/iochart-labels.h"
+#include "render/iochart-blocks.h"
 
 #include "iochart-bootchart-chart.h"
 #include "iochart-error.h"
@@ -18,6 +18,7 @@
 #include "analysis/iochart-bins.h"
 #include "analysis/iochart-steal.h"
 #include "render/iochart-cairo.h"
+#include "render/iochart-png.h"
 #include "render/iochart-svg.h"
 
 #define NS_PER_S      1e9
@@ -37,35 +38,29 @@
 /* Dark for CPU and orange for waiting on the disk, in the strips and on the bars alike; the
  * class colours (iochart_class_color) are kept for block I/O only. */
 typedef struct {
-  guint32 bg, fg, dim, grid, frame, life, running, dstate, sys, mem_used, mem_cache, link,
-          milestone, done, steal_shade, label_bg, disk, util;
+  IochartBlocksColors base;
+  guint32 life, running, dstate, sys, mem_used, mem_cache, link, milestone, done, label_bg, disk, util;
 } Palette;
 
 static const Palette light = {
-  .bg = 0xffffffff, .fg = 0x202020ff, .dim = 0x606060ff, .grid = 0xe4e4e4ff, .frame = 0xb0b0b0ff,
+  .base = { .bg = 0xffffffff, .fg = 0x202020ff, .dim = 0x606060ff, .grid = 0xe4e4e4ff, .frame = 0xb0b0b0ff,
+            .steal_shade = 0xd55e0026 },
   .life = 0xdcdcdcff, .running = 0x303030ff, .dstate = 0xe69f00ff, .sys = 0x8a8a8aff,
   .mem_used = 0x606060ff, .mem_cache = 0xc4c4c4ff, .link = 0x9a9a9aff, .milestone = 0x505050ff,
-  .done = 0x202020ff, .steal_shade = 0xd55e0026, .label_bg = 0xffffffcc, .disk = 0x8a8a8aff,
+  .done = 0x202020ff, .label_bg = 0xffffffcc, .disk = 0x8a8a8aff,
   .util = 0x202020ff,
 };
 static const Palette dark = {
-  .bg = 0x1c1c20ff, .fg = 0xe6e6e6ff, .dim = 0xa0a0a0ff, .grid = 0x34343aff, .frame = 0x5a5a60ff,
+  .base = { .bg = 0x1c1c20ff, .fg = 0xe6e6e6ff, .dim = 0xa0a0a0ff, .grid = 0x34343aff, .frame = 0x5a5a60ff,
+            .steal_shade = 0xd55e0040 },
   .life = 0x3a3a40ff, .running = 0xe0e0e0ff, .dstate = 0xe69f00ff, .sys = 0x909096ff,
   .mem_used = 0xb0b0b0ff, .mem_cache = 0x55555cff, .link = 0x707078ff, .milestone = 0xb0b0b0ff,
-  .done = 0xe6e6e6ff, .steal_shade = 0xd55e0040, .label_bg = 0x1c1c20cc, .disk = 0x909096ff,
+  .done = 0xe6e6e6ff, .label_bg = 0x1c1c20cc, .disk = 0x909096ff,
   .util = 0xe6e6e6ff,
 };
 
-/* stacking order of classes, bottom up, as in the I/O chart: idle on top of the foreground */
-static const IochartClass stack_order[] = {
-  IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_NONE, IOCHART_CLASS_UNKNOWN, IOCHART_CLASS_IDLE,
-};
-
-static guint32
-with_alpha (guint32 rgba, guint8 alpha)
-{
-  return (rgba & 0xffffff00u) | alpha;
-}
+#define stack_order iochart_blocks_stack_order
+#define with_alpha  iochart_rgba_with_alpha
 
 /* ---- units ---- */
 
@@ -292,15 +287,7 @@ typedef struct {
   IochartBootchart                   *bc;
   const IochartBootchartChartOptions *o;
   const Palette                      *pal;
-  IochartDisplayList                 *under;    /* grid and shading, drawn first */
-  IochartDisplayList                 *dl;
-  IochartLabels                      *labels;
-  double                              width;
-  double                              x0;
-  guint                               n;        /* plot columns */
-  gint64                              from, to; /* since boot */
-  double                              y;
-  double                              plot_top, plot_bottom;
+  IochartBlocks                       b;        /* from_ns, to_ns: since boot */
   GArray                             *rows;     /* Row */
   gboolean                            has_done;
   gint64                              done_ns;
@@ -313,7 +300,7 @@ static void
 label_full (Chart *c, double x, double y, const char *text, double size, gboolean bold,
             IochartAnchor anchor, guint32 fill, int priority, const char *tooltip)
 {
-  iochart_labels_add (c->labels, x, y, text, size, bold, anchor, fill, priority, tooltip);
+  iochart_blocks_label (&c->b, x, y, text, size, bold, anchor, fill, priority, tooltip);
 }
 
 static void
@@ -326,21 +313,21 @@ label (Chart *c, double x, double y, const char *text, double size, IochartAncho
 static double
 time_x (Chart *c, gint64 ns)
 {
-  return c->x0 + ((double) ns - c->from) / (double) (c->to - c->from) * c->n;
+  return iochart_blocks_time_x (&c->b, ns);
 }
 
 static double
 ns_per_col (Chart *c)
 {
-  return (double) (c->to - c->from) / c->n;
+  return iochart_blocks_ns_per_column (&c->b);
 }
 
 /* Column of a time, clamped to the plot. */
 static guint
 col_of (Chart *c, gint64 ns)
 {
-  double col = floor (((double) ns - c->from) / ns_per_col (c));
-  return (guint) CLAMP (col, 0, c->n - 1);
+  double col = floor (((double) ns - c->b.from_ns) / ns_per_col (c));
+  return (guint) CLAMP (col, 0, c->b.n - 1);
 }
 
 /* ---- time series ---- */
@@ -354,19 +341,19 @@ typedef struct {
 static void
 cols_init (Chart *c, Cols *cols)
 {
-  cols->sum = g_new0 (double, c->n);
-  cols->ns = g_new0 (double, c->n);
+  cols->sum = g_new0 (double, c->b.n);
+  cols->ns = g_new0 (double, c->b.n);
 }
 
 static void
 cols_add (Chart *c, Cols *cols, gint64 a, gint64 b, double v)
 {
-  a = MAX (a, c->from);
-  b = MIN (b, c->to);
+  a = MAX (a, c->b.from_ns);
+  b = MIN (b, c->b.to_ns);
   if (b <= a)
     return;
-  iochart_columns_spread (cols->sum, c->n, c->from, ns_per_col (c), a, b, v);
-  iochart_columns_spread (cols->ns, c->n, c->from, ns_per_col (c), a, b, 1);
+  iochart_columns_spread (cols->sum, c->b.n, c->b.from_ns, ns_per_col (c), a, b, v);
+  iochart_columns_spread (cols->ns, c->b.n, c->b.from_ns, ns_per_col (c), a, b, 1);
 }
 
 /* Turns sums into means; columns with no data take the previous value. */
@@ -375,7 +362,7 @@ cols_finish (Chart *c, Cols *cols)
 {
   double last = 0;
 
-  for (guint i = 0; i < c->n; i++)
+  for (guint i = 0; i < c->b.n; i++)
     {
       if (cols->ns[i] > 0)
         last = cols->sum[i] /= cols->ns[i];
@@ -386,112 +373,35 @@ cols_finish (Chart *c, Cols *cols)
   return cols->sum;
 }
 
-/* Drops the middle of runs of points at one height. */
-static void
-simplify (GArray *pts)
-{
-  guint out = 0, n = pts->len / 2;
-  double *p = (double *) pts->data;
-
-  for (guint i = 0; i < n; i++)
-    {
-      if (i > 0 && i + 1 < n && p[2 * i + 1] == p[2 * (i - 1) + 1] && p[2 * i + 1] == p[2 * (i + 1) + 1])
-        continue;
-      p[2 * out] = p[2 * i];
-      p[2 * out + 1] = p[2 * i + 1];
-      out++;
-    }
-  g_array_set_size (pts, out * 2);
-}
-
-static double
-col_center (Chart *c, guint i)
-{
-  return i == 0 ? c->x0 : i + 1 == c->n ? c->x0 + c->n : c->x0 + i + 0.5;
-}
-
-/* The area between lo and hi (values, or NULL for 0) from base_y, scale px per unit upwards. */
 static IochartDlItem *
 area (Chart *c, const double *lo, const double *hi, double base_y, double scale, guint32 fill,
       const char *tooltip)
 {
-  g_autoptr(GArray) top = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) bottom = g_array_new (FALSE, FALSE, sizeof (double));
-  gboolean any = FALSE;
-  IochartDlItem *item;
-  guint np;
-
-  for (guint i = 0; i < c->n && !any; i++)
-    any = hi[i] - (lo ? lo[i] : 0) > 1e-12;
-  if (!any)
-    return NULL;
-  for (guint i = 0; i < c->n; i++)
-    {
-      double pt[2] = { col_center (c, i), base_y - hi[i] * scale };
-      g_array_append_vals (top, pt, 2);
-    }
-  for (guint i = c->n; i-- > 0;)
-    {
-      double pt[2] = { col_center (c, i), base_y - (lo ? lo[i] : 0) * scale };
-      g_array_append_vals (bottom, pt, 2);
-    }
-  simplify (top);
-  simplify (bottom);
-  g_array_append_vals (top, bottom->data, bottom->len);
-  np = top->len / 2;
-  item = iochart_display_list_polygon (c->dl, (double *) g_array_free (g_steal_pointer (&top), FALSE),
-                                       np, fill);
-  if (tooltip)
-    iochart_dl_item_set_tooltip (item, tooltip);
-  return item;
+  return iochart_blocks_area (&c->b, lo, hi, base_y, scale, fill, tooltip);
 }
 
 static void
 polyline (Chart *c, const double *v, double base_y, double scale, guint32 stroke, const char *tooltip)
 {
-  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
-  IochartDlItem *item;
-  guint np;
-
-  for (guint i = 0; i < c->n; i++)
-    {
-      double pt[2] = { col_center (c, i), base_y - v[i] * scale };
-      g_array_append_vals (pts, pt, 2);
-    }
-  simplify (pts);
-  np = pts->len / 2;
-  item = iochart_display_list_polyline (c->dl, (double *) g_array_free (g_steal_pointer (&pts), FALSE),
-                                        np, stroke, 1.2);
-  iochart_dl_item_set_tooltip (item, tooltip);
+  iochart_blocks_polyline (&c->b, v, base_y, scale, stroke, 1.2, tooltip);
 }
 
 static void
 strip_frame (Chart *c, double top, double h, const char *title, const char *subtitle,
              const char *subtitle2, const char *top_tick, const char *bottom_tick)
 {
-  double room = c->x0 - MARGIN - 6;   /* ticks sit at the top and bottom, subtitles between */
-  const char *lines[] = { subtitle, subtitle2 };
+  const char *lines[] = { subtitle, subtitle2, NULL };
 
-  iochart_display_list_rect (c->dl, c->x0, top, c->n, h, 0, c->pal->frame);
-  label_full (c, MARGIN, top + 11, title, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
-    if (lines[i] && top + 25 + 13 * i <= top + h - 12)
-      {
-        g_autofree char *st = iochart_text_ellipsize (lines[i], FONT_SMALL, FALSE, room);
-        label_full (c, MARGIN, top + 25 + 13 * i, st, FONT_SMALL, FALSE, IOCHART_ANCHOR_START,
-                    c->pal->dim, 1, strcmp (st, lines[i]) != 0 ? lines[i] : NULL);
-      }
-  if (top_tick)
-    label (c, c->x0 - 5, top + 9, top_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
-  if (bottom_tick)
-    label (c, c->x0 - 5, top + h, bottom_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
+  /* ticks sit at the top and bottom, subtitles between */
+  iochart_blocks_strip_frame (&c->b, top, h, c->b.x0 - MARGIN - 6, title, lines,
+                              top_tick, NULL, bottom_tick);
 }
 
 static void
 cpu_strip (Chart *c)
 {
   GArray *cpu = iochart_bootchart_get_cpu_samples (c->bc);
-  double h = 70, top = c->y, base = top + h;
+  double h = 70, top = c->b.y, base = top + h;
   Cols user, sys, wait;
   g_autofree double *u = NULL, *us = NULL, *usw = NULL;
 
@@ -515,7 +425,7 @@ cpu_strip (Chart *c)
   area (c, NULL, u, base, h, c->pal->running, "CPU: user");
   area (c, u, us, base, h, c->pal->sys, "CPU: system");
   area (c, us, usw, base, h, with_alpha (c->pal->dstate, 0xd0), "CPU: I/O wait");
-  c->y += h;
+  c->b.y += h;
 }
 
 /* The disk bootchart saw the most of: the one the strip and the block I/O are about. */
@@ -559,7 +469,7 @@ static void
 disk_strip (Chart *c)
 {
   GPtrArray *disks = iochart_bootchart_get_disks (c->bc);
-  double h = 70, top = c->y, base = top + h, max = 0, scale;
+  double h = 70, top = c->b.y, base = top + h, max = 0, scale;
   Cols tput, util;
   g_autofree double *t = NULL, *ut = NULL;
   double *by_class[IOCHART_N_CLASSES] = { 0 };
@@ -596,13 +506,13 @@ disk_strip (Chart *c)
       /* bytes per column of the block trace, per class, as bytes/s */
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         {
-          by_class[k] = g_new (double, c->n);
-          for (guint i = 0; i < c->n; i++)
+          by_class[k] = g_new (double, c->b.n);
+          for (guint i = 0; i < c->b.n; i++)
             by_class[k][i] = (c->io.bins->bytes[k][0][i] + c->io.bins->bytes[k][1][i])
                              / (iochart_bins_column_ns (c->io.bins, i) / NS_PER_S);
         }
     }
-  for (guint i = 0; i < c->n; i++)
+  for (guint i = 0; i < c->b.n; i++)
     {
       double sum = 0;
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
@@ -621,16 +531,16 @@ disk_strip (Chart *c)
       /* bootchart's own figure behind, in grey: what the trace did not see stays visible */
       area (c, NULL, t, base, scale, with_alpha (c->pal->disk, 0x60), "disk throughput (diskstats, all disks)");
       {
-        g_autofree double *cum = g_new0 (double, c->n);
-        g_autofree double *next = g_new0 (double, c->n);
+        g_autofree double *cum = g_new0 (double, c->b.n);
+        g_autofree double *next = g_new0 (double, c->b.n);
         for (guint s = 0; s < G_N_ELEMENTS (stack_order); s++)
           {
             IochartClass k = stack_order[s];
             g_autofree char *tip = g_strdup_printf ("block I/O throughput, %s class", iochart_class_name (k));
-            for (guint i = 0; i < c->n; i++)
+            for (guint i = 0; i < c->b.n; i++)
               next[i] = cum[i] + by_class[k][i];
             area (c, cum, next, base, scale, iochart_class_color (k), tip);
-            memcpy (cum, next, c->n * sizeof (double));
+            memcpy (cum, next, c->b.n * sizeof (double));
           }
       }
     }
@@ -647,14 +557,14 @@ disk_strip (Chart *c)
     }
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     g_free (by_class[k]);
-  c->y += h;
+  c->b.y += h;
 }
 
 static void
 mem_strip (Chart *c)
 {
   GArray *mem = iochart_bootchart_get_mem_samples (c->bc);
-  double h = 50, top = c->y, base = top + h, total = 0;
+  double h = 50, top = c->b.y, base = top + h, total = 0;
   Cols used, cache;
   g_autofree double *u = NULL, *uc = NULL;
   g_autofree char *t = NULL, *p = NULL, *sub = NULL;
@@ -680,14 +590,14 @@ mem_strip (Chart *c)
   u = cols_finish (c, &used);
   uc = cols_finish (c, &cache);
   t = iochart_format_bytes (total);
-  for (guint i = 0; i < c->n; i++)
+  for (guint i = 0; i < c->b.n; i++)
     peak = MAX (peak, u[i]);
   p = iochart_format_bytes (peak);
   sub = g_strdup_printf ("used (peak %s)", p);
   strip_frame (c, top, h, "Memory", sub, "cache (light)", t, "0");
   area (c, NULL, u, base, h / total, c->pal->mem_used, "memory used (not buffers or cache)");
   area (c, u, uc, base, h / total, c->pal->mem_cache, "memory in buffers and page cache");
-  c->y += h;
+  c->b.y += h;
 }
 
 /* ---- block I/O of the same boot ---- */
@@ -887,7 +797,7 @@ mark (Chart *c, guint8 **mask, gint64 a, gint64 b, IochartClass k)
   guint c0 = col_of (c, a), c1 = col_of (c, b);
 
   if (*mask == NULL)
-    *mask = g_new0 (guint8, c->n);
+    *mask = g_new0 (guint8, c->b.n);
   for (guint i = c0; i <= c1; i++)
     (*mask)[i] |= 1u << k;
 }
@@ -914,7 +824,7 @@ assign_requests (Chart *c)
           : rq.queue_ns != IOCHART_TIME_UNKNOWN ? rq.queue_ns : rq.complete_ns;
       a += io->offset_ns;
       b = rq.complete_ns + io->offset_ns;
-      if (b < c->from || a > c->to)
+      if (b < c->b.from_ns || a > c->b.to_ns)
         continue;
       r = row_of_request (c, rq.process, a);
       if (r == G_MAXUINT32)
@@ -948,13 +858,13 @@ setup_io (Chart *c, IochartCapture *capture)
   if (io->device < 0)
     return;
   c->has_io = TRUE;
-  io->bins = iochart_bins_new (capture, io->device, c->from - io->offset_ns, c->to - io->offset_ns,
-                               c->n, 1, NULL);
+  io->bins = iochart_bins_new (capture, io->device, c->b.from_ns - io->offset_ns, c->b.to_ns - io->offset_ns,
+                               c->b.n, 1, NULL);
   so.device = io->device;
-  so.from_ns = c->from - io->offset_ns;
-  so.to_ns = c->to - io->offset_ns;
+  so.from_ns = c->b.from_ns - io->offset_ns;
+  so.to_ns = c->b.to_ns - io->offset_ns;
   so.gap_ns = c->o->steal_gap_ns;
-  so.n_columns = c->n;
+  so.n_columns = c->b.n;
   io->steal = iochart_steal_new (capture, &so);
   io->sdev = iochart_steal_find_device (io->steal, io->device);
   assign_requests (c);
@@ -983,7 +893,7 @@ collect_rows (Chart *c, GPtrArray *list, int parent_row)
       int me = parent_row;
 
       /* a process outside the range is not drawn; its children still are, linked upwards */
-      if (p->start_ns <= c->to && end_of (p) >= c->from)
+      if (p->start_ns <= c->b.to_ns && end_of (p) >= c->b.from_ns)
         {
           Row row = { .node = p, .parent_row = parent_row };
           g_array_append_val (c->rows, row);
@@ -1074,7 +984,7 @@ state_columns (Chart *c, IochartBootchartProcess *p, guint8 *level, guint *lo, g
       gint64 a = MIN (prev, s->time_ns);
 
       prev = s->time_ns;
-      if (v == 0 || s->time_ns < c->from || a > c->to)
+      if (v == 0 || s->time_ns < c->b.from_ns || a > c->b.to_ns)
         continue;
       for (guint k = col_of (c, a); k <= col_of (c, s->time_ns); k++)
         level[k] = MAX (level[k], v);
@@ -1095,7 +1005,7 @@ state_runs (Chart *c, const guint8 *level, guint lo, guint hi, double y)
       if (level[i] > 0)
         {
           guint32 fill = level[i] == 5 ? c->pal->dstate : with_alpha (c->pal->running, alpha[level[i]]);
-          iochart_display_list_rect (c->dl, c->x0 + i, y + BAR_TOP, j - i, BAR_H, fill, 0);
+          iochart_display_list_rect (c->b.dl, c->b.x0 + i, y + BAR_TOP, j - i, BAR_H, fill, 0);
         }
       i = j;
     }
@@ -1106,11 +1016,11 @@ state_runs (Chart *c, const guint8 *level, guint lo, guint hi, double y)
 static void
 io_band (Chart *c, const guint8 *mask, double y)
 {
-  for (guint i = 0; i < c->n;)
+  for (guint i = 0; i < c->b.n;)
     {
       guint j = i + 1, n_k = 0, s = 0;
 
-      while (j < c->n && mask[j] == mask[i])
+      while (j < c->b.n && mask[j] == mask[i])
         j++;
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         n_k += (mask[i] >> k) & 1;
@@ -1119,7 +1029,7 @@ io_band (Chart *c, const guint8 *mask, double y)
           {
             double h = BAND_H / n_k;
             double w = MAX (j - i, 1.5);
-            iochart_display_list_rect (c->dl, c->x0 + i, y + BAR_TOP + BAR_H - (s + 1) * h, w, h,
+            iochart_display_list_rect (c->b.dl, c->b.x0 + i, y + BAR_TOP + BAR_H - (s + 1) * h, w, h,
                                        iochart_class_color (stack_order[o]), 0);
             s++;
           }
@@ -1150,18 +1060,18 @@ place_row_label (Chart *c, const char *text, double x_start, double x_end, doubl
 {
   double w = iochart_text_width (text, FONT_SMALL, FALSE);
   double baseline = y + BAR_TOP + BAR_H - 2;
-  double right = c->x0 + c->n;
+  double right = c->b.x0 + c->b.n;
 
-  if (x_start - 4 - w >= c->x0 + 2)
-    label_full (c, x_start - 4, baseline, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_END, c->pal->fg, 2, tip);
+  if (x_start - 4 - w >= c->b.x0 + 2)
+    label_full (c, x_start - 4, baseline, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_END, c->pal->base.fg, 2, tip);
   else if (x_end + 4 + w <= right - 2 && x_end - x_start < 3 * w)
-    label_full (c, x_end + 4, baseline, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->fg, 2, tip);
+    label_full (c, x_end + 4, baseline, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.fg, 2, tip);
   else
     {
       g_autofree char *fit = iochart_text_ellipsize (text, FONT_SMALL, FALSE, right - x_start - 6);
       double fw = iochart_text_width (fit, FONT_SMALL, FALSE);
-      iochart_display_list_rect (c->dl, x_start + 2, y + BAR_TOP, fw + 4, BAR_H, c->pal->label_bg, 0);
-      label_full (c, x_start + 4, baseline, fit, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->fg, 2,
+      iochart_display_list_rect (c->b.dl, x_start + 2, y + BAR_TOP, fw + 4, BAR_H, c->pal->label_bg, 0);
+      label_full (c, x_start + 4, baseline, fit, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.fg, 2,
                   strcmp (fit, text) ? text : tip);
     }
 }
@@ -1169,53 +1079,53 @@ place_row_label (Chart *c, const char *text, double x_start, double x_end, doubl
 static void
 processes_section (Chart *c)
 {
-  g_autofree guint8 *level = g_new0 (guint8, c->n);
+  g_autofree guint8 *level = g_new0 (guint8, c->b.n);
 
   if (c->rows->len == 0)
     return;
-  c->y += 8;
-  label_full (c, MARGIN, c->y + 11, "Processes", FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, NULL);
+  c->b.y += 8;
+  label_full (c, MARGIN, c->b.y + 11, "Processes", FONT, TRUE, IOCHART_ANCHOR_START, c->pal->base.fg, 1, NULL);
   {
     g_autofree char *sub = g_strdup_printf ("%u shown", c->rows->len);
-    label (c, MARGIN, c->y + 25, sub, FONT_SMALL, IOCHART_ANCHOR_START, c->pal->dim, 1);
+    label (c, MARGIN, c->b.y + 25, sub, FONT_SMALL, IOCHART_ANCHOR_START, c->pal->base.dim, 1);
   }
   for (guint r = 0; r < c->rows->len; r++)
     {
       Row *row = &g_array_index (c->rows, Row, r);
       IochartBootchartProcess *p = row->node;
-      double x0 = time_x (c, MAX (p->start_ns, c->from)), x1 = time_x (c, MIN (end_of (p), c->to));
+      double x0 = time_x (c, MAX (p->start_ns, c->b.from_ns)), x1 = time_x (c, MIN (end_of (p), c->b.to_ns));
       g_autofree char *tip = NULL, *text = NULL, *meta = NULL;
       guint lo, hi;
 
-      row->y = c->y + r * ROW;
+      row->y = c->b.y + r * ROW;
       /* a process is seen at samples only: its I/O shows it lived longer */
       if (row->io_requests)
         {
-          x0 = MIN (x0, time_x (c, MAX (row->io_first_ns, c->from)));
-          x1 = MAX (x1, time_x (c, MIN (row->io_last_ns, c->to)));
+          x0 = MIN (x0, time_x (c, MAX (row->io_first_ns, c->b.from_ns)));
+          x1 = MAX (x1, time_x (c, MIN (row->io_last_ns, c->b.to_ns)));
         }
       x1 = MAX (x1, x0 + 1);
       tip = row_tooltip (c, row);
       meta = g_strdup_printf ("pid:%d", p->pid);
-      iochart_display_list_begin_group (c->dl, tip, meta);
-      iochart_display_list_rect (c->dl, x0, row->y + BAR_TOP, x1 - x0, BAR_H, c->pal->life, 0);
+      iochart_display_list_begin_group (c->b.dl, tip, meta);
+      iochart_display_list_rect (c->b.dl, x0, row->y + BAR_TOP, x1 - x0, BAR_H, c->pal->life, 0);
       state_columns (c, p, level, &lo, &hi);
       state_runs (c, level, lo, hi, row->y);
       if (row->io_mask)
         io_band (c, row->io_mask, row->y);
-      iochart_display_list_end_group (c->dl);
+      iochart_display_list_end_group (c->b.dl);
       text = row_label (c, row);
       place_row_label (c, text, x0, x1, row->y, NULL);
-      if (row->parent_row >= 0 && p->start_ns >= c->from)
+      if (row->parent_row >= 0 && p->start_ns >= c->b.from_ns)
         {
           Row *parent = &g_array_index (c->rows, Row, row->parent_row);
-          IochartDlItem *link = iochart_display_list_line (c->under, x0, parent->y + BAR_TOP + BAR_H,
+          IochartDlItem *link = iochart_display_list_line (c->b.under, x0, parent->y + BAR_TOP + BAR_H,
                                                            x0, row->y + BAR_TOP + BAR_H / 2,
                                                            c->pal->link, 1);
           link->dashed = TRUE;
         }
     }
-  c->y += c->rows->len * ROW;
+  c->b.y += c->rows->len * ROW;
   if (c->has_io && c->io.other_mask)
     {
       g_autofree char *io = io_summary (c->io.other_bytes, TRUE);
@@ -1223,12 +1133,12 @@ processes_section (Chart *c)
       g_autofree char *tip = g_strdup_printf ("%u requests by processes the bootchart did not sample "
                                               "(started and ended between samples, kernel threads, or "
                                               "outside its process list)", c->io.other_requests);
-      iochart_display_list_begin_group (c->dl, tip, "others");
-      io_band (c, c->io.other_mask, c->y);
-      iochart_display_list_end_group (c->dl);
-      label_full (c, c->x0 - 5, c->y + BAR_TOP + BAR_H - 2, "other I/O", FONT_SMALL, FALSE,
-                  IOCHART_ANCHOR_END, c->pal->dim, 2, text);
-      c->y += ROW;
+      iochart_display_list_begin_group (c->b.dl, tip, "others");
+      io_band (c, c->io.other_mask, c->b.y);
+      iochart_display_list_end_group (c->b.dl);
+      label_full (c, c->b.x0 - 5, c->b.y + BAR_TOP + BAR_H - 2, "other I/O", FONT_SMALL, FALSE,
+                  IOCHART_ANCHOR_END, c->pal->base.dim, 2, text);
+      c->b.y += ROW;
     }
 }
 
@@ -1237,24 +1147,7 @@ processes_section (Chart *c)
 static void
 time_axis (Chart *c, double y_labels, gboolean grid)
 {
-  double span = c->to - c->from;
-  g_autofree char *widest = fmt_s (c->to);
-  double w = iochart_text_width (widest, FONT_SMALL, FALSE) + 24;
-  double step = iochart_nice_ceil (span / MAX (c->n / w, 1));
-  int decimals;
-
-  while (step / span * c->n < w)
-    step = iochart_nice_ceil (step * 1.01);
-  decimals = MAX (0, (int) -floor (log10 (step / NS_PER_S) + 1e-9));
-  for (double t = ceil (c->from / step) * step; t <= c->to; t += step)
-    {
-      double x = time_x (c, (gint64) t);
-      g_autofree char *text = g_strdup_printf ("%.*f s", decimals, t / NS_PER_S);
-
-      if (grid)
-        iochart_display_list_line (c->under, x, c->plot_top, x, c->plot_bottom, c->pal->grid, 1);
-      label (c, x, y_labels, text, FONT_SMALL, IOCHART_ANCHOR_MIDDLE, c->pal->dim, 3);
-    }
+  iochart_blocks_time_axis (&c->b, y_labels, grid);
 }
 
 typedef struct {
@@ -1360,13 +1253,13 @@ milestone_band (Chart *c, GArray *ms, double top)
       g_autofree char *text = NULL;
       IochartDlItem *tick;
 
-      if (m->ns < c->from || m->ns > c->to)
+      if (m->ns < c->b.from_ns || m->ns > c->b.to_ns)
         continue;
       x = time_x (c, m->ns);
       text = iochart_text_ellipsize (m->label, FONT_SMALL, m->done, 300);
       w = iochart_text_width (text, FONT_SMALL, m->done);
       /* labels start at their line, or end at it near the right edge */
-      left = x + w + 3 > c->width - MARGIN ? x - w - 3 : x + 3;
+      left = x + w + 3 > c->b.width - MARGIN ? x - w - 3 : x + 3;
       for (r = 0; r < row_end->len; r++)
         if (g_array_index (row_end, double, r) + 6 <= left)
           break;
@@ -1379,7 +1272,7 @@ milestone_band (Chart *c, GArray *ms, double top)
       label_full (c, left, top + (r + 1) * line_h - 4, text, FONT_SMALL, m->done, IOCHART_ANCHOR_START,
                   m->done ? c->pal->done : c->pal->milestone, 0, m->tooltip);
       /* a tick from the label down to the plot, where the line takes over */
-      tick = iochart_display_list_line (c->dl, x, top + r * line_h + 1, x, top + row_end->len * line_h + 18,
+      tick = iochart_display_list_line (c->b.dl, x, top + r * line_h + 1, x, top + row_end->len * line_h + 18,
                                         m->done ? c->pal->done : c->pal->milestone, m->done ? 1.5 : 1);
       tick->dashed = !m->done;
       iochart_dl_item_set_tooltip (tick, m->tooltip);
@@ -1396,13 +1289,35 @@ milestone_lines (Chart *c, GArray *ms)
       double x;
       IochartDlItem *line;
 
-      if (m->ns < c->from || m->ns > c->to)
+      if (m->ns < c->b.from_ns || m->ns > c->b.to_ns)
         continue;
       x = time_x (c, m->ns);
-      line = iochart_display_list_line (c->dl, x, c->plot_top, x, c->plot_bottom,
+      line = iochart_display_list_line (c->b.dl, x, c->b.plot_top, x, c->b.plot_bottom,
                                         m->done ? c->pal->done : c->pal->milestone, m->done ? 1.5 : 1);
       line->dashed = !m->done;
     }
+}
+
+static void
+steal_tip (IochartBlocks *b, guint c0, guint c1, char **tooltip, char **meta, gpointer user_data)
+{
+  Chart *c = user_data;
+  const IochartStealDevice *d = c->io.sdev;
+  double stolen = 0, active = 0;
+  g_autofree char *s = NULL, *a = NULL, *t0 = NULL, *t1 = NULL;
+
+  for (guint k = c0; k < c1; k++)
+    {
+      stolen += d->stolen_columns[k];
+      active += d->active_columns[k];
+    }
+  s = g_strdup_printf ("%.1f ms", stolen / 1e6);
+  a = g_strdup_printf ("%.1f ms", active / 1e6);
+  t0 = fmt_s (c->b.from_ns + c0 * ns_per_col (c));
+  t1 = fmt_s (c->b.from_ns + c1 * ns_per_col (c));
+  *tooltip = g_strdup_printf ("idle steal %s – %s: idle-class I/O took %s of the device while "
+                              "foreground I/O was outstanding for %s", t0, t1, s, a);
+  *meta = g_strdup ("steal");
 }
 
 static void
@@ -1412,38 +1327,7 @@ shade_steal (Chart *c)
 
   if (!d || !d->stolen_columns || d->stolen_ns == 0)
     return;
-  for (guint i = 0; i < c->n;)
-    {
-      guint j;
-      double stolen = 0, active = 0;
-      g_autofree char *tip = NULL, *s = NULL, *a = NULL, *t0 = NULL, *t1 = NULL;
-      IochartDlItem *item;
-
-      if (d->stolen_columns[i] <= 0)
-        {
-          i++;
-          continue;
-        }
-      /* runs bridge one-column gaps, as in the I/O chart */
-      for (j = i + 1; j < c->n && (d->stolen_columns[j] > 0 || (j + 1 < c->n && d->stolen_columns[j + 1] > 0)); j++)
-        ;
-      for (guint k = i; k < j; k++)
-        {
-          stolen += d->stolen_columns[k];
-          active += d->active_columns[k];
-        }
-      s = g_strdup_printf ("%.1f ms", stolen / 1e6);
-      a = g_strdup_printf ("%.1f ms", active / 1e6);
-      t0 = fmt_s (c->from + i * ns_per_col (c));
-      t1 = fmt_s (c->from + j * ns_per_col (c));
-      tip = g_strdup_printf ("idle steal %s – %s: idle-class I/O took %s of the device while "
-                             "foreground I/O was outstanding for %s", t0, t1, s, a);
-      item = iochart_display_list_rect (c->under, c->x0 + i, c->plot_top, MAX (j - i, 2),
-                                        c->plot_bottom - c->plot_top, c->pal->steal_shade, 0);
-      iochart_dl_item_set_tooltip (item, tip);
-      iochart_dl_item_set_meta (item, "steal");
-      i = j;
-    }
+  iochart_blocks_shade_runs (&c->b, d->stolen_columns, 2, steal_tip, c);
 }
 
 /* ---- header ---- */
@@ -1451,11 +1335,7 @@ shade_steal (Chart *c)
 static void
 header_line (Chart *c, const char *text, double size, gboolean bold, guint32 color, const char *tip)
 {
-  g_autofree char *fit = iochart_text_ellipsize (text, size, bold, c->width - 2 * MARGIN);
-
-  c->y += size + 6;
-  label_full (c, MARGIN, c->y, fit, size, bold, IOCHART_ANCHOR_START, color, 0,
-              strcmp (fit, text) != 0 ? text : tip);
+  iochart_blocks_header_line (&c->b, text, size, bold, color, tip);
 }
 
 /* "model name\t: Intel(R) Core(TM)2 CPU   6600 @ 2.40GHz\n..." -> the model, spaces folded */
@@ -1492,14 +1372,13 @@ cpu_model (IochartBootchart *bc)
 static void
 legend (Chart *c)
 {
-  struct { const char *text; guint32 color; } items[16];
+  IochartLegendItem items[16];
   guint n = 0;
-  double x = MARGIN, y;
   gboolean classes[IOCHART_N_CLASSES] = { 0 };
 
-  items[n++] = (typeof (items[0])) { "running (darker: more CPU)", c->pal->running };
-  items[n++] = (typeof (items[0])) { "waiting for I/O (D state)", c->pal->dstate };
-  items[n++] = (typeof (items[0])) { "sleeping", c->pal->life };
+  items[n++] = (IochartLegendItem) { "running (darker: more CPU)", c->pal->running };
+  items[n++] = (IochartLegendItem) { "waiting for I/O (D state)", c->pal->dstate };
+  items[n++] = (IochartLegendItem) { "sleeping", c->pal->life };
   if (c->has_io)
     {
       for (guint r = 0; r < c->rows->len; r++)
@@ -1513,28 +1392,12 @@ legend (Chart *c)
             static char names[IOCHART_N_CLASSES][32];
             g_snprintf (names[stack_order[s]], sizeof names[0], "%s-class I/O",
                         iochart_class_name (stack_order[s]));
-            items[n++] = (typeof (items[0])) { names[stack_order[s]], iochart_class_color (stack_order[s]) };
+            items[n++] = (IochartLegendItem) { names[stack_order[s]], iochart_class_color (stack_order[s]) };
           }
       if (c->io.sdev && c->io.sdev->stolen_ns > 0)
-        items[n++] = (typeof (items[0])) { "idle steal (shaded)", with_alpha (0xd55e00ff, 0x80) };
+        items[n++] = (IochartLegendItem) { "idle steal (shaded)", with_alpha (0xd55e00ff, 0x80) };
     }
-  c->y += FONT + 8;
-  y = c->y;
-  for (guint i = 0; i < n; i++)
-    {
-      double w = iochart_text_width (items[i].text, FONT, FALSE);
-
-      if (x + 14 + w > c->width - MARGIN)
-        {
-          c->y += FONT + 6;
-          y = c->y;
-          x = MARGIN;
-        }
-      iochart_display_list_rect (c->dl, x, y - 9, 10, 10, items[i].color, c->pal->frame);
-      x += 14;
-      label (c, x, y, items[i].text, FONT, IOCHART_ANCHOR_START, c->pal->fg, 0);
-      x += w + 18;
-    }
+  iochart_blocks_legend (&c->b, items, n, c->pal->base.frame);
 }
 
 static void
@@ -1547,7 +1410,7 @@ io_header (Chart *c)
   guint64 total = 0;
 
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-    for (guint i = 0; i < c->n; i++)
+    for (guint i = 0; i < c->b.n; i++)
       {
         bytes[k] += (guint64) (c->io.bins->bytes[k][0][i] + c->io.bins->bytes[k][1][i]);
         total += (guint64) (c->io.bins->bytes[k][0][i] + c->io.bins->bytes[k][1][i]);
@@ -1556,7 +1419,7 @@ io_header (Chart *c)
   dname = io_device_name (c, TRUE);
   line = g_strdup_printf ("Block I/O (%s) on %s: %s · %s", base, dname,
                           total ? by_class : "no request in this range", c->io.alignment);
-  header_line (c, line, FONT, FALSE, c->pal->fg, NULL);
+  header_line (c, line, FONT, FALSE, c->pal->base.fg, NULL);
   if (c->io.sdev && c->io.sdev->stolen_ns > 0)
     {
       const IochartStealDevice *d = c->io.sdev;
@@ -1583,20 +1446,20 @@ header (Chart *c)
   g_autofree char *n_all = iochart_format_count (iochart_bootchart_get_processes (bc)->len);
   GString *line = g_string_new (NULL);
 
-  c->y = MARGIN;
-  header_line (c, title && title[0] ? title : "Boot chart", 16, TRUE, c->pal->fg, NULL);
+  c->b.y = MARGIN;
+  header_line (c, title && title[0] ? title : "Boot chart", 16, TRUE, c->pal->base.fg, NULL);
   if (uname)
     g_string_append (line, uname);
   if (release)
     g_string_append_printf (line, "%s%s", line->len ? " · " : "", release);
   g_string_append_printf (line, "%sCPU: %s (%u CPU%s)", line->len ? " · " : "", cpu ? cpu : "unknown",
                           iochart_bootchart_get_n_cpus (bc), iochart_bootchart_get_n_cpus (bc) == 1 ? "" : "s");
-  header_line (c, line->str, FONT, FALSE, c->pal->dim, NULL);
+  header_line (c, line->str, FONT, FALSE, c->pal->base.dim, NULL);
   g_string_free (line, TRUE);
   if (cmdline && *g_strstrip ((char *) cmdline))
     {
       g_autofree char *k = g_strdup_printf ("Kernel command line: %s", cmdline);
-      header_line (c, k, FONT, FALSE, c->pal->dim, NULL);
+      header_line (c, k, FONT, FALSE, c->pal->base.dim, NULL);
     }
   s0 = fmt_s (iochart_bootchart_get_start_ns (bc));
   s1 = fmt_s (iochart_bootchart_get_end_ns (bc));
@@ -1619,7 +1482,7 @@ header (Chart *c)
     }
   sys = g_strdup_printf ("%s · samples %s – %s every %s · %s processes, %u bars", boot, s0, s1, per, n_all,
                          c->rows->len);
-  header_line (c, sys, 12, TRUE, c->pal->fg, NULL);
+  header_line (c, sys, 12, TRUE, c->pal->base.fg, NULL);
   if (c->has_io)
     io_header (c);
   legend (c);
@@ -1657,10 +1520,14 @@ iochart_bootchart_chart_draw (IochartBootchart *bc, IochartCapture *io,
   c.bc = bc;
   c.o = options;
   c.pal = options->theme == IOCHART_THEME_DARK ? &dark : &light;
-  c.width = MAX (options->width ? options->width : IOCHART_BOOTCHART_DEFAULT_WIDTH, LEFT + RIGHT + MIN_PLOT);
-  c.x0 = LEFT;
-  c.n = (guint) (c.width - LEFT - RIGHT);
-  resolve_range (bc, options, &c.from, &c.to);
+  {
+    double width = MAX (options->width ? options->width : IOCHART_BOOTCHART_DEFAULT_WIDTH, LEFT + RIGHT + MIN_PLOT);
+    gint64 from, to;
+
+    resolve_range (bc, options, &from, &to);
+    /* bootchart time counts from boot: ticks read seconds since boot */
+    iochart_blocks_init (&c.b, &c.pal->base, width, LEFT, (guint) (width - LEFT - RIGHT), from, to, 0);
+  }
   c.window_ns = options->done_window_ns < 0 ? IOCHART_BOOTCHART_DEFAULT_DONE_WINDOW_NS : options->done_window_ns;
   c.has_done = c.window_ns > 0 && iochart_bootchart_chart_find_boot_done (bc, c.window_ns, &c.done_ns);
   /* with block I/O, same-name siblings keep their own bars: an idle-class reader and a
@@ -1670,10 +1537,7 @@ iochart_bootchart_chart_draw (IochartBootchart *bc, IochartCapture *io,
                : io != NULL ? (int) (saved_flags & ~IOCHART_BOOTCHART_TREE_MERGE_SIBLINGS) : (int) saved_flags;
   if ((IochartBootchartTreeFlags) want_flags != saved_flags)
     iochart_bootchart_set_tree_flags (bc, want_flags);
-  c.labels = iochart_labels_new ();
   c.rows = g_array_new (FALSE, TRUE, sizeof (Row));
-  c.under = iochart_display_list_new (c.width, 1);
-  c.dl = iochart_display_list_new (c.width, 1);
 
   collect_rows (&c, iochart_bootchart_get_tree (bc), -1);
   if (io != NULL)
@@ -1682,44 +1546,35 @@ iochart_bootchart_chart_draw (IochartBootchart *bc, IochartCapture *io,
     goto out;
 
   header (&c);
-  c.y += 8;
-  band_top = c.y;
-  c.y += milestone_band (&c, ms, band_top);
-  axis_top = c.y + 12;
-  c.y += 18;
-  c.plot_top = band_top;
+  c.b.y += 8;
+  band_top = c.b.y;
+  c.b.y += milestone_band (&c, ms, band_top);
+  axis_top = c.b.y + 12;
+  c.b.y += 18;
+  c.b.plot_top = band_top;
   cpu_strip (&c);
-  c.y += 8;
+  c.b.y += 8;
   disk_strip (&c);
-  c.y += 8;
+  c.b.y += 8;
   mem_strip (&c);
   processes_section (&c);
-  c.plot_bottom = c.y;
+  c.b.plot_bottom = c.b.y;
   time_axis (&c, axis_top, FALSE);
-  c.plot_top = axis_top + 4;
-  time_axis (&c, c.y + 14, TRUE);
-  c.y += 24;
+  c.b.plot_top = axis_top + 4;
+  time_axis (&c, c.b.y + 14, TRUE);
+  c.b.y += 24;
   if (c.has_io)
     shade_steal (&c);
-  c.plot_top = band_top;
+  c.b.plot_top = band_top;
   milestone_lines (&c, ms);
 
-  dl = iochart_display_list_new (c.width, ceil (c.y));
-  iochart_display_list_set_background (dl, c.pal->bg);
-  iochart_display_list_append_list (dl, c.under);
-  iochart_display_list_append_list (dl, c.dl);
-  iochart_display_list_free (c.dl);
-  c.dl = dl;
-  iochart_labels_place (c.labels, c.dl);
+  dl = iochart_blocks_finish (&c.b);
 
 out:
   for (guint r = 0; r < c.rows->len; r++)
     g_free (g_array_index (c.rows, Row, r).io_mask);
   g_array_unref (c.rows);
-  iochart_labels_free (c.labels);
-  iochart_display_list_free (c.under);
-  if (dl == NULL)
-    iochart_display_list_free (c.dl);
+  iochart_blocks_clear (&c.b);
   clear_io (&c.io);
   if ((IochartBootchartTreeFlags) want_flags != saved_flags)
     iochart_bootchart_set_tree_flags (bc, saved_flags);
@@ -1765,7 +1620,7 @@ write_png (IochartDisplayList *dl, const char *path, GError **error)
   double scale = MIN (1.0, MIN (PNG_MAX / w, PNG_MAX / h));
   cairo_surface_t *surface;
   cairo_t *cr;
-  cairo_status_t status;
+  gboolean ok;
 
   if (scale < 1.0)
     g_warning ("'%s': the chart is %.0f×%.0f px, over PNG's limit here: scaled by %.2f (SVG and PDF keep it whole)",
@@ -1776,10 +1631,9 @@ write_png (IochartDisplayList *dl, const char *path, GError **error)
   cairo_scale (cr, scale, scale);
   iochart_cairo_draw (dl, cr);
   cairo_destroy (cr);
-  errno = 0;
-  status = cairo_surface_write_to_png (surface, path);
+  ok = iochart_png_write (surface, path, error);
   cairo_surface_destroy (surface);
-  return cairo_status_ok (status, path, error);
+  return ok;
 }
 
 static gboolean

@@ -33,11 +33,13 @@ typedef struct {
   gboolean      big_endian;      /* decided once from the header */
   guint64       data_bytes;      /* uncompressed CPU data of all buffers */
   guint64       formats;         /* where the event formats start, for messages */
+  guint64       lost;            /* overruns and drops the CPU stats options count */
 } DatFile;
 
 /* v7 option (and section) ids we follow */
 enum {
   OPT_DONE = 0,
+  OPT_CPUSTAT = 2,
   OPT_BUFFER = 3,
   OPT_HEADER_INFO = 16,
   OPT_EVENT_FORMATS = 18,
@@ -134,6 +136,21 @@ buffer_label (const char *name)
   g_autofree char *escaped = g_strescape (name, NULL);
 
   return *name ? g_strdup_printf ("buffer '%s'", escaped) : g_strdup ("top-level buffer");
+}
+
+/* A CPUSTAT option: "CPU: N" then that CPU's tracefs stats ("overrun: 12"...). */
+static void
+add_cpu_stats (DatFile *f, guint64 p, guint64 size)
+{
+  static const char *const keys[] = { "\noverrun: ", "\ncommit overrun: ", "\ndropped events: " };
+  g_autofree char *text = g_strndup ((const char *) f->data + p, size);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *at = strstr (text, keys[i]);
+      if (at != NULL)
+        f->lost += g_ascii_strtoull (at + strlen (keys[i]), NULL, 10);
+    }
 }
 
 /* A v7 section header at off: its id must be id; its body must fit in the file. */
@@ -439,6 +456,8 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
             }
           if (id == OPT_BUFFER && !check_buffer_v7 (f, p, p + size, error))
             return FALSE;
+          if (id == OPT_CPUSTAT)
+            add_cpu_stats (f, p, size);
           if (id == OPT_EVENT_FORMATS)
             f->formats = rd (f, p, 8);
           if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && !check_section_v7 (f, rd (f, p, 8), id, error))
@@ -520,6 +539,8 @@ check_v6 (DatFile *f, guint64 p, GError **error)
           }
         if (!need (f, p + 2, 4, "options", error) || !need (f, p + 6, (size = rd (f, p + 2, 4)), "options", error))
           return FALSE;
+        if (id == OPT_CPUSTAT)
+          add_cpu_stats (f, p + 6, size);
         if (id == OPT_BUFFER)
           {
             guint64 q = p + 6 + 8;
@@ -708,6 +729,7 @@ typedef enum {
   KIND_EXEC,
   KIND_EXIT,
   KIND_IOPRIO_SET,
+  KIND_SPLIT,
 } Kind;
 
 /* Field slots per kind; a NULL field is absent in this capture. */
@@ -716,6 +738,7 @@ enum { F_PARENT_PID, F_CHILD_PID, F_CHILD_COMM };
 enum { E_PID, E_FILENAME };
 enum { X_PID };
 enum { S_WHICH, S_WHO, S_IOPRIO };
+enum { SP_DEV, SP_SECTOR, SP_NEW_SECTOR, SP_RWBS, SP_COMM };
 
 typedef struct {
   const char        *system;
@@ -737,6 +760,7 @@ static const Wanted wanted[] = {
   { "block", "block_rq_requeue",     KIND_BLOCK, IOCHART_BLOCK_REQUEUE,    BLOCK_FIELDS },
   { "block", "block_rq_complete",    KIND_BLOCK, IOCHART_BLOCK_COMPLETE,   BLOCK_FIELDS },
 #undef BLOCK_FIELDS
+  { "block", "block_split", KIND_SPLIT, IOCHART_BLOCK_SPLIT, 4, { "dev", "sector", "new_sector", "rwbs", "comm" } },
   { "sched", "sched_process_fork", KIND_FORK, 0, 2, { "parent_pid", "child_pid", "child_comm" } },
   { "sched", "sched_process_exec", KIND_EXEC, 0, 2, { "pid", "filename" } },
   { "sched", "sched_process_exit", KIND_EXIT, 0, 1, { "pid" } },
@@ -924,6 +948,34 @@ on_block (ReadState *st, const EventDesc *d, struct tep_handle *tep, struct tep_
   _iochart_builder_block (st->b, d->w->action, &ev);
 }
 
+/* The front piece ends at new_sector; the builder gives the rest a request of its own. */
+static void
+on_split (ReadState *st, const EventDesc *d, struct tep_handle *tep, struct tep_record *rec)
+{
+  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
+  guint64 new_sector = num (d->f[SP_NEW_SECTOR], rec, 0);
+  const char *rwbs;
+  IochartOp op;
+  gsize len;
+
+  ev.ts_ns = (gint64) rec->ts;
+  ev.dev = num (d->f[SP_DEV], rec, 0);
+  ev.sector = num (d->f[SP_SECTOR], rec, 0);
+  ev.pid = tep_data_pid (tep, rec);
+  if ((rwbs = str (d->f[SP_RWBS], rec, &len)) == NULL || new_sector <= ev.sector
+      || new_sector - ev.sector > G_MAXUINT32)
+    {
+      st->n_damaged += rwbs == NULL;
+      return;
+    }
+  ev.nr_sector = new_sector - ev.sector;
+  if (d->f[SP_COMM] != NULL)
+    ev.comm = str (d->f[SP_COMM], rec, &ev.comm_len);
+  iochart_rwbs_parse (rwbs, len, &op, &ev.flags);
+  ev.op = op;
+  _iochart_builder_block (st->b, IOCHART_BLOCK_SPLIT, &ev);
+}
+
 static void
 dispatch (ReadState *st, const EventDesc *d, struct tep_handle *tep, struct tep_record *rec)
 {
@@ -956,6 +1008,9 @@ dispatch (ReadState *st, const EventDesc *d, struct tep_handle *tep, struct tep_
     case KIND_IOPRIO_SET:
       _iochart_builder_ioprio_set (st->b, ts_ns, tep_data_pid (tep, rec), num (d->f[S_WHICH], rec, 0),
                                    num (d->f[S_WHO], rec, 0), num (d->f[S_IOPRIO], rec, 0));
+      break;
+    case KIND_SPLIT:
+      on_split (st, d, tep, rec);
       break;
     case KIND_OTHER:
       st->n_other++;
@@ -1086,9 +1141,10 @@ _iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
   _iochart_builder_add_events (b, st.n_other);
   if (st.n_damaged > 0)
     _iochart_builder_warn (b, "'%s': %" G_GUINT64_FORMAT " damaged records skipped", path, st.n_damaged);
-  if (st.n_missed > 0)
+  _iochart_builder_lost_events (b, MAX (st.n_missed, f.lost));
+  if (MAX (st.n_missed, f.lost) > 0)
     _iochart_builder_warn (b, "'%s': the ring buffer lost about %" G_GUINT64_FORMAT " events while "
-                           "recording: some requests may be unmatched", path, st.n_missed);
+                           "recording: some requests may be unmatched", path, MAX (st.n_missed, f.lost));
   guarded (close_call, &o);
   return TRUE;
 }

@@ -1,6 +1,11 @@
 /* iochart-dat-writer.c: trace-cmd .dat version 6 (see the header) */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <tracefs.h>
+#include <glib/gstdio.h>
 
 #include "iochart-dat-writer.h"
 #include "iochart-error.h"
@@ -9,6 +14,7 @@
 
 enum {
   OPTION_DONE = 0,
+  OPTION_CPUSTAT = 2,
   OPTION_TRACECLOCK = 4,
 };
 
@@ -28,7 +34,10 @@ struct _IochartDatWriter {
   char       *printk;
   char       *cmdlines;
   char       *trace_clock;
-  GByteArray **cpu_data;
+  GPtrArray  *cpu_stats;        /* of char*, one per CPU, may be empty */
+  /* Pages are spooled to unlinked temporary files: a long recording costs disk, not memory. */
+  FILE      **cpu_spool;
+  guint64    *cpu_len;
 };
 
 static void
@@ -50,9 +59,9 @@ iochart_dat_writer_new (guint n_cpus, guint page_size)
   self->page_size = page_size;
   self->ftrace_formats = g_ptr_array_new_with_free_func (g_free);
   self->systems = g_ptr_array_new_with_free_func (system_free);
-  self->cpu_data = g_new0 (GByteArray *, n_cpus);
-  for (guint i = 0; i < n_cpus; i++)
-    self->cpu_data[i] = g_byte_array_new ();
+  self->cpu_stats = g_ptr_array_new_with_free_func (g_free);
+  self->cpu_spool = g_new0 (FILE *, n_cpus);
+  self->cpu_len = g_new0 (guint64, n_cpus);
   return self;
 }
 
@@ -69,9 +78,12 @@ iochart_dat_writer_free (IochartDatWriter *self)
   g_free (self->printk);
   g_free (self->cmdlines);
   g_free (self->trace_clock);
+  g_ptr_array_unref (self->cpu_stats);
   for (guint i = 0; i < self->n_cpus; i++)
-    g_byte_array_unref (self->cpu_data[i]);
-  g_free (self->cpu_data);
+    if (self->cpu_spool[i] != NULL)
+      fclose (self->cpu_spool[i]);
+  g_free (self->cpu_spool);
+  g_free (self->cpu_len);
   g_free (self);
 }
 
@@ -137,6 +149,25 @@ iochart_dat_writer_set_trace_clock (IochartDatWriter *self, const char *text)
   replace (&self->trace_clock, text);
 }
 
+void
+iochart_dat_writer_set_cpu_stats (IochartDatWriter *self, guint cpu, const char *text)
+{
+  g_return_if_fail (cpu < self->n_cpus);
+  while (self->cpu_stats->len <= cpu)
+    g_ptr_array_add (self->cpu_stats, NULL);
+  replace ((char **) &self->cpu_stats->pdata[cpu], text);
+}
+
+guint64
+iochart_dat_writer_get_data_size (IochartDatWriter *self)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < self->n_cpus; i++)
+    total += self->cpu_len[i];
+  return total;
+}
+
 gboolean
 iochart_dat_writer_add_pages (IochartDatWriter *self, guint cpu, const guint8 *pages, gsize len,
                               GError **error)
@@ -148,7 +179,16 @@ iochart_dat_writer_add_pages (IochartDatWriter *self, guint cpu, const guint8 *p
                    "%u bytes of one of %u cpus", len, cpu, self->page_size, self->n_cpus);
       return FALSE;
     }
-  g_byte_array_append (self->cpu_data[cpu], pages, len);
+  if (self->cpu_spool[cpu] == NULL)
+    self->cpu_spool[cpu] = tmpfile ();
+  if (self->cpu_spool[cpu] == NULL || fwrite (pages, 1, len, self->cpu_spool[cpu]) != len)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO,
+                   "dat writer: cannot keep cpu %u's pages in a temporary file: %s", cpu,
+                   g_strerror (errno));
+      return FALSE;
+    }
+  self->cpu_len[cpu] += len;
   return TRUE;
 }
 
@@ -190,24 +230,23 @@ put_sized (GByteArray *out, const char *text, guint width)
   g_byte_array_append (out, (const guint8 *) (text ? text : ""), len);
 }
 
-gboolean
-iochart_dat_writer_write (IochartDatWriter *self, const char *path, GError **error)
+static gboolean
+write_failed (const char *path, GError **error)
 {
-  g_autoptr(GByteArray) out = g_byte_array_new ();
-  g_autoptr(GError) local = NULL;
-  guint8 endian = G_BYTE_ORDER == G_BIG_ENDIAN;
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", path, g_strerror (errno));
+  return FALSE;
+}
 
-  if (self->header_page == NULL || self->header_event == NULL)
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "'%s': dat writer: no header_page/header_event", path);
-      return FALSE;
-    }
+/* Everything before the CPU data, with the CPU table as if the data followed at its offsets. */
+static void
+put_head (IochartDatWriter *self, GByteArray *out)
+{
+  guint8 endian = G_BYTE_ORDER == G_BIG_ENDIAN;
+  guint8 long_size = sizeof (long);
 
   g_byte_array_append (out, (const guint8 *) DAT_MAGIC, 10);
   put_str0 (out, "6");
   g_byte_array_append (out, &endian, 1);
-  guint8 long_size = sizeof (long);
   g_byte_array_append (out, &long_size, 1);
   put_u32 (out, self->page_size);
 
@@ -242,6 +281,15 @@ iochart_dat_writer_write (IochartDatWriter *self, const char *path, GError **err
       put_u32 (out, strlen (self->trace_clock) + 1);
       put_str0 (out, self->trace_clock);
     }
+  /* as trace-cmd does: one option per CPU, "CPU: N" then that CPU's tracefs stats file */
+  for (guint i = 0; i < self->cpu_stats->len; i++)
+    if (self->cpu_stats->pdata[i] != NULL)
+      {
+        g_autofree char *text = g_strdup_printf ("CPU: %u\n%s", i, (char *) self->cpu_stats->pdata[i]);
+        put_u16 (out, OPTION_CPUSTAT);
+        put_u32 (out, strlen (text) + 1);
+        put_str0 (out, text);
+      }
   put_u16 (out, OPTION_DONE);
 
   g_byte_array_append (out, (const guint8 *) "flyrecord", 10);
@@ -251,24 +299,69 @@ iochart_dat_writer_write (IochartDatWriter *self, const char *path, GError **err
     {
       offset = (offset + self->page_size - 1) / self->page_size * self->page_size;
       put_u64 (out, offset);
-      put_u64 (out, self->cpu_data[i]->len);
-      offset += self->cpu_data[i]->len;
+      put_u64 (out, self->cpu_len[i]);
+      offset += self->cpu_len[i];
     }
-  for (guint i = 0; i < self->n_cpus; i++)
-    {
-      gsize aligned = (out->len + self->page_size - 1) / self->page_size * self->page_size;
-      gsize pad = aligned - out->len;
-      g_byte_array_set_size (out, aligned);
-      memset (out->data + aligned - pad, 0, pad);
-      g_byte_array_append (out, self->cpu_data[i]->data, self->cpu_data[i]->len);
-    }
+}
 
-  if (!g_file_set_contents (path, (const char *) out->data, out->len, &local))
+static gboolean
+copy_spool (FILE *spool, guint64 len, FILE *out)
+{
+  char buf[65536];
+
+  if (len == 0)
+    return TRUE;
+  if (fflush (spool) != 0 || fseeko (spool, 0, SEEK_SET) != 0)
+    return FALSE;
+  while (len > 0)
     {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", path, local->message);
+      size_t n = fread (buf, 1, MIN (len, sizeof buf), spool);
+      if (n == 0 || fwrite (buf, 1, n, out) != n)
+        return FALSE;
+      len -= n;
+    }
+  return fseeko (spool, 0, SEEK_END) == 0;
+}
+
+/* Written to PATH.XXXXXX beside it, then renamed: a reader never sees half a file. */
+gboolean
+iochart_dat_writer_write (IochartDatWriter *self, const char *path, GError **error)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
+  static const guint8 zeros[65536];
+  FILE *f;
+  int fd;
+
+  if (self->header_page == NULL || self->header_event == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': dat writer: no header_page/header_event", path);
       return FALSE;
     }
-  return TRUE;
+  put_head (self, out);
+  if ((fd = g_mkstemp_full (tmp, O_WRONLY, 0644)) < 0)
+    return write_failed (path, error);
+  f = fdopen (fd, "w");
+  gboolean ok = f != NULL && fwrite (out->data, 1, out->len, f) == out->len;
+  guint64 pos = out->len;
+  for (guint i = 0; ok && i < self->n_cpus; i++)
+    {
+      guint64 pad = (self->page_size - pos % self->page_size) % self->page_size;
+      ok = fwrite (zeros, 1, pad, f) == pad
+           && copy_spool (self->cpu_spool[i], self->cpu_len[i], f);
+      pos += pad + self->cpu_len[i];
+    }
+  ok = ok && fflush (f) == 0 && fsync (fd) == 0;
+  int saved = errno;
+  if (f != NULL ? fclose (f) != 0 : close (fd) != 0)
+    ok = FALSE;
+  if (ok && g_rename (tmp, path) == 0)
+    return TRUE;
+  errno = ok ? errno : saved;
+  write_failed (path, error);
+  g_unlink (tmp);
+  return FALSE;
 }
 
 /* ---- from tracefs ---- */
@@ -286,29 +379,41 @@ read_tracefs (const char *dir, const char *relative, GError **error)
 }
 
 static gboolean
-add_system (IochartDatWriter *self, const char *tracing, const char *system, GError **error)
+add_event (IochartDatWriter *self, const char *tracing, const char *system, const char *event,
+           GError **error)
 {
-  g_autofree char *dir = g_build_filename (tracing, "events", system, NULL);
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autofree char *rel = g_build_filename ("events", system, event, "format", NULL);
+  g_autofree char *file = g_build_filename (tracing, rel, NULL);
+  g_autofree char *format = NULL;
+
+  if (!g_file_test (file, G_FILE_TEST_EXISTS))
+    return TRUE;   /* no such event on this kernel */
+  if ((format = read_tracefs (tracing, rel, error)) == NULL)
+    return FALSE;
+  iochart_dat_writer_add_format (self, system, format);
+  return TRUE;
+}
+
+/* "system" adds every event of the system, "system/event" that one event. */
+static gboolean
+add_system (IochartDatWriter *self, const char *tracing, const char *entry, GError **error)
+{
+  g_auto(GStrv) parts = g_strsplit (entry, "/", 2);
+  g_autofree char *dir = g_build_filename (tracing, "events", parts[0], NULL);
+  g_autoptr(GDir) d = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   const char *name;
 
-  if (d == NULL)
+  if (parts[1] != NULL)
+    return add_event (self, tracing, parts[0], parts[1], error);
+  if ((d = g_dir_open (dir, 0, NULL)) == NULL)
     return TRUE;   /* no such system on this kernel */
   while ((name = g_dir_read_name (d)) != NULL)
     g_ptr_array_add (names, g_strdup (name));
   g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);   /* deterministic files */
   for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *rel = g_build_filename ("events", system, names->pdata[i], "format", NULL);
-      g_autofree char *file = g_build_filename (tracing, rel, NULL);
-      if (!g_file_test (file, G_FILE_TEST_EXISTS))
-        continue;
-      g_autofree char *format = read_tracefs (tracing, rel, error);
-      if (format == NULL)
-        return FALSE;
-      iochart_dat_writer_add_format (self, system, format);
-    }
+    if (!add_event (self, tracing, parts[0], names->pdata[i], error))
+      return FALSE;
   return TRUE;
 }
 

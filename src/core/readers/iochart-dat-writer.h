@@ -4,6 +4,7 @@
  * format itself (trace-cmd.dat.v6(5)): magic, headers, event formats, kallsyms, printk formats,
  * saved cmdlines, CPU count, options, then per CPU the ring-buffer pages as read from
  * tracefs (per_cpu/cpuN/trace_pipe_raw). Fields are in host byte order, as trace-cmd does.
+ * Pages wait in unlinked temporary files, so memory stays flat however long the recording.
  * All the events go to the top-level buffer of the file, even when recorded in an instance.
  */
 #pragma once
@@ -35,6 +36,12 @@ void              iochart_dat_writer_set_cmdlines     (IochartDatWriter *self,
 /* The trace_clock file's text ("local [boot] mono..."): readers learn the clock from it. */
 void              iochart_dat_writer_set_trace_clock  (IochartDatWriter *self,
                                                        const char       *text);
+/* A CPU's per_cpu/cpuN/stats text (entries, overrun...): the CPUSTAT option trace-cmd writes. */
+void              iochart_dat_writer_set_cpu_stats    (IochartDatWriter *self,
+                                                       guint             cpu,
+                                                       const char       *text);
+/* Bytes of ring-buffer pages added so far, all CPUs. */
+guint64           iochart_dat_writer_get_data_size    (IochartDatWriter *self);
 /* Whole ring-buffer pages (a multiple of the page size) of one CPU, in order. */
 gboolean          iochart_dat_writer_add_pages        (IochartDatWriter *self,
                                                        guint             cpu,
@@ -42,13 +49,15 @@ gboolean          iochart_dat_writer_add_pages        (IochartDatWriter *self,
                                                        gsize             len,
                                                        GError          **error);
 
-/* Headers, the formats of the given systems ("block", "sched"...) and ftrace's, printk formats
+/* Headers, the formats of the given systems ("block", "sched"...) or single events
+ * ("syscalls/sys_enter_ioprio_set") and ftrace's, printk formats
  * and saved cmdlines, read from the mounted tracefs. kallsyms only when with_kallsyms. */
 gboolean          iochart_dat_writer_add_tracefs_metadata (IochartDatWriter   *self,
                                                        const char * const *systems,
                                                        gboolean            with_kallsyms,
                                                        GError            **error);
 
+/* To PATH.XXXXXX, then renamed to path. */
 gboolean          iochart_dat_writer_write            (IochartDatWriter *self,
                                                        const char       *path,
                                                        GError          **error);

@@ -186,10 +186,13 @@ iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint
   for (guint i = 0; i < G_N_ELEMENTS (tracker->pending); i++)
     if (ctx_pid > 0 && tracker->pending[i].ctx_pid == ctx_pid && tracker->pending[i].dev == dev)
       return TRUE;
-  /* memmem() costs more to set up than these short notes take to scan */
-  for (const char *u = text, *end = text + len; (u = memchr (u, '_', end - u)) != NULL; u++)
-    if ((u - text >= 3 && end - u >= 7 && memcmp (u - 3, "new_ioprio", 10) == 0) ||
-        (u - text >= 2 && u[-2] == 'w' && u[-1] == 'l'))
-      return TRUE;
-  return FALSE;
+  /* Both notes that tell a class follow the queue's name at once: read the name as the parser
+   * does and look at the next word, never the rest of the note (most of a BFQ capture's
+   * records are notes). */
+  Cursor c = { text, text + len };
+  IochartSchedNote queue;
+
+  if (!(eat (&c, "bfq") || eat (&c, "cfq")) || !parse_queue (&c, &queue))
+    return FALSE;
+  return eat (&c, "new_ioprio") || eat (&c, "set_active");
 }

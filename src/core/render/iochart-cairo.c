@@ -1,8 +1,10 @@
 /* iochart-cairo.c: cairo backend of the display list */
 #include <cairo-pdf.h>
 #include <errno.h>
+#include <math.h>
 #include "iochart-cairo.h"
 #include "iochart-error.h"
+#include "iochart-png.h"
 
 static void
 set_rgba (cairo_t *cr, guint32 c)
@@ -139,7 +141,7 @@ iochart_cairo_write_png (IochartDisplayList *dl, const char *path, GError **erro
 {
   cairo_surface_t *surface;
   cairo_t *cr;
-  cairo_status_t status;
+  gboolean ok;
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
                                         (int) iochart_display_list_get_width (dl),
@@ -147,25 +149,71 @@ iochart_cairo_write_png (IochartDisplayList *dl, const char *path, GError **erro
   cr = cairo_create (surface);
   iochart_cairo_draw (dl, cr);
   cairo_destroy (cr);
-  errno = 0;
-  status = cairo_surface_write_to_png (surface, path);
+  ok = iochart_png_write (surface, path, error);
   cairo_surface_destroy (surface);
-  return check_status (status, path, error);
+  return ok;
+}
+
+/* Where a page may end at or above limit: a y that cuts no text. */
+static double
+page_cut (IochartDisplayList *dl, double top, double limit)
+{
+  double y = limit;
+
+  for (gboolean moved = TRUE; moved && y > top + 1;)
+    {
+      moved = FALSE;
+      for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+        {
+          const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+          double x, ty, w, h;
+
+          if (item->kind != IOCHART_DL_TEXT)
+            continue;
+          iochart_dl_item_text_box (item, &x, &ty, &w, &h);
+          if (ty < y && ty + h > y)
+            {
+              y = floor (ty);
+              moved = TRUE;
+            }
+        }
+    }
+  return y > top + 1 ? y : limit;
+}
+
+/* A chart taller than a PDF page may be (200 inches) goes on as many pages as it needs. */
+static void
+draw_pages (IochartDisplayList *dl, cairo_surface_t *surface)
+{
+  double height = iochart_display_list_get_height (dl);
+  cairo_t *cr = cairo_create (surface);
+
+  for (double top = 0; top < height;)
+    {
+      double bottom = top + IOCHART_PDF_MAX_PAGE_HEIGHT >= height ? height
+                      : page_cut (dl, top, top + IOCHART_PDF_MAX_PAGE_HEIGHT);
+
+      cairo_pdf_surface_set_size (surface, iochart_display_list_get_width (dl), bottom - top);
+      cairo_save (cr);
+      cairo_translate (cr, 0, -top);
+      iochart_cairo_draw (dl, cr);
+      cairo_restore (cr);
+      cairo_show_page (cr);
+      top = bottom;
+    }
+  cairo_destroy (cr);
 }
 
 gboolean
 iochart_cairo_write_pdf (IochartDisplayList *dl, const char *path, GError **error)
 {
   cairo_surface_t *surface;
-  cairo_t *cr;
   cairo_status_t status;
 
   errno = 0;
   surface = cairo_pdf_surface_create (path, iochart_display_list_get_width (dl),
-                                      iochart_display_list_get_height (dl));
-  cr = cairo_create (surface);
-  iochart_cairo_draw (dl, cr);
-  cairo_destroy (cr);
+                                      MIN (iochart_display_list_get_height (dl), IOCHART_PDF_MAX_PAGE_HEIGHT));
+  draw_pages (dl, surface);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);

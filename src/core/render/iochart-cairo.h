@@ -13,6 +13,9 @@ void     iochart_cairo_draw       (IochartDisplayList *dl,
 gboolean iochart_cairo_write_png  (IochartDisplayList *dl,
                                    const char         *path,
                                    GError            **error);
+/* PDF readers refuse pages over 200 inches: a taller chart gets more pages. */
+#define IOCHART_PDF_MAX_PAGE_HEIGHT 14400.0
+
 gboolean iochart_cairo_write_pdf  (IochartDisplayList *dl,
                                    const char         *path,
                                    GError            **error);

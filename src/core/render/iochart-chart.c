@@ -3,7 +3,7 @@
 #include <string.h>
 #include "iochart-chart.h"
 #include "iochart-format.h"
-#include "iochart-labels.h"
+#include "iochart-blocks.h"
 
 /* Okabe-Ito: tells apart under every common colour-vision deficiency. */
 static const guint32 class_colors[IOCHART_N_CLASSES] = {
@@ -13,34 +13,37 @@ static const guint32 class_colors[IOCHART_N_CLASSES] = {
   [IOCHART_CLASS_IDLE]    = 0x009e73ff,   /* bluish green */
   [IOCHART_CLASS_UNKNOWN] = 0x56b4e9ff,   /* sky blue */
 };
-/* stacking order, bottom up: idle on top of the foreground it competes with */
-static const IochartClass stack_order[] = {
-  IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_NONE, IOCHART_CLASS_UNKNOWN, IOCHART_CLASS_IDLE,
-};
-
-#define STEAL_COLOR 0xd55e00ff    /* vermillion */
+#define STEAL_COLOR IOCHART_STEAL_COLOR
 
 typedef struct {
-  guint32 bg, fg, dim, grid, frame, stripe, life, steal_shade;
+  IochartBlocksColors base;
+  guint32             stripe, life;
 } Palette;
 
 static const Palette light = {
-  .bg = 0xffffffff, .fg = 0x202020ff, .dim = 0x606060ff, .grid = 0xe4e4e4ff, .frame = 0xb0b0b0ff,
-  .stripe = 0xf5f5f5ff, .life = 0xc8c8c8ff, .steal_shade = 0xd55e0026,
+  .base = { .bg = 0xffffffff, .fg = 0x202020ff, .dim = 0x606060ff, .grid = 0xe4e4e4ff, .frame = 0xb0b0b0ff,
+            .steal_shade = 0xd55e0026 },
+  .stripe = 0xf5f5f5ff, .life = 0xc8c8c8ff,
 };
 static const Palette dark = {
-  .bg = 0x1c1c20ff, .fg = 0xe6e6e6ff, .dim = 0xa0a0a0ff, .grid = 0x34343aff, .frame = 0x5a5a60ff,
-  .stripe = 0x24242aff, .life = 0x55555cff, .steal_shade = 0xd55e0040,
+  .base = { .bg = 0x1c1c20ff, .fg = 0xe6e6e6ff, .dim = 0xa0a0a0ff, .grid = 0x34343aff, .frame = 0x5a5a60ff,
+            .steal_shade = 0xd55e0018 },
+  .stripe = 0x24242aff, .life = 0x55555cff,
 };
 
-#define MARGIN        12.0
-#define FONT          11.0
-#define FONT_SMALL    10.0
+#define MARGIN        IOCHART_BLOCKS_MARGIN
+#define FONT          IOCHART_BLOCKS_FONT
+#define FONT_SMALL    IOCHART_BLOCKS_FONT_SMALL
 #define LINE          16.0
 #define LANE_HEIGHT   30.0
+/* strip titles and subtitles end before the ticks */
+#define STRIP_ROOM    (IOCHART_VIEW_LABEL_WIDTH - 2 * MARGIN - 70)
 
+#define stack_order   iochart_blocks_stack_order
+#define with_alpha    iochart_rgba_with_alpha
 
 typedef struct {
+  IochartBlocks             b;
   IochartView              *view;
   IochartCapture           *capture;
   IochartBins              *bins;
@@ -48,15 +51,6 @@ typedef struct {
   const IochartStealDevice *sdev;
   IochartLanes             *lanes;
   const Palette            *pal;
-  IochartDisplayList       *under;     /* grid and shading, drawn first */
-  IochartDisplayList       *dl;
-  IochartLabels            *labels;    /* drawn last */
-  double                    width;
-  double                    x0;        /* left of the plot area */
-  guint                     n;         /* columns = plot width */
-  double                    y;         /* layout cursor */
-  double                    plot_top, plot_bottom;
-  gint64                    origin_ns; /* time labels count from the capture's start */
 } Chart;
 
 gboolean
@@ -71,16 +65,16 @@ iochart_theme_from_name (const char *name, IochartTheme *theme)
   return TRUE;
 }
 
+const IochartBlocksColors *
+iochart_chart_colors (IochartTheme theme)
+{
+  return theme == IOCHART_THEME_DARK ? &dark.base : &light.base;
+}
+
 guint32
 iochart_class_color (IochartClass klass)
 {
   return class_colors[MIN (klass, IOCHART_N_CLASSES - 1)];
-}
-
-static guint32
-with_alpha (guint32 rgba, guint8 alpha)
-{
-  return (rgba & 0xffffff00u) | alpha;
 }
 
 /* ---- units ---- */
@@ -110,16 +104,13 @@ fmt_process (IochartCapture *capture, guint32 p)
   return g_strdup_printf ("%s[%d]", proc->comm ? proc->comm : "?", proc->pid);
 }
 
-/* The smallest 1, 2 or 5 × 10^k at least v. */
-
-/* Byte rates step in binary units, so that ticks read 200 MiB/s, not 191. */
 /* ---- labels: collected, then placed so that no two ever overlap ---- */
 
 static void
 label_full (Chart *c, double x, double y, const char *text, double size, gboolean bold,
             IochartAnchor anchor, guint32 fill, int priority, const char *tooltip)
 {
-  iochart_labels_add (c->labels, x, y, text, size, bold, anchor, fill, priority, tooltip);
+  iochart_blocks_label (&c->b, x, y, text, size, bold, anchor, fill, priority, tooltip);
 }
 
 static void
@@ -134,33 +125,13 @@ label (Chart *c, double x, double y, const char *text, double size, IochartAncho
 static double
 col_x (Chart *c, double col)
 {
-  return c->x0 + col;
+  return c->b.x0 + col;
 }
 
 static double
 time_x (Chart *c, gint64 ns)
 {
-  double from = iochart_view_get_from_ns (c->view), to = iochart_view_get_to_ns (c->view);
-  return c->x0 + ((double) ns - from) / (to - from) * c->n;
-}
-
-/* Drops the middle of runs of points at one height: flat stretches cost two points. */
-static void
-simplify (GArray *pts)
-{
-  guint out = 0;
-  double *p = (double *) pts->data;
-  guint n = pts->len / 2;
-
-  for (guint i = 0; i < n; i++)
-    {
-      if (i > 0 && i + 1 < n && p[2 * i + 1] == p[2 * (i - 1) + 1] && p[2 * i + 1] == p[2 * (i + 1) + 1])
-        continue;
-      p[2 * out] = p[2 * i];
-      p[2 * out + 1] = p[2 * i + 1];
-      out++;
-    }
-  g_array_set_size (pts, out * 2);
+  return iochart_blocks_time_x (&c->b, ns);
 }
 
 /* Stacked areas from base_y; scale is pixels per unit, negative to grow upwards. */
@@ -168,131 +139,41 @@ static void
 stacked (Chart *c, double *const series[IOCHART_N_CLASSES], double base_y, double scale,
          guint8 alpha, const char *what)
 {
-  g_autofree double *cum = g_new0 (double, c->n);
+  g_autofree double *cum = g_new0 (double, c->b.n);
+  g_autofree double *next = g_new0 (double, c->b.n);
 
   for (guint s = 0; s < G_N_ELEMENTS (stack_order); s++)
     {
       IochartClass k = stack_order[s];
-      const double *v = series[k];
-      g_autoptr(GArray) top = g_array_new (FALSE, FALSE, sizeof (double));
-      g_autoptr(GArray) bottom = g_array_new (FALSE, FALSE, sizeof (double));
-      gboolean any = FALSE;
-      IochartDlItem *item;
       g_autofree char *tip = NULL;
 
-      if (v == NULL)
+      if (series[k] == NULL)
         continue;
-      for (guint i = 0; i < c->n && !any; i++)
-        any = v[i] > 0;
-      if (!any)
-        continue;
-      for (guint i = 0; i < c->n; i++)
-        {
-          double x = i == 0 ? col_x (c, 0) : i + 1 == c->n ? col_x (c, c->n) : col_x (c, i + 0.5);
-          double pt[2] = { x, base_y + (cum[i] + v[i]) * scale };
-          g_array_append_vals (top, pt, 2);
-        }
-      for (guint i = c->n; i-- > 0;)
-        {
-          double x = i == 0 ? col_x (c, 0) : i + 1 == c->n ? col_x (c, c->n) : col_x (c, i + 0.5);
-          double pt[2] = { x, base_y + cum[i] * scale };
-          g_array_append_vals (bottom, pt, 2);
-          cum[i] += v[i];
-        }
-      simplify (top);
-      simplify (bottom);
-      g_array_append_vals (top, bottom->data, bottom->len);
-      {
-        guint np = top->len / 2;
-        item = iochart_display_list_polygon (c->dl, (double *) g_array_free (g_steal_pointer (&top), FALSE),
-                                             np, with_alpha (class_colors[k], alpha));
-      }
+      for (guint i = 0; i < c->b.n; i++)
+        next[i] = cum[i] + series[k][i];
       tip = g_strdup_printf ("%s, %s class", what, iochart_class_name (k));
-      iochart_dl_item_set_tooltip (item, tip);
+      iochart_blocks_area (&c->b, cum, next, base_y, -scale, with_alpha (class_colors[k], alpha), tip);
+      memcpy (cum, next, c->b.n * sizeof (double));
     }
 }
 
 /* ---- time axis ---- */
 
-static double
-time_step (Chart *c, double *label_w)
-{
-  double span = iochart_view_get_to_ns (c->view) - iochart_view_get_from_ns (c->view);
-  /* the widest label of this span decides the spacing */
-  g_autofree char *widest = iochart_format_duration (span + (iochart_view_get_from_ns (c->view) - c->origin_ns));
-  double w = iochart_text_width (widest, FONT_SMALL, FALSE) + 24;
-  double step = iochart_nice_ceil (span / MAX (c->n / w, 1));
-
-  while (step / span * c->n < w)
-    step = iochart_nice_ceil (step * 1.01);
-  *label_w = w;
-  return step;
-}
-
-/* Tick labels count from the capture's start, in one unit chosen by the step. */
-static char *
-fmt_tick (double rel_ns, double step, double last_ns)
-{
-  const char *unit = "s";
-  double div = 1e9;
-  int decimals;
-
-  /* an axis that reaches seconds reads in seconds: 4.8 s, not 4800 ms */
-  if (last_ns >= 1e9)
-    ;
-  else if (step < 1e3)
-    unit = "ns", div = 1;
-  else if (step < 1e6)
-    unit = "µs", div = 1e3;
-  else if (step < 1e9)
-    unit = "ms", div = 1e6;
-  decimals = MAX (0, (int) -floor (log10 (step / div) + 1e-9));
-  return g_strdup_printf ("%.*f %s", decimals, rel_ns / div, unit);
-}
-
 static void
 time_axis (Chart *c, double y_labels, gboolean grid)
 {
-  double w, step = time_step (c, &w);
-  gint64 from = iochart_view_get_from_ns (c->view), to = iochart_view_get_to_ns (c->view);
-  double first = ceil ((from - c->origin_ns) / step) * step;
-
-  for (double rel = first; rel + c->origin_ns <= to; rel += step)
-    {
-      double x = time_x (c, (gint64) (rel + c->origin_ns));
-      g_autofree char *text = fmt_tick (rel, step, to - c->origin_ns);
-
-      if (grid)
-        iochart_display_list_line (c->under, x, c->plot_top, x, c->plot_bottom, c->pal->grid, 1);
-      label (c, x, y_labels, text, FONT_SMALL, IOCHART_ANCHOR_MIDDLE, c->pal->dim, 3);
-    }
+  iochart_blocks_time_axis (&c->b, y_labels, grid);
 }
 
 /* ---- strips ---- */
 
-/* A strip: title on the left, frame around the plot, top and bottom tick labels. */
 static void
 strip_frame (Chart *c, double top, double h, const char *title, const char *subtitle,
              const char *top_tick, const char *mid_tick, const char *bottom_tick)
 {
-  double label_room = IOCHART_VIEW_LABEL_WIDTH - 2 * MARGIN - 70;
-  g_autofree char *t = iochart_text_ellipsize (title, FONT, TRUE, label_room);
+  const char *subtitles[] = { subtitle, NULL };
 
-  iochart_display_list_rect (c->dl, c->x0, top, c->n, h, 0, c->pal->frame);
-  label_full (c, MARGIN, top + 11, t, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1,
-              strcmp (t, title) != 0 ? title : NULL);
-  if (subtitle)
-    {
-      g_autofree char *st = iochart_text_ellipsize (subtitle, FONT_SMALL, FALSE, label_room);
-      label_full (c, MARGIN, top + 11 + 14, st, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->dim, 1,
-                  strcmp (st, subtitle) != 0 ? subtitle : NULL);
-    }
-  if (top_tick)
-    label (c, c->x0 - 5, top + 9, top_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
-  if (mid_tick)
-    label (c, c->x0 - 5, top + h / 2 + 4, mid_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
-  if (bottom_tick)
-    label (c, c->x0 - 5, top + h, bottom_tick, FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
+  iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, title, subtitles, top_tick, mid_tick, bottom_tick);
 }
 
 static double
@@ -316,8 +197,8 @@ rates (Chart *c, double *const in[IOCHART_N_CLASSES], double *out[IOCHART_N_CLAS
 {
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     {
-      out[k] = g_new (double, c->n);
-      for (guint i = 0; i < c->n; i++)
+      out[k] = g_new (double, c->b.n);
+      for (guint i = 0; i < c->b.n; i++)
         out[k][i] = in[k][i] / (iochart_bins_column_ns (c->bins, i) / per);
     }
 }
@@ -333,7 +214,7 @@ static void
 throughput_strip (Chart *c)
 {
   double *in[2][IOCHART_N_CLASSES], *rd[IOCHART_N_CLASSES], *wr[IOCHART_N_CLASSES];
-  double h = 100, top = c->y, max_r, max_w, max;
+  double h = 100, top = c->b.y, max_r, max_w, max;
   g_autofree char *top_tick = NULL, *bottom_tick = NULL;
 
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
@@ -343,8 +224,8 @@ throughput_strip (Chart *c)
     }
   rates (c, in[0], rd, 1e9);
   rates (c, in[1], wr, 1e9);
-  max_r = series_max (rd, c->n);
-  max_w = series_max (wr, c->n);
+  max_r = series_max (rd, c->b.n);
+  max_w = series_max (wr, c->b.n);
 
   if (max_w > 0 && max_r > 0)
     {
@@ -358,10 +239,10 @@ throughput_strip (Chart *c)
       top_tick = g_strdup_printf ("%s/s", r);
       bottom_tick = g_strdup_printf ("%s/s", w);
       strip_frame (c, top, h, "Throughput", "read ↑  write ↓", top_tick, NULL, bottom_tick);
-      label (c, c->x0 - 5, base + 4, "0", FONT_SMALL, IOCHART_ANCHOR_END, c->pal->dim, 4);
+      label (c, c->b.x0 - 5, base + 4, "0", FONT_SMALL, IOCHART_ANCHOR_END, c->pal->base.dim, 4);
       stacked (c, rd, base, -hr / nr, 0xff, "read throughput");
       stacked (c, wr, base, (h - hr) / nw, 0xa0, "write throughput");
-      iochart_display_list_line (c->dl, c->x0, base, c->x0 + c->n, base, c->pal->frame, 1);
+      iochart_display_list_line (c->b.dl, c->b.x0, base, c->b.x0 + c->b.n, base, c->pal->base.frame, 1);
     }
   else
     {
@@ -378,7 +259,7 @@ throughput_strip (Chart *c)
     }
   free_series (rd);
   free_series (wr);
-  c->y += h;
+  c->b.y += h;
 }
 
 static void
@@ -389,12 +270,12 @@ simple_strip (Chart *c, const char *title, const char *subtitle, double *const i
   g_autofree char *top_tick = NULL;
 
   rates (c, in, v, per);
-  max = iochart_nice_ceil (series_max (v, c->n));
+  max = iochart_nice_ceil (series_max (v, c->b.n));
   top_tick = max >= 10 ? g_strdup_printf ("%.0f%s", max, unit) : g_strdup_printf ("%g%s", max, unit);
-  strip_frame (c, c->y, h, title, subtitle, top_tick, NULL, "0");
-  stacked (c, v, c->y + h, -h / max, 0xff, what);
+  strip_frame (c, c->b.y, h, title, subtitle, top_tick, NULL, "0");
+  stacked (c, v, c->b.y + h, -h / max, 0xff, what);
   free_series (v);
-  c->y += h;
+  c->b.y += h;
 }
 
 /* Quantile of a 5-column window: per-pixel percentiles of a few requests are mostly noise. */
@@ -404,7 +285,7 @@ latency_at (Chart *c, IochartLatGroup g, guint i, double q)
   guint32 merged[IOCHART_LAT_BUCKETS] = { 0 };
   guint64 total = 0, acc = 0, want;
 
-  for (guint j = i >= 2 ? i - 2 : 0; j <= i + 2 && j < c->n; j++)
+  for (guint j = i >= 2 ? i - 2 : 0; j <= i + 2 && j < c->b.n; j++)
     for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
       {
         merged[k] += c->bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
@@ -425,9 +306,9 @@ latency_line (Chart *c, IochartLatGroup g, double q, double lo, double hi, doubl
 {
   g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
 
-  for (guint i = 0; i <= c->n; i++)
+  for (guint i = 0; i <= c->b.n; i++)
     {
-      double v = i < c->n ? latency_at (c, g, i, q) : -1;
+      double v = i < c->b.n ? latency_at (c, g, i, q) : -1;
 
       if (v > 0)
         {
@@ -447,9 +328,9 @@ latency_line (Chart *c, IochartLatGroup g, double q, double lo, double hi, doubl
               g_array_index (pts, double, 0) -= 1;
               g_array_append_vals (pts, pt, 2);
             }
-          simplify (pts);
+          iochart_blocks_simplify (pts);
           np = pts->len / 2;
-          item = iochart_display_list_polyline (c->dl, (double *) g_array_free (g_steal_pointer (&pts), FALSE),
+          item = iochart_display_list_polyline (c->b.dl, (double *) g_array_free (g_steal_pointer (&pts), FALSE),
                                                 np, color, width);
           item->dashed = dashed;
           iochart_dl_item_set_tooltip (item, tip);
@@ -461,10 +342,10 @@ latency_line (Chart *c, IochartLatGroup g, double q, double lo, double hi, doubl
 static void
 latency_strip (Chart *c)
 {
-  double h = 80, top = c->y, lo = INFINITY, hi = -INFINITY;
+  double h = 80, top = c->b.y, lo = INFINITY, hi = -INFINITY;
 
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
-    for (guint i = 0; i < c->n; i++)
+    for (guint i = 0; i < c->b.n; i++)
       {
         double p50 = iochart_bins_latency_quantile (c->bins, g, i, 0.5);
         double p99 = iochart_bins_latency_quantile (c->bins, g, i, 0.99);
@@ -481,40 +362,44 @@ latency_strip (Chart *c)
   lo = floor (lo);
   hi = MAX (ceil (hi), lo + 1);
 
-  strip_frame (c, top, h, "Latency", "p99 bold, median light", NULL, NULL, NULL);
+  {
+    const char *subtitles[] = { "p99 bold, median light", "non-idle solid, idle dashed", NULL };
+    iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Latency", subtitles, NULL, NULL, NULL);
+  }
   for (double d = lo; d <= hi + 1e-9; d++)
     {
       double y = top + h - (d - lo) / (hi - lo) * h;
       g_autofree char *text = iochart_format_duration (pow (10, d));
 
       if (d > lo && d < hi)
-        iochart_display_list_line (c->dl, c->x0, y, c->x0 + c->n, y, c->pal->grid, 1);
-      label (c, c->x0 - 5, d == hi ? y + 9 : d == lo ? y : y + 4, text, FONT_SMALL, IOCHART_ANCHOR_END,
-             c->pal->dim, 4);
+        iochart_display_list_line (c->b.dl, c->b.x0, y, c->b.x0 + c->b.n, y, c->pal->base.grid, 1);
+      label (c, c->b.x0 - 5, d == hi ? y + 9 : d == lo ? y : y + 4, text, FONT_SMALL, IOCHART_ANCHOR_END,
+             c->pal->base.dim, 4);
     }
   latency_line (c, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 1.5,
                 FALSE, "p99 latency of non-idle requests");
   latency_line (c, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_BE], 0x80), 1,
                 FALSE, "median latency of non-idle requests");
+  /* idle dashed: the two classes often wait alike, and solid lines on one another hide one */
   latency_line (c, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1.5,
-                FALSE, "p99 latency of idle requests");
+                TRUE, "p99 latency of idle requests");
   latency_line (c, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_IDLE], 0x80), 1,
-                FALSE, "median latency of idle requests");
-  c->y += h;
+                TRUE, "median latency of idle requests");
+  c->b.y += h;
 }
 
 static void
 steal_strip (Chart *c)
 {
-  double h = 50, top = c->y;
+  double h = 50, top = c->b.y;
   double *active[IOCHART_N_CLASSES] = { 0 }, *stolen[IOCHART_N_CLASSES] = { 0 };
 
   strip_frame (c, top, h, "Idle steal", "stolen share; grey: fg waiting", "100%", NULL, "0");
   if (c->sdev && c->sdev->active_columns)
     {
-      active[IOCHART_CLASS_NONE] = g_new (double, c->n);
-      stolen[IOCHART_CLASS_NONE] = g_new (double, c->n);
-      for (guint i = 0; i < c->n; i++)
+      active[IOCHART_CLASS_NONE] = g_new (double, c->b.n);
+      stolen[IOCHART_CLASS_NONE] = g_new (double, c->b.n);
+      for (guint i = 0; i < c->b.n; i++)
         {
           double w = iochart_bins_column_ns (c->bins, i);
           active[IOCHART_CLASS_NONE][i] = MIN (c->sdev->active_columns[i] / w, 1.0);
@@ -522,11 +407,11 @@ steal_strip (Chart *c)
         }
       stacked (c, active, top + h, -h, 0x50, "foreground I/O outstanding");
       {
-        guint before = iochart_display_list_get_n_items (c->dl);
+        guint before = iochart_display_list_get_n_items (c->b.dl);
         stacked (c, stolen, top + h, -h, 0xff, "idle steal");
-        if (iochart_display_list_get_n_items (c->dl) > before)
+        if (iochart_display_list_get_n_items (c->b.dl) > before)
           {
-            IochartDlItem *item = (IochartDlItem *) iochart_display_list_get_item (c->dl, before);
+            IochartDlItem *item = (IochartDlItem *) iochart_display_list_get_item (c->b.dl, before);
             item->fill = STEAL_COLOR;
             iochart_dl_item_set_tooltip (item, "share of the device taken by idle I/O while foreground I/O was outstanding");
           }
@@ -534,21 +419,25 @@ steal_strip (Chart *c)
       free_series (active);
       free_series (stolen);
     }
-  c->y += h;
+  c->b.y += h;
 }
 
 /* One pixel per column and sector band, coloured by the class with most requests there. */
 static void
 sector_strip (Chart *c)
 {
-  guint rows = c->bins->sector_rows, stride = c->n * 4;
-  double h = rows + 4, top = c->y;
+  guint rows = c->bins->sector_rows, stride = c->b.n * 4;
+  double h = rows + 4, top = c->b.y;
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
   g_autofree char *max = iochart_format_bytes ((double) c->bins->max_sector * 512);
+  g_autofree char *min = c->bins->min_sector > 0 ? iochart_format_bytes ((double) c->bins->min_sector * 512)
+                                                 : g_strdup ("0");
+  const char *subtitles[] = { "offset on the device",
+                              c->bins->min_sector > 0 ? "zoomed to the offsets used" : NULL, NULL };
 
-  strip_frame (c, top, h, "Sector map", "offset on the device", max, NULL, "0");
+  iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Sector map", subtitles, max, NULL, min);
   for (guint r = 0; r < rows; r++)
-    for (guint i = 0; i < c->n; i++)
+    for (guint i = 0; i < c->b.n; i++)
       {
         guint32 best = 0, total = 0, rgba, a;
         guint k_best = 0;
@@ -556,7 +445,7 @@ sector_strip (Chart *c)
 
         for (guint k = 0; k < IOCHART_N_CLASSES; k++)
           {
-            guint32 v = c->bins->sectors[k][(gsize) r * c->n + i];
+            guint32 v = c->bins->sectors[k][(gsize) r * c->b.n + i];
             total += v;
             if (v > best)
               best = v, k_best = k;
@@ -570,8 +459,8 @@ sector_strip (Chart *c)
                           (((rgba >> 8) & 0xff) * a / 255);
       }
   /* inset, so that the lowest and highest sectors do not hide under the frame */
-  iochart_display_list_image (c->dl, c->x0, top + 2, c->n, rows, pixels, c->n, rows, stride);
-  c->y += h;
+  iochart_display_list_image (c->b.dl, c->b.x0, top + 2, c->b.n, rows, pixels, c->b.n, rows, stride);
+  c->b.y += h;
 }
 
 /* ---- lanes ---- */
@@ -618,7 +507,7 @@ lane_band (Chart *c, const double *busy_ns, const guint8 *classes, IochartClass 
 {
   guint i = 0;
 
-  while (i < c->n)
+  while (i < c->b.n)
     {
       double frac = busy_ns[i] / iochart_bins_column_ns (c->bins, i);
       guint level, k, j;
@@ -630,14 +519,14 @@ lane_band (Chart *c, const double *busy_ns, const guint8 *classes, IochartClass 
         }
       level = MAX (MIN ((guint) ceil (frac * n_levels), n_levels), 1);
       k = pick_class (classes[i], fallback);
-      for (j = i + 1; j < c->n; j++)
+      for (j = i + 1; j < c->b.n; j++)
         {
           double f2 = busy_ns[j] / iochart_bins_column_ns (c->bins, j);
           guint l2 = MAX (MIN ((guint) ceil (f2 * n_levels), n_levels), 1);
           if (classes[j] == 0 || busy_ns[j] <= 0 || l2 != level || pick_class (classes[j], fallback) != k)
             break;
         }
-      iochart_display_list_rect (c->dl, col_x (c, i), y, j - i, h,
+      iochart_display_list_rect (c->b.dl, col_x (c, i), y, j - i, h,
                                  with_alpha (class_colors[k], alphas[level - 1]), 0);
       i = j;
     }
@@ -652,27 +541,37 @@ lanes_section (Chart *c)
   static const guint8 service_alpha[] = { 0x28, 0x50, 0x80, 0xb0, 0xd8, 0xff };
   static const guint8 wait_alpha[] = { 0x18, 0x28, 0x38, 0x48, 0x58, 0x68 };
   static const char * const group_help[] = {
-    "a lane is a process with its short-lived descendants",
-    "a lane per process", "a lane per process name", "a lane per parent's children",
-    "a lane per priority class",
+    "A lane is a process with its short-lived descendants",
+    "A lane per process", "A lane per process name", "A lane per parent's children",
+    "A lane per priority class",
   };
   IochartGroupBy by = iochart_lanes_get_group_by (c->lanes);
   const char *help = by == o->lanes.group_by ? group_help[by]
-                     : "a lane per process name and class (no fork events to follow)";
-  g_autofree char *title = NULL;
+                     : "A lane per process name and class (no fork events to follow)";
+  g_autofree char *title = NULL, *note = NULL;
+  guint wanted;
 
-  title = o->lanes.top_n > 0 && n > o->lanes.top_n
-          ? g_strdup_printf ("Processes: top %u by bytes, %s; upper band queued, lower on the device",
-                             o->lanes.top_n, help)
-          : g_strdup_printf ("Processes: %s; upper band queued, lower on the device", help);
-  c->y += 8;
-  label_full (c, MARGIN, c->y + 11, title, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, NULL);
-  c->y += 18;
+  wanted = iochart_view_get_n_lanes_wanted (c->view);
+  if (wanted > IOCHART_VIEW_MAX_LANES)
+    {
+      g_autofree char *w = iochart_format_count (wanted);
+      title = g_strdup_printf ("Processes: the %u biggest of %s lanes; the rest folded into \"others\" "
+                               "(one chart draws at most %u lanes: --top, --pid or --comm choose)",
+                               n - 1, w, IOCHART_VIEW_MAX_LANES);
+    }
+  else if (o->lanes.top_n > 0 && n > o->lanes.top_n)
+    title = g_strdup_printf ("Processes: top %u by bytes", o->lanes.top_n);
+  else
+    title = g_strdup ("Processes");
+  note = g_strdup_printf ("%s. Upper band: queued; lower band: on the device (darker: busier); "
+                          "grey line: its life (fork to exit, else first to last I/O).", help);
+  c->b.y += 8;
+  iochart_blocks_section_title (&c->b, title, note);
 
   for (guint l = 0; l < n; l++)
     {
       const IochartLane *lane = iochart_lanes_get_lane (c->lanes, l);
-      double top = c->y;
+      double top = c->b.y;
       g_autofree char *tip = lane_facts (c, lane, TRUE);
       g_autofree char *meta = g_strdup_printf ("lane:%u", l);
       g_autofree char *name = iochart_text_ellipsize (lane->label, FONT, TRUE,
@@ -685,15 +584,15 @@ lanes_section (Chart *c)
       double xa, xb;
 
       if (l % 2 == 0)
-        iochart_display_list_rect (c->under, 0, top, c->width, LANE_HEIGHT, c->pal->stripe, 0);
-      iochart_display_list_begin_group (c->dl, tip, meta);
+        iochart_display_list_rect (c->b.under, 0, top, c->b.width, LANE_HEIGHT, c->pal->stripe, 0);
+      iochart_display_list_begin_group (c->b.dl, tip, meta);
       /* lifetime: from fork (or first I/O) to exit (or last I/O) */
-      xa = MAX (time_x (c, a), c->x0);
-      xb = MIN (time_x (c, b), c->x0 + c->n);
+      xa = MAX (time_x (c, a), c->b.x0);
+      xb = MIN (time_x (c, b), c->b.x0 + c->b.n);
       if (lane->start_ns != IOCHART_TIME_UNKNOWN && lane->exit_ns == IOCHART_TIME_UNKNOWN)
-        xb = c->x0 + c->n;
+        xb = c->b.x0 + c->b.n;
       if (xb > xa)
-        iochart_display_list_rect (c->dl, xa, top + LANE_HEIGHT - 5, MAX (xb - xa, 1), 2, c->pal->life, 0);
+        iochart_display_list_rect (c->b.dl, xa, top + LANE_HEIGHT - 5, MAX (xb - xa, 1), 2, c->pal->life, 0);
       if (c->bins && l < c->bins->n_lanes)
         {
           lane_band (c, c->bins->lane_wait_ns[l], c->bins->lane_classes[l], lane->klass,
@@ -701,26 +600,34 @@ lanes_section (Chart *c)
           lane_band (c, c->bins->lane_service_ns[l], c->bins->lane_classes[l], lane->klass,
                      top + 12, LANE_HEIGHT - 18, service_alpha, G_N_ELEMENTS (service_alpha));
         }
-      iochart_display_list_rect (c->dl, MARGIN - 6, top + 4, 4, LANE_HEIGHT - 8,
+      iochart_display_list_rect (c->b.dl, MARGIN - 6, top + 4, 4, LANE_HEIGHT - 8,
                                  class_colors[MIN (lane->klass, IOCHART_N_CLASSES - 1)], 0);
-      iochart_display_list_end_group (c->dl);
-      label_full (c, MARGIN + 2, top + 13, name, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->fg, 1, tip);
-      label_full (c, MARGIN + 2, top + 26, facts, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->dim, 1, tip);
-      c->y += LANE_HEIGHT;
+      iochart_display_list_end_group (c->b.dl);
+      label_full (c, MARGIN + 2, top + 13, name, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->base.fg, 1, tip);
+      label_full (c, MARGIN + 2, top + 26, facts, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.dim, 1, tip);
+      c->b.y += LANE_HEIGHT;
     }
   if (n == 0)
     {
-      label (c, c->x0 + 8, c->y + 14, "no process issued I/O on this device in this range", FONT,
-             IOCHART_ANCHOR_START, c->pal->dim, 1);
-      c->y += LANE_HEIGHT;
+      label (c, c->b.x0 + 8, c->b.y + 14, "no process issued I/O on this device in this range", FONT,
+             IOCHART_ANCHOR_START, c->pal->base.dim, 1);
+      c->b.y += LANE_HEIGHT;
     }
 }
 
 /* ---- idle steal shading ---- */
 
+typedef struct {
+  Chart *c;
+  guint  next_episode;
+} ShadeState;
+
 static void
-shade_run (Chart *c, guint c0, guint c1, guint *next_episode)
+shade_run (IochartBlocks *b, guint c0, guint c1, char **tooltip, char **meta_out, gpointer user_data)
 {
+  ShadeState *st = user_data;
+  Chart *c = st->c;
+  guint *next_episode = &st->next_episode;
   gint64 t0 = (gint64) (c->bins->from_ns + c0 * c->bins->ns_per_column);
   gint64 t1 = (gint64) (c->bins->from_ns + c1 * c->bins->ns_per_column);
   double stolen = 0, active = 0;
@@ -731,7 +638,6 @@ shade_run (Chart *c, guint c0, guint c1, guint *next_episode)
   double top_v = -1;
   GString *tip = g_string_new (NULL);
   g_autofree char *meta = NULL, *s_stolen = NULL, *s_active = NULL, *s_t0 = NULL, *s_t1 = NULL;
-  IochartDlItem *item;
 
   for (guint i = c0; i < c1; i++)
     {
@@ -767,8 +673,8 @@ shade_run (Chart *c, guint c0, guint c1, guint *next_episode)
 
   s_stolen = iochart_format_duration (stolen);
   s_active = iochart_format_duration (active);
-  s_t0 = iochart_format_duration (t0 - c->origin_ns);
-  s_t1 = iochart_format_duration (t1 - c->origin_ns);
+  s_t0 = iochart_format_duration (t0 - c->b.origin_ns);
+  s_t1 = iochart_format_duration (t1 - c->b.origin_ns);
   g_string_append_printf (tip, "idle steal %s – %s: %s stolen while foreground I/O was outstanding for %s",
                           s_t0, s_t1, s_stolen, s_active);
   if (n_ep > 0)
@@ -785,37 +691,18 @@ shade_run (Chart *c, guint c0, guint c1, guint *next_episode)
                               g_hash_table_size (waiting), g_hash_table_size (waiting) == 1 ? "" : "es");
       meta = g_strdup_printf ("episode:%u", first_ep);
     }
-  item = iochart_display_list_rect (c->under, col_x (c, c0), c->plot_top, c1 - c0,
-                                    c->plot_bottom - c->plot_top, c->pal->steal_shade, 0);
-  iochart_dl_item_set_tooltip (item, tip->str);
-  if (meta)
-    iochart_dl_item_set_meta (item, meta);
-  g_string_free (tip, TRUE);
+  *tooltip = g_string_free (tip, FALSE);
+  *meta_out = g_steal_pointer (&meta);
 }
 
 static void
 shade_steal (Chart *c)
 {
-  guint next = 0;
+  ShadeState st = { c, 0 };
 
   if (!c->sdev || !c->sdev->stolen_columns || c->sdev->stolen_ns == 0)
     return;
-  for (guint i = 0; i < c->n;)
-    {
-      guint j;
-
-      if (c->sdev->stolen_columns[i] <= 0)
-        {
-          i++;
-          continue;
-        }
-      /* runs bridge one-column gaps: a pixel of no steal inside an episode is noise */
-      for (j = i + 1; j < c->n && (c->sdev->stolen_columns[j] > 0 ||
-                                   (j + 1 < c->n && c->sdev->stolen_columns[j + 1] > 0)); j++)
-        ;
-      shade_run (c, i, j, &next);
-      i = j;
-    }
+  iochart_blocks_shade_runs (&c->b, c->sdev->stolen_columns, 0, shade_run, &st);
 }
 
 /* ---- header ---- */
@@ -823,66 +710,42 @@ shade_steal (Chart *c)
 static void
 header_line (Chart *c, const char *text, double size, gboolean bold, guint32 color, const char *tip)
 {
-  g_autofree char *fit = iochart_text_ellipsize (text, size, bold, c->width - 2 * MARGIN);
-
-  c->y += size + 6;
-  label_full (c, MARGIN, c->y, fit, size, bold, IOCHART_ANCHOR_START, color, 0,
-              strcmp (fit, text) != 0 ? text : tip);
+  iochart_blocks_header_line (&c->b, text, size, bold, color, tip);
 }
 
 /* Class swatches with their totals: the legend and the totals in one line. */
 static void
 legend_line (Chart *c)
 {
-  double x = MARGIN, y;
   guint64 bytes[IOCHART_N_CLASSES] = { 0 };
   double completions[IOCHART_N_CLASSES] = { 0 };
+  IochartLegendItem items[IOCHART_N_CLASSES + 2];
+  char *texts[IOCHART_N_CLASSES] = { 0 };
+  guint n = 0;
 
   for (guint k = 0; k < IOCHART_N_CLASSES && c->bins; k++)
-    for (guint i = 0; i < c->n; i++)
+    for (guint i = 0; i < c->b.n; i++)
       {
         bytes[k] += (guint64) (c->bins->bytes[k][0][i] + c->bins->bytes[k][1][i]);
         completions[k] += c->bins->completions[k][i];
       }
-  c->y += FONT + 8;
-  y = c->y;
-  for (guint s = 0; s < G_N_ELEMENTS (stack_order) + 2; s++)
+  for (guint s = 0; s < G_N_ELEMENTS (stack_order); s++)
     {
-      g_autofree char *text = NULL;
-      guint32 color;
+      IochartClass k = stack_order[s];
+      g_autofree char *b = iochart_format_bytes (bytes[k]);
+      g_autofree char *cnt = iochart_format_count ((guint64) completions[k]);
 
-      if (s < G_N_ELEMENTS (stack_order))
-        {
-          IochartClass k = stack_order[s];
-          g_autofree char *b = iochart_format_bytes (bytes[k]);
-          g_autofree char *n = iochart_format_count ((guint64) completions[k]);
-
-          if (completions[k] == 0 && k != IOCHART_CLASS_BE && k != IOCHART_CLASS_IDLE)
-            continue;
-          text = g_strdup_printf ("%s: %s in %s request%s", iochart_class_name (k), b, n,
+      if (completions[k] == 0 && k != IOCHART_CLASS_BE && k != IOCHART_CLASS_IDLE)
+        continue;
+      texts[s] = g_strdup_printf ("%s: %s in %s request%s", iochart_class_name (k), b, cnt,
                                   completions[k] == 1 ? "" : "s");
-          color = class_colors[k];
-        }
-      else if (s == G_N_ELEMENTS (stack_order))
-        {
-          text = g_strdup ("idle steal (shaded)");
-          color = with_alpha (STEAL_COLOR, 0x80);
-        }
-      else
-        {
-          text = g_strdup ("light: queued, dark: on the device");
-          color = 0;
-        }
-      if (color)
-        {
-          iochart_display_list_rect (c->dl, x, y - 9, 10, 10, color, 0);
-          x += 14;
-        }
-      if (x + iochart_text_width (text, FONT, FALSE) > c->width - MARGIN)
-        break;
-      label (c, x, y, text, FONT, IOCHART_ANCHOR_START, c->pal->fg, 0);
-      x += iochart_text_width (text, FONT, FALSE) + 18;
+      items[n++] = (IochartLegendItem) { texts[s], class_colors[k], NULL };
     }
+  items[n++] = (IochartLegendItem) { "idle steal (shaded)", with_alpha (STEAL_COLOR, 0x80), NULL };
+  items[n++] = (IochartLegendItem) { "light: queued, dark: on the device", 0, NULL };
+  iochart_blocks_legend (&c->b, items, n, 0);
+  for (guint s = 0; s < G_N_ELEMENTS (texts); s++)
+    g_free (texts[s]);
 }
 
 static char *
@@ -913,7 +776,7 @@ steal_lines (Chart *c)
   active = iochart_format_duration (d->foreground_active_ns);
   gap = iochart_format_duration (iochart_view_get_options (c->view)->steal_gap_ns >= 0
                  ? iochart_view_get_options (c->view)->steal_gap_ns : IOCHART_STEAL_DEFAULT_GAP_NS);
-  for (guint k = 0; k < c->n && c->bins; k++)
+  for (guint k = 0; k < c->b.n && c->bins; k++)
     {
       any_idle |= c->bins->completions[IOCHART_CLASS_IDLE][k] > 0;
       any_unknown |= c->bins->completions[IOCHART_CLASS_UNKNOWN][k] > 0;
@@ -938,7 +801,7 @@ steal_lines (Chart *c)
         ? g_strdup_printf ("No idle steal on %s that is known: some requests have no class (give --class, or a "
                            "capture of the same run that has it)", dev)
         : g_strdup_printf ("No idle steal on %s: no idle-class I/O here (foreground I/O outstanding for %s)", dev, active);
-      header_line (c, line, 12, TRUE, c->pal->fg, NULL);
+      header_line (c, line, 12, TRUE, c->pal->base.fg, NULL);
     }
 
   /* who took it: idle processes summed per lane, so 2,306 cats read as their find */
@@ -979,7 +842,7 @@ steal_lines (Chart *c)
         }
       if (names->len > 4)
         g_string_append_printf (who, " · %u more", names->len - 4);
-      header_line (c, who->str, FONT, FALSE, c->pal->fg, NULL);
+      header_line (c, who->str, FONT, FALSE, c->pal->base.fg, NULL);
       g_string_free (who, TRUE);
     }
 
@@ -1016,7 +879,7 @@ steal_lines (Chart *c)
                                 life > 0 ? 100.0 * lane->outstanding_ns / life : 0);
       }
     if (shown > 0)
-      header_line (c, fg->str, FONT, FALSE, c->pal->fg,
+      header_line (c, fg->str, FONT, FALSE, c->pal->base.fg,
                    "time with any of the lane's requests queued or on the device, against its lifetime: "
                    "a process slowed by something else than the disk has a low figure");
     g_string_free (fg, TRUE);
@@ -1031,15 +894,15 @@ header (Chart *c, const IochartChartStyle *style)
   g_autofree char *base = iochart_capture_get_name (c->capture)
                           ? g_path_get_basename (iochart_capture_get_name (c->capture)) : NULL;
   const char *title = style->title ? style->title : base;
-  g_autofree char *s_from = iochart_format_duration (from - c->origin_ns);
-  g_autofree char *s_to = iochart_format_duration (to - c->origin_ns);
-  g_autofree char *s_span = iochart_format_duration (iochart_capture_get_end_ns (c->capture) - c->origin_ns);
+  g_autofree char *s_from = iochart_format_duration (from - c->b.origin_ns);
+  g_autofree char *s_to = iochart_format_duration (to - c->b.origin_ns);
+  g_autofree char *s_span = iochart_format_duration (iochart_capture_get_end_ns (c->capture) - c->b.origin_ns);
   g_autofree char *dev = fmt_dev (c->capture, device);
   guint n_dev = iochart_capture_get_n_devices (c->capture);
   g_autofree char *line = NULL;
 
-  c->y = MARGIN;
-  header_line (c, title ? title : "capture", 16, TRUE, c->pal->fg, NULL);
+  c->b.y = MARGIN;
+  header_line (c, title ? title : "capture", 16, TRUE, c->pal->base.fg, NULL);
   if (n_dev == 0)
     line = g_strdup_printf ("no block requests in this capture (%" G_GUINT64_FORMAT " event%s) · %s – %s of a %s capture",
                             iochart_capture_get_n_events (c->capture),
@@ -1052,7 +915,7 @@ header (Chart *c, const IochartChartStyle *style)
                                          : " (of several: the one with the most processes issuing I/O; --device to choose)")
                                       : "",
                             s_from, s_to, s_span);
-  header_line (c, line, FONT, FALSE, c->pal->dim, NULL);
+  header_line (c, line, FONT, FALSE, c->pal->base.dim, NULL);
   legend_line (c);
   steal_lines (c);
 }
@@ -1076,19 +939,15 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   c.sdev = iochart_steal_get_primary (c.steal);
   c.lanes = iochart_view_get_lanes (view);
   c.pal = style->theme == IOCHART_THEME_DARK ? &dark : &light;
-  c.width = iochart_view_get_width (view);
-  c.x0 = IOCHART_VIEW_LABEL_WIDTH;
-  c.n = iochart_view_get_n_columns (view);
-  c.origin_ns = iochart_capture_get_start_ns (c.capture);
-  c.labels = iochart_labels_new ();
-  c.under = iochart_display_list_new (c.width, 1);
-  c.dl = iochart_display_list_new (c.width, 1);
+  iochart_blocks_init (&c.b, &c.pal->base, iochart_view_get_width (view), IOCHART_VIEW_LABEL_WIDTH,
+                       iochart_view_get_n_columns (view), iochart_view_get_from_ns (view),
+                       iochart_view_get_to_ns (view), iochart_capture_get_start_ns (c.capture));
 
   header (&c, style);
-  c.y += 10;
-  axis_top = c.y + 10;
-  c.y += 16;
-  c.plot_top = c.y;
+  c.b.y += 10;
+  axis_top = c.b.y + 10;
+  c.b.y += 16;
+  c.b.plot_top = c.b.y;
   if (c.bins)
     {
       double *inflight[IOCHART_N_CLASSES];
@@ -1096,33 +955,25 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         inflight[k] = c.bins->inflight_ns[k];
       throughput_strip (&c);
-      c.y += 10;
+      c.b.y += 10;
       simple_strip (&c, "IOPS", "completions per second", c.bins->completions, 1e9, 50, "/s", "IOPS");
-      c.y += 10;
+      c.b.y += 10;
       simple_strip (&c, "In flight", "requests on the device", inflight, 1, 50, "", "requests in flight");
-      c.y += 10;
+      c.b.y += 10;
       latency_strip (&c);
-      c.y += 10;
+      c.b.y += 10;
       steal_strip (&c);
-      c.y += 10;
+      c.b.y += 10;
       sector_strip (&c);
     }
   lanes_section (&c);
-  c.plot_bottom = c.y;
+  c.b.plot_bottom = c.b.y;
   time_axis (&c, axis_top, FALSE);
-  time_axis (&c, c.y + 14, TRUE);
-  c.y += 24;
+  time_axis (&c, c.b.y + 14, TRUE);
+  c.b.y += 24;
   if (c.bins)
     shade_steal (&c);
 
-  dl = iochart_display_list_new (c.width, ceil (c.y));
-  iochart_display_list_set_background (dl, c.pal->bg);
-  iochart_display_list_append_list (dl, c.under);
-  iochart_display_list_append_list (dl, c.dl);
-  iochart_display_list_free (c.under);
-  iochart_display_list_free (c.dl);
-  c.dl = dl;
-  iochart_labels_place (c.labels, c.dl);
-  iochart_labels_free (c.labels);
+  dl = iochart_blocks_finish (&c.b);
   return dl;
 }

@@ -384,8 +384,8 @@ iochart_display_list_to_text (IochartDisplayList *dl)
           break;
         case IOCHART_DL_POLYGON:
         case IOCHART_DL_POLYLINE:
-          g_string_append_printf (out, " n=%u fill=%08x stroke=%08x", item->n_points,
-                                  item->fill, item->stroke);
+          g_string_append_printf (out, " n=%u fill=%08x stroke=%08x%s", item->n_points,
+                                  item->fill, item->stroke, item->dashed ? " dashed" : "");
           for (guint k = 0; k < item->n_points; k++)
             g_string_append_printf (out, " %.1f,%.1f", item->points[2 * k], item->points[2 * k + 1]);
           break;

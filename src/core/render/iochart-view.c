@@ -8,6 +8,7 @@ struct _IochartView {
   gint64              from_ns, to_ns;
   guint               width, n_columns;
   IochartLanes       *lanes;
+  guint               n_lanes_wanted;
   IochartSteal       *steal;
   IochartBins        *bins;
 };
@@ -42,6 +43,14 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   lanes.from_ns = view->from_ns;
   lanes.to_ns = view->to_ns;
   view->lanes = iochart_lanes_new (capture, &lanes);
+  view->n_lanes_wanted = iochart_lanes_get_n_lanes (view->lanes);
+  if (view->n_lanes_wanted > IOCHART_VIEW_MAX_LANES)
+    {
+      /* more lanes than one image can hold: the biggest stay, the rest fold into "others" */
+      lanes.top_n = IOCHART_VIEW_MAX_LANES - 1;
+      iochart_lanes_free (view->lanes);
+      view->lanes = iochart_lanes_new (capture, &lanes);
+    }
 
   steal.device = view->device;
   steal.from_ns = view->from_ns;
@@ -75,6 +84,7 @@ gint64 iochart_view_get_to_ns (IochartView *view) { return view->to_ns; }
 guint iochart_view_get_width (IochartView *view) { return view->width; }
 guint iochart_view_get_n_columns (IochartView *view) { return view->n_columns; }
 IochartLanes *iochart_view_get_lanes (IochartView *view) { return view->lanes; }
+guint iochart_view_get_n_lanes_wanted (IochartView *view) { return view->n_lanes_wanted; }
 IochartSteal *iochart_view_get_steal (IochartView *view) { return view->steal; }
 IochartBins *iochart_view_get_bins (IochartView *view) { return view->bins; }
 const IochartViewOptions *iochart_view_get_options (IochartView *view) { return &view->options; }

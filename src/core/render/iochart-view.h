@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 #define IOCHART_VIEW_RIGHT_MARGIN 24
 #define IOCHART_VIEW_MIN_WIDTH    640
 #define IOCHART_VIEW_SECTOR_ROWS  110
+/* Lanes one chart draws at most, so that it stays inside cairo's 32767 px images. */
+#define IOCHART_VIEW_MAX_LANES    1000
 
 typedef struct {
   int                 device;      /* capture device index; -1: the one the steal analysis picks */
@@ -48,6 +50,8 @@ gint64          iochart_view_get_to_ns    (IochartView *view);
 guint           iochart_view_get_width    (IochartView *view);
 guint           iochart_view_get_n_columns (IochartView *view);
 IochartLanes   *iochart_view_get_lanes    (IochartView *view);
+/* Lanes the options asked for: more than drawn when they passed IOCHART_VIEW_MAX_LANES. */
+guint           iochart_view_get_n_lanes_wanted (IochartView *view);
 /* Idle steal on the view's device, in its range, with per-column figures. */
 IochartSteal   *iochart_view_get_steal    (IochartView *view);
 /* NULL when the capture has no device. */

@@ -1,0 +1,367 @@
+/* iochart-blocks.c: the pieces the I/O chart and the boot chart are laid out with */
+#include <math.h>
+#include <string.h>
+#include "iochart-blocks.h"
+#include "iochart-format.h"
+
+#define MARGIN     IOCHART_BLOCKS_MARGIN
+#define FONT       IOCHART_BLOCKS_FONT
+#define FONT_SMALL IOCHART_BLOCKS_FONT_SMALL
+
+const IochartClass iochart_blocks_stack_order[IOCHART_N_CLASSES] = {
+  IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_NONE, IOCHART_CLASS_UNKNOWN, IOCHART_CLASS_IDLE,
+};
+
+guint32
+iochart_rgba_with_alpha (guint32 rgba, guint8 alpha)
+{
+  return (rgba & 0xffffff00u) | alpha;
+}
+
+void
+iochart_blocks_init (IochartBlocks *b, const IochartBlocksColors *colors, double width, double x0,
+                     guint n, gint64 from_ns, gint64 to_ns, gint64 origin_ns)
+{
+  memset (b, 0, sizeof *b);
+  b->colors = colors;
+  b->width = width;
+  b->x0 = x0;
+  b->n = MAX (n, 1);
+  b->from_ns = from_ns;
+  b->to_ns = MAX (to_ns, from_ns + 1);
+  b->origin_ns = origin_ns;
+  b->labels = iochart_labels_new ();
+  b->under = iochart_display_list_new (width, 1);
+  b->dl = iochart_display_list_new (width, 1);
+}
+
+void
+iochart_blocks_clear (IochartBlocks *b)
+{
+  g_clear_pointer (&b->labels, iochart_labels_free);
+  g_clear_pointer (&b->under, iochart_display_list_free);
+  g_clear_pointer (&b->dl, iochart_display_list_free);
+}
+
+IochartDisplayList *
+iochart_blocks_finish (IochartBlocks *b)
+{
+  IochartDisplayList *dl = iochart_display_list_new (b->width, ceil (b->y));
+
+  iochart_display_list_set_background (dl, b->colors->bg);
+  iochart_display_list_append_list (dl, b->under);
+  iochart_display_list_append_list (dl, b->dl);
+  iochart_labels_place (b->labels, dl);
+  iochart_blocks_clear (b);
+  return dl;
+}
+
+void
+iochart_blocks_label (IochartBlocks *b, double x, double y, const char *text, double size,
+                      gboolean bold, IochartAnchor anchor, guint32 fill, int priority, const char *tooltip)
+{
+  iochart_labels_add (b->labels, x, y, text, size, bold, anchor, fill, priority, tooltip);
+}
+
+double
+iochart_blocks_time_x (IochartBlocks *b, gint64 ns)
+{
+  return b->x0 + ((double) ns - b->from_ns) / (double) (b->to_ns - b->from_ns) * b->n;
+}
+
+double
+iochart_blocks_ns_per_column (IochartBlocks *b)
+{
+  return (double) (b->to_ns - b->from_ns) / b->n;
+}
+
+double
+iochart_blocks_col_center (IochartBlocks *b, guint i)
+{
+  return i == 0 ? b->x0 : i + 1 == b->n ? b->x0 + b->n : b->x0 + i + 0.5;
+}
+
+void
+iochart_blocks_simplify (GArray *pts)
+{
+  guint out = 0, n = pts->len / 2;
+  double *p = (double *) pts->data;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0 && i + 1 < n && p[2 * i + 1] == p[2 * (i - 1) + 1] && p[2 * i + 1] == p[2 * (i + 1) + 1])
+        continue;
+      p[2 * out] = p[2 * i];
+      p[2 * out + 1] = p[2 * i + 1];
+      out++;
+    }
+  g_array_set_size (pts, out * 2);
+}
+
+IochartDlItem *
+iochart_blocks_area (IochartBlocks *b, const double *lo, const double *hi, double base_y, double scale,
+                     guint32 fill, const char *tooltip)
+{
+  g_autoptr(GArray) top = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) bottom = g_array_new (FALSE, FALSE, sizeof (double));
+  gboolean any = FALSE;
+  IochartDlItem *item;
+  guint np;
+
+  for (guint i = 0; i < b->n && !any; i++)
+    any = hi[i] - (lo ? lo[i] : 0) > 1e-12;
+  if (!any)
+    return NULL;
+  for (guint i = 0; i < b->n; i++)
+    {
+      double pt[2] = { iochart_blocks_col_center (b, i), base_y - hi[i] * scale };
+      g_array_append_vals (top, pt, 2);
+    }
+  for (guint i = b->n; i-- > 0;)
+    {
+      double pt[2] = { iochart_blocks_col_center (b, i), base_y - (lo ? lo[i] : 0) * scale };
+      g_array_append_vals (bottom, pt, 2);
+    }
+  iochart_blocks_simplify (top);
+  iochart_blocks_simplify (bottom);
+  g_array_append_vals (top, bottom->data, bottom->len);
+  np = top->len / 2;
+  item = iochart_display_list_polygon (b->dl, (double *) g_array_free (g_steal_pointer (&top), FALSE),
+                                       np, fill);
+  if (tooltip)
+    iochart_dl_item_set_tooltip (item, tooltip);
+  return item;
+}
+
+IochartDlItem *
+iochart_blocks_polyline (IochartBlocks *b, const double *v, double base_y, double scale, guint32 stroke,
+                         double line_width, const char *tooltip)
+{
+  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
+  IochartDlItem *item;
+  guint np;
+
+  for (guint i = 0; i < b->n; i++)
+    {
+      double pt[2] = { iochart_blocks_col_center (b, i), base_y - v[i] * scale };
+      g_array_append_vals (pts, pt, 2);
+    }
+  iochart_blocks_simplify (pts);
+  np = pts->len / 2;
+  item = iochart_display_list_polyline (b->dl, (double *) g_array_free (g_steal_pointer (&pts), FALSE),
+                                        np, stroke, line_width);
+  if (tooltip)
+    iochart_dl_item_set_tooltip (item, tooltip);
+  return item;
+}
+
+void
+iochart_blocks_strip_frame (IochartBlocks *b, double top, double h, double room, const char *title,
+                            const char *const *subtitles, const char *top_tick, const char *mid_tick,
+                            const char *bottom_tick)
+{
+  g_autofree char *t = iochart_text_ellipsize (title, FONT, TRUE, room);
+
+  iochart_display_list_rect (b->dl, b->x0, top, b->n, h, 0, b->colors->frame);
+  iochart_blocks_label (b, MARGIN, top + 11, t, FONT, TRUE, IOCHART_ANCHOR_START, b->colors->fg, 1,
+                        strcmp (t, title) != 0 ? title : NULL);
+  /* subtitles sit between the top and bottom ticks */
+  for (guint i = 0; subtitles && subtitles[i] && top + 25 + 13 * i <= top + h - 12; i++)
+    {
+      g_autofree char *st = iochart_text_ellipsize (subtitles[i], FONT_SMALL, FALSE, room);
+      iochart_blocks_label (b, MARGIN, top + 25 + 13 * i, st, FONT_SMALL, FALSE, IOCHART_ANCHOR_START,
+                            b->colors->dim, 1, strcmp (st, subtitles[i]) != 0 ? subtitles[i] : NULL);
+    }
+  if (top_tick)
+    iochart_blocks_label (b, b->x0 - 5, top + 9, top_tick, FONT_SMALL, FALSE, IOCHART_ANCHOR_END,
+                          b->colors->dim, 4, NULL);
+  if (mid_tick)
+    iochart_blocks_label (b, b->x0 - 5, top + h / 2 + 4, mid_tick, FONT_SMALL, FALSE, IOCHART_ANCHOR_END,
+                          b->colors->dim, 4, NULL);
+  if (bottom_tick)
+    iochart_blocks_label (b, b->x0 - 5, top + h, bottom_tick, FONT_SMALL, FALSE, IOCHART_ANCHOR_END,
+                          b->colors->dim, 4, NULL);
+}
+
+/* ---- the time axis ---- */
+
+char *
+iochart_blocks_format_tick (double rel_ns, double step, double last_ns)
+{
+  const char *unit = "s";
+  double div = 1e9;
+  int decimals;
+
+  /* an axis that reaches seconds reads in seconds: 4.8 s, not 4800 ms */
+  if (last_ns >= 1e9)
+    ;
+  else if (step < 1e3)
+    unit = "ns", div = 1;
+  else if (step < 1e6)
+    unit = "µs", div = 1e3;
+  else if (step < 1e9)
+    unit = "ms", div = 1e6;
+  decimals = MAX (0, (int) -floor (log10 (step / div) + 1e-9));
+  return g_strdup_printf ("%.*f %s", decimals, rel_ns / div, unit);
+}
+
+static double
+time_step (IochartBlocks *b)
+{
+  double span = b->to_ns - b->from_ns;
+  /* the widest label of this span decides the spacing */
+  g_autofree char *widest = iochart_format_duration (b->to_ns - b->origin_ns);
+  double w = iochart_text_width (widest, FONT_SMALL, FALSE) + 24;
+  double step = iochart_nice_ceil (span / MAX (b->n / w, 1));
+
+  while (step / span * b->n < w)
+    step = iochart_nice_ceil (step * 1.01);
+  return step;
+}
+
+void
+iochart_blocks_time_axis (IochartBlocks *b, double y_labels, gboolean grid)
+{
+  double step = time_step (b);
+  double first = ceil ((b->from_ns - b->origin_ns) / step) * step;
+
+  for (double rel = first; rel + b->origin_ns <= b->to_ns; rel += step)
+    {
+      double x = iochart_blocks_time_x (b, (gint64) (rel + b->origin_ns));
+      g_autofree char *text = iochart_blocks_format_tick (rel, step, b->to_ns - b->origin_ns);
+
+      if (grid)
+        iochart_display_list_line (b->under, x, b->plot_top, x, b->plot_bottom, b->colors->grid, 1);
+      iochart_blocks_label (b, x, y_labels, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_MIDDLE, b->colors->dim, 3,
+                            NULL);
+    }
+}
+
+/* ---- header, sections, legend ---- */
+
+GPtrArray *
+iochart_text_wrap (const char *text, double size, gboolean bold, double width)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  GString *line = g_string_new (NULL);
+
+  for (guint i = 0; words[i]; i++)
+    {
+      gsize before = line->len;
+
+      g_string_append_printf (line, "%s%s", before ? " " : "", words[i]);
+      if (before > 0 && iochart_text_width (line->str, size, bold) > width)
+        {
+          g_string_truncate (line, before);
+          g_ptr_array_add (lines, g_strdup (line->str));
+          g_string_assign (line, words[i]);
+        }
+    }
+  g_ptr_array_add (lines, g_string_free (line, FALSE));
+  /* a word wider than the whole line is cut */
+  for (guint i = 0; i < lines->len; i++)
+    if (iochart_text_width (lines->pdata[i], size, bold) > width)
+      {
+        char *cut = iochart_text_ellipsize (lines->pdata[i], size, bold, width);
+        g_free (lines->pdata[i]);
+        lines->pdata[i] = cut;
+      }
+  return lines;
+}
+
+/* Lines of text from the cursor down, wrapped to the chart's width. */
+static void
+wrapped (IochartBlocks *b, const char *text, double size, gboolean bold, guint32 color, double pitch,
+         double first_baseline, const char *tip)
+{
+  g_autoptr(GPtrArray) lines = iochart_text_wrap (text, size, bold, b->width - 2 * MARGIN);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      iochart_blocks_label (b, MARGIN, b->y + first_baseline, lines->pdata[i], size, bold,
+                            IOCHART_ANCHOR_START, color, 0, lines->len > 1 ? text : tip);
+      if (i + 1 < lines->len)
+        b->y += pitch;
+    }
+}
+
+void
+iochart_blocks_header_line (IochartBlocks *b, const char *text, double size, gboolean bold, guint32 color,
+                            const char *tip)
+{
+  /* the header is the chart's message: wrapped, never cut */
+  b->y += size + 6;
+  wrapped (b, text, size, bold, color, size + 6, 0, tip);
+}
+
+void
+iochart_blocks_section_title (IochartBlocks *b, const char *title, const char *subtitle)
+{
+  b->y += FONT + 6;
+  wrapped (b, title, FONT, TRUE, b->colors->fg, FONT + 6, 0, NULL);
+  if (subtitle)
+    {
+      b->y += FONT_SMALL + 5;
+      wrapped (b, subtitle, FONT_SMALL, FALSE, b->colors->dim, FONT_SMALL + 5, 0, NULL);
+    }
+  b->y += 7;
+}
+
+void
+iochart_blocks_legend (IochartBlocks *b, const IochartLegendItem *items, guint n_items, guint32 swatch_frame)
+{
+  double x = MARGIN;
+
+  b->y += FONT + 8;
+  for (guint i = 0; i < n_items; i++)
+    {
+      double w = iochart_text_width (items[i].text, FONT, FALSE) + (items[i].color ? 14 : 0);
+
+      if (x > MARGIN && x + w > b->width - MARGIN)
+        {
+          b->y += FONT + 6;
+          x = MARGIN;
+        }
+      if (items[i].color)
+        {
+          iochart_display_list_rect (b->dl, x, b->y - 9, 10, 10, items[i].color, swatch_frame);
+          x += 14;
+        }
+      iochart_blocks_label (b, x, b->y, items[i].text, FONT, FALSE, IOCHART_ANCHOR_START, b->colors->fg, 0,
+                            items[i].tooltip);
+      x += iochart_text_width (items[i].text, FONT, FALSE) + 18;
+    }
+}
+
+/* ---- shading ---- */
+
+void
+iochart_blocks_shade_runs (IochartBlocks *b, const double *columns, double min_width,
+                           IochartBlocksRunTip tip, gpointer user_data)
+{
+  for (guint i = 0; i < b->n;)
+    {
+      g_autofree char *tooltip = NULL, *meta = NULL;
+      IochartDlItem *item;
+      guint j;
+
+      if (columns[i] <= 0)
+        {
+          i++;
+          continue;
+        }
+      /* runs bridge one-column gaps: a pixel without it inside a run is noise */
+      for (j = i + 1; j < b->n && (columns[j] > 0 || (j + 1 < b->n && columns[j + 1] > 0)); j++)
+        ;
+      if (tip)
+        tip (b, i, j, &tooltip, &meta, user_data);
+      item = iochart_display_list_rect (b->under, b->x0 + i, b->plot_top, MAX (j - i, min_width),
+                                        b->plot_bottom - b->plot_top, b->colors->steal_shade, 0);
+      if (tooltip)
+        iochart_dl_item_set_tooltip (item, tooltip);
+      if (meta)
+        iochart_dl_item_set_meta (item, meta);
+      i = j;
+    }
+}

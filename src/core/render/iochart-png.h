@@ -1,0 +1,17 @@
+/* iochart-png.h: a cairo image surface written as PNG, fast: charts are flat colour, so zlib's
+ * fastest level with run-length matching and the "up" filter lose little size against cairo's
+ * own writer (zlib's default level, adaptive filters) and take a fraction of its time. */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Writes an ARGB32 or RGB24 image surface: RGB when every pixel is opaque, else RGBA with the
+ * alpha unpremultiplied, as cairo_surface_write_to_png() does. */
+gboolean iochart_png_write (cairo_surface_t *image,
+                            const char      *path,
+                            GError         **error);
+
+G_END_DECLS

@@ -1,0 +1,110 @@
+#!/bin/bash
+# `iochart record` on a private loop device (ext4, direct I/O, bfq when the kernel has it): an
+# idle-class and a best-effort reader run under `record -- COMMAND`. Checks that both processes
+# appear with their classes, that `trace-cmd report` reads the file and shows the same issued
+# requests per device and class as `iochart info`, that a recording stopped by Ctrl-C leaves a
+# readable file, and that the top-level buffer and other instances are left as they were.
+# Needs root, tracefs, losetup, mkfs.ext4, trace-cmd and python3: skips (77) without them.
+set -eu
+skip () { echo "skip: $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "needs root (tracefs instances and loop devices)"
+T=/sys/kernel/tracing
+[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null || skip "no tracefs"
+[ -d $T/instances ] || skip "no tracefs"
+for tool in losetup mkfs.ext4 trace-cmd python3 ionice; do
+  command -v $tool >/dev/null || skip "no $tool"
+done
+here=$(cd "$(dirname "$0")" && pwd)
+dat_tests=$here/../dat
+tmp=$(mktemp -d /var/tmp/iochart-record-test.XXXXXX)
+dev= mnt=$tmp/mnt
+cleanup () {
+  mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
+  [ -n "$dev" ] && losetup -d "$dev"
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail () { echo "FAIL: $*" >&2; exit 1; }
+
+truncate -s 256M "$tmp/disk.img"
+dev=$(losetup --direct-io=on -f --show "$tmp/disk.img") || skip "no free loop device"
+mkfs.ext4 -q "$dev"
+mkdir -p "$mnt"
+mount "$dev" "$mnt"
+name=$(basename "$dev")
+grep -q bfq /sys/block/$name/queue/scheduler && echo bfq > /sys/block/$name/queue/scheduler
+majmin=$(tr : , < /sys/block/$name/dev)
+for f in idle be; do dd if=/dev/urandom of="$mnt/$f" bs=1M count=24 status=none; done
+sync
+
+instances_before=$(ls $T/instances | sort)
+top_on_before=$(cat $T/tracing_on)
+top_events_before=$(cat $T/set_event)
+
+# 1. record while the two readers run: the command's end stops the recording
+cat > "$tmp/readers.sh" <<SH
+echo 3 > /proc/sys/vm/drop_caches
+ionice -c3 dd if="$mnt/idle" of=/dev/null bs=64k iflag=direct status=none &
+echo \$! > "$tmp/idle.pid"
+ionice -c2 -n0 cat "$mnt/be" > /dev/null &
+echo \$! > "$tmp/be.pid"
+wait
+SH
+rc=0; "${IOCHART:?}" record -o "$tmp/run.dat" --device "$majmin" -- sh "$tmp/readers.sh" 2> "$tmp/log" || rc=$?
+[ $rc = 0 ] || fail "record exited $rc: $(cat "$tmp/log")"
+grep -q "wrote '$tmp/run.dat'" "$tmp/log" || fail "no 'wrote' line: $(cat "$tmp/log")"
+ls "$tmp" | grep -q 'run.dat.' && fail "a temporary file was left beside run.dat"
+"$IOCHART" info --json "$tmp/run.dat" > "$tmp/info.json"
+python3 - "$tmp/info.json" "$(cat "$tmp/idle.pid")" "$(cat "$tmp/be.pid")" <<'PY'
+import json, sys
+info = json.load(open(sys.argv[1]))
+procs = {p['pid']: p for p in info['processes']}
+for pid, comm, klass in ((int(sys.argv[2]), 'dd', 'idle'), (int(sys.argv[3]), 'cat', 'be')):
+    p = procs.get(pid)
+    assert p is not None, f'{comm}[{pid}] has no I/O in {sorted(procs)}'
+    assert p['comm'] == comm, p
+    assert p['class'].startswith(klass), f'{comm}[{pid}] is {p["class"]}, not {klass}'
+    assert p['bytes'] >= 16 << 20, f'{comm}[{pid}] read only {p["bytes"]} bytes'
+assert info['classes']['idle']['requests'] > 0 and info['classes']['be']['requests'] > 0
+assert info['lost_events'] == 0, info['lost_events']
+print(f"idle dd and be cat: {procs[int(sys.argv[2])]['requests']} and {procs[int(sys.argv[3])]['requests']} requests")
+PY
+
+# 2. the round trip: trace-cmd report's issue lines against iochart's requests
+trace-cmd report "$tmp/run.dat" > "$tmp/report" 2> /dev/null || fail "trace-cmd report cannot read the file"
+python3 "$dat_tests/issue-totals.py" "$tmp/report" > "$tmp/expected"
+python3 "$dat_tests/compare-info.py" "$tmp/expected" "$tmp/info.json" --classes be,idle \
+  || fail "iochart and trace-cmd report disagree"
+grep -q 'sched_switch:' "$tmp/report" || fail "no sched_switch recorded"
+grep -q 'sys_enter_ioprio_set:' "$tmp/report" || fail "no ioprio_set recorded"
+echo "round trip: $(head -1 "$tmp/expected")"
+
+# 3. Ctrl-C in the middle of a recording without a command
+echo 3 > /proc/sys/vm/drop_caches
+"$IOCHART" record -o "$tmp/int.dat" --no-sched 2> "$tmp/int.log" &
+rec=$!
+sleep 1
+ionice -c3 cat "$mnt/idle" > /dev/null
+kill -INT $rec
+wait $rec || fail "record exited $? after SIGINT: $(cat "$tmp/int.log")"
+trace-cmd report "$tmp/int.dat" > "$tmp/int.report" 2> /dev/null || fail "trace-cmd cannot read the interrupted file"
+grep -q 'sched_switch:' "$tmp/int.report" && fail "--no-sched recorded sched_switch"
+"$IOCHART" info --json "$tmp/int.dat" | python3 -c '
+import json, sys
+info = json.load(sys.stdin)
+assert info["classes"]["idle"]["requests"] > 0, info["classes"]'
+
+# 4. nothing left behind, nothing else touched
+[ "$(ls $T/instances | sort)" = "$instances_before" ] || fail "instances changed: $(ls $T/instances)"
+[ "$(cat $T/tracing_on)" = "$top_on_before" ] || fail "the top-level tracing_on changed"
+[ "$(cat $T/set_event)" = "$top_events_before" ] || fail "the top-level events changed"
+
+# 5. clear errors: not root, a command that does not exist
+if command -v setpriv >/dev/null; then
+  rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups "$IOCHART" record -o "$tmp/x.dat" 2> "$tmp/err" || rc=$?
+  [ $rc = 2 ] && grep -q 'needs root' "$tmp/err" || fail "not root: exit $rc, $(cat "$tmp/err")"
+fi
+rc=0; "$IOCHART" record -o "$tmp/x.dat" -- /nonexistent/command 2> "$tmp/err" || rc=$?
+[ $rc = 2 ] && grep -q "'/nonexistent/command'" "$tmp/err" || fail "bad command: exit $rc, $(cat "$tmp/err")"
+[ "$(ls $T/instances | sort)" = "$instances_before" ] || fail "a failed start left an instance"
+echo ok

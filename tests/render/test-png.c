@@ -1,0 +1,112 @@
+/* Unit tests of the PNG writer: cairo reads back exactly what it would have read from its own
+ * writer, opaque images come out as RGB, and a file that cannot be written is named. */
+#include <cairo.h>
+#include <string.h>
+#include "../test-util.h"
+#include "iochart-error.h"
+#include "render/iochart-png.h"
+
+/* A chart-like image: a white page, flat bars, an antialiased diagonal; with `holes`, a
+ * transparent and a half-transparent band. */
+static cairo_surface_t *
+picture (gboolean holes)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 97, 61);
+  cairo_t *cr = cairo_create (s);
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 0.2, 0.4, 0.8);
+  cairo_rectangle (cr, 10, 10, 40, 20);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, 0.9, 0.1, 0.1, 1);
+  cairo_move_to (cr, 0, 60);
+  cairo_line_to (cr, 96, 3);
+  cairo_stroke (cr);
+  if (holes)
+    {
+      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+      cairo_set_source_rgba (cr, 0, 0, 0, 0);
+      cairo_rectangle (cr, 0, 40, 97, 5);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, 0.3, 0.6, 0.1, 0.5);
+      cairo_rectangle (cr, 0, 50, 97, 5);
+      cairo_fill (cr);
+    }
+  cairo_destroy (cr);
+  return s;
+}
+
+static GBytes *
+pixels_of (const char *path)
+{
+  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+  GString *out = g_string_new (NULL);
+
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  for (int y = 0; y < cairo_image_surface_get_height (s); y++)
+    g_string_append_len (out, (const char *) cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s),
+                         cairo_image_surface_get_width (s) * 4);
+  cairo_surface_destroy (s);
+  return g_string_free_to_bytes (out);
+}
+
+static void
+check_same_as_cairo (gboolean holes, guint8 want_color_type)
+{
+  g_autofree char *dir = test_make_dir ();
+  g_autofree char *ours = g_build_filename (dir, "ours.png", NULL);
+  g_autofree char *theirs = g_build_filename (dir, "cairo.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) a = NULL, b = NULL;
+  g_autofree char *data = NULL;
+  cairo_surface_t *s = picture (holes);
+  gsize len;
+
+  g_assert_true (iochart_png_write (s, ours, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (cairo_surface_write_to_png (s, theirs), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (s);
+  a = pixels_of (ours);
+  b = pixels_of (theirs);
+  g_assert_true (g_bytes_equal (a, b));
+  /* IHDR's colour type: 2 RGB, 6 RGBA */
+  g_assert_true (g_file_get_contents (ours, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 26);
+  g_assert_cmpuint ((guint8) data[25], ==, want_color_type);
+  test_remove_dir (dir);
+}
+
+static void
+test_opaque (void)
+{
+  check_same_as_cairo (FALSE, 2);
+}
+
+static void
+test_alpha (void)
+{
+  check_same_as_cairo (TRUE, 6);
+}
+
+static void
+test_unwritable (void)
+{
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *s = picture (FALSE);
+
+  g_assert_false (iochart_png_write (s, "/nonexistent-dir/x.png", &error));
+  g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "'/nonexistent-dir/x.png': cannot write"));
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/png/opaque-as-rgb", test_opaque);
+  g_test_add_func ("/png/alpha-unpremultiplied", test_alpha);
+  g_test_add_func ("/png/unwritable", test_unwritable);
+  return g_test_run ();
+}
