@@ -90,6 +90,10 @@ summarise_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, L
       iochart_capture_get_request (capture, i, &r);
       if (r.issues == 0 || (s->device >= 0 && r.device != (guint) s->device))
         continue;
+      /* a range counts the requests issued inside it */
+      if ((s->range_from_ns != IOCHART_TIME_UNKNOWN && r.issue_ns < s->range_from_ns) ||
+          (s->range_to_ns != IOCHART_TIME_UNKNOWN && r.issue_ns >= s->range_to_ns))
+        continue;
       if (r.process != IOCHART_NO_PROCESS)
         sp = &g_array_index (procs, IochartSummaryProcess, r.process);
       count_request (s, &r, sp, sp ? &lat[r.process] : NULL);
@@ -98,6 +102,12 @@ summarise_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, L
 
 IochartSummary *
 iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
+{
+  return iochart_summary_new_range (capture, dev_index, top, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN);
+}
+
+IochartSummary *
+iochart_summary_new_range (IochartCapture *capture, int dev_index, guint top, gint64 from_ns, gint64 to_ns)
 {
   IochartSummary *s = g_new0 (IochartSummary, 1);
   guint n_procs = iochart_capture_get_n_processes (capture);
@@ -110,6 +120,8 @@ iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
   s->wall_start_ns = iochart_capture_get_wall_start_ns (capture);
   s->span_ns = start == IOCHART_TIME_UNKNOWN ? 0 : end - start;
   s->device = dev_index;
+  s->range_from_ns = from_ns;
+  s->range_to_ns = to_ns;
   s->devices = g_array_new (FALSE, TRUE, sizeof (IochartSummaryDevice));
   g_array_set_size (s->devices, iochart_capture_get_n_devices (capture));
   for (guint i = 0; i < s->devices->len; i++)

@@ -39,6 +39,7 @@ typedef struct {
   gint64                 wall_start_ns;   /* IOCHART_TIME_UNKNOWN when the capture has no wall clock */
   gint64                 span_ns;
   int                    device;      /* index summarised, -1 for all */
+  gint64                 range_from_ns, range_to_ns;  /* requests issued in [from, to); UNKNOWN: no bound */
   GArray                *devices;     /* IochartSummaryDevice */
   IochartCount           classes[IOCHART_N_CLASSES];
   GArray                *processes;   /* IochartSummaryProcess, by bytes, descending */
@@ -56,6 +57,12 @@ typedef struct {
 IochartSummary *iochart_summary_new    (IochartCapture *capture,
                                         int             dev_index,
                                         guint           top);
+/* The same for the requests issued in [from_ns, to_ns) (absolute; IOCHART_TIME_UNKNOWN: no bound). */
+IochartSummary *iochart_summary_new_range (IochartCapture *capture,
+                                           int             dev_index,
+                                           guint           top,
+                                           gint64          from_ns,
+                                           gint64          to_ns);
 void            iochart_summary_free   (IochartSummary *summary);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSummary, iochart_summary_free)
 

@@ -972,3 +972,24 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   dl = iochart_blocks_finish (&c.b);
   return dl;
 }
+
+IochartDisplayList *
+iochart_chart_draw_ruler (IochartDisplayList *chart, gint64 origin_ns, IochartTheme theme, double height)
+{
+  const Palette *pal = theme == IOCHART_THEME_DARK ? &dark : &light;
+  IochartBlocks b;
+  double x0, w;
+  gint64 from, to;
+
+  g_return_val_if_fail (chart != NULL, NULL);
+  if (!iochart_display_list_get_time_axis (chart, &x0, &w, &from, &to))
+    return NULL;
+  iochart_blocks_init (&b, &pal->base, iochart_display_list_get_width (chart), x0, (guint) w, from, to,
+                       origin_ns);
+  b.plot_top = height - 5;
+  b.plot_bottom = height;
+  iochart_blocks_time_axis (&b, height - 8, TRUE);
+  iochart_display_list_line (b.dl, 0, height - 0.5, b.width, height - 0.5, pal->base.frame, 1);
+  b.y = height;
+  return iochart_blocks_finish (&b);
+}

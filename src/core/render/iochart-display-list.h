@@ -136,6 +136,19 @@ gboolean            iochart_display_list_find_text_overlap (IochartDisplayList *
                                                             guint              *a,
                                                             guint              *b);
 
+/* Where the chart's time axis lies: the plot's left and width in pixels and the times at its
+ * edges; charts set it, widgets map the pointer through it. FALSE when the list has none. */
+void                iochart_display_list_set_time_axis (IochartDisplayList *dl,
+                                                        double x0, double width,
+                                                        gint64 from_ns, gint64 to_ns);
+gboolean            iochart_display_list_get_time_axis (IochartDisplayList *dl,
+                                                        double *x0, double *width,
+                                                        gint64 *from_ns, gint64 *to_ns);
+/* The topmost item at (x, y) that has a tooltip or meta; an item inside a group answers with
+ * its group when it has neither. NULL when none. */
+const IochartDlItem *iochart_display_list_hit         (IochartDisplayList *dl,
+                                                        double x, double y);
+
 /* A stable, line-per-item dump for golden tests. */
 char               *iochart_display_list_to_text  (IochartDisplayList  *dl);
 
