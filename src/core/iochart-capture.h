@@ -93,6 +93,27 @@ guint64               iochart_capture_get_n_requeues               (IochartCaptu
 /* Events the kernel dropped while recording (ring-buffer overruns), when the capture says. */
 guint64               iochart_capture_get_n_lost_events            (IochartCapture *self);
 
+/* What a task was doing, from sched_switch and sched_wakeup events. */
+typedef enum {
+  IOCHART_TASK_UNKNOWN,
+  IOCHART_TASK_RUNNING,          /* on a CPU */
+  IOCHART_TASK_RUNNABLE,         /* woken or preempted, waiting for a CPU */
+  IOCHART_TASK_UNINTERRUPTIBLE,  /* D state: I/O wait when its I/O is outstanding */
+  IOCHART_TASK_SLEEPING,         /* S, I, stopped */
+  IOCHART_TASK_DEAD,
+} IochartTaskState;
+
+/* Whether the capture has scheduler events (sched_switch) to tell task states from. */
+gboolean              iochart_capture_has_task_states   (IochartCapture *self);
+/* A process's state changes, in time order: the state holds from ns to the next change. */
+guint                 iochart_capture_get_n_task_changes (IochartCapture *self,
+                                                         guint           process);
+void                  iochart_capture_get_task_change   (IochartCapture *self,
+                                                         guint           process,
+                                                         guint           i,
+                                                         gint64         *ns,
+                                                         IochartTaskState *state);
+
 /* Warnings a reader gave while loading (lines skipped, CPU files lost...). */
 const char * const   *iochart_capture_get_warnings      (IochartCapture *self);
 

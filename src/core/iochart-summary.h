@@ -3,6 +3,7 @@
 
 #include <json-glib/json-glib.h>
 #include "iochart-capture.h"
+#include "analysis/iochart-time-split.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,7 @@ typedef struct {
   IochartCount           count;       /* on the summarised devices */
   IochartLatency         q2c;         /* queue (or insert) to complete */
   IochartLatency         d2c;         /* issue to complete */
+  IochartTimeSplit       split;       /* where its life went, when has_time_split */
 } IochartSummaryProcess;
 
 typedef struct {
@@ -48,6 +50,7 @@ typedef struct {
   guint64                completed_without_issue;
   guint64                requeues;
   guint64                lost_events;     /* dropped by the kernel while recording */
+  gboolean               has_time_split;  /* the capture has scheduler events */
   gsize                  request_store_bytes;
   gsize                  model_bytes;
   guint                  n_requests;
