@@ -230,19 +230,19 @@ static char *
 verdict (Build *b)
 {
   g_autofree char *dev = NULL, *stolen = NULL, *active = NULL;
-  IochartSummary *s;
-  guint64 idle, fg = 0;
+  IochartCounts counts;
+  guint64 idle, fg;
   double pct;
 
   if (b->io == NULL)
     return g_strdup ("This capture holds no block I/O: the boot chart alone tells how the boot went.");
   dev = dev_text (b->io, b->device);
-  s = iochart_summary_new (b->io, b->device, 1);
-  idle = s->classes[IOCHART_CLASS_IDLE].requests;
-  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-    if (k != IOCHART_CLASS_IDLE)
-      fg += s->classes[k].requests;
-  iochart_summary_free (s);
+  iochart_counts_compute (b->io, b->device, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN, &counts);
+  idle = counts.by_class[IOCHART_CLASS_IDLE].requests;
+  fg = counts.issued.requests - idle;
+  if (b->sd != NULL && iochart_steal_device_is_unknown (b->sd))
+    return g_strdup_printf ("No figure for %s: some requests have no known class (BFQ level 7 is idle or best-effort 7), "
+                            "so what idle-class I/O took cannot be told; give --class rules.", dev);
   if (idle == 0)
     return g_strdup_printf ("No idle-class I/O reached %s: nothing could take the disk from the other work.", dev);
   if (b->sd == NULL || b->sd->foreground_active_ns == 0 || fg == 0)
@@ -279,10 +279,10 @@ summary_tables (Build *b)
     {
       const IochartSummaryDevice *d = &g_array_index (all->devices, IochartSummaryDevice, i);
       g_autofree char *dn = g_strdup_printf ("%u,%u", IOCHART_DEV_MAJOR (d->dev), IOCHART_DEV_MINOR (d->dev));
-      g_autofree char *n = iochart_format_count (d->total.requests);
-      g_autofree char *by = iochart_format_bytes (d->total.bytes);
-      g_autofree char *rd = iochart_format_bytes (d->by_op[IOCHART_OP_READ].bytes);
-      g_autofree char *wr = iochart_format_bytes (d->by_op[IOCHART_OP_WRITE].bytes);
+      g_autofree char *n = iochart_format_count (d->counts.issued.requests);
+      g_autofree char *by = iochart_format_bytes (d->counts.issued.bytes);
+      g_autofree char *rd = iochart_format_bytes (d->counts.by_op[IOCHART_OP_READ].bytes);
+      g_autofree char *wr = iochart_format_bytes (d->counts.by_op[IOCHART_OP_WRITE].bytes);
       const char *row[] = { dn, d->name ? d->name : "", n, by, rd, wr };
 
       iochart_report_table_row (b->report, row);
@@ -297,10 +297,10 @@ summary_tables (Build *b)
       g_autofree char *n = NULL, *by = NULL;
       const char *row[3];
 
-      if (one->classes[k].requests == 0)
+      if (one->counts.by_class[k].requests == 0)
         continue;
-      n = iochart_format_count (one->classes[k].requests);
-      by = iochart_format_bytes (one->classes[k].bytes);
+      n = iochart_format_count (one->counts.by_class[k].requests);
+      by = iochart_format_bytes (one->counts.by_class[k].bytes);
       row[0] = iochart_class_name (k);
       row[1] = n;
       row[2] = by;
