@@ -54,5 +54,6 @@ int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--pn
 int iochart_record_command (int argc, char **argv);
 int iochart_check_command  (int argc, char **argv);
 int iochart_export_command (int argc, char **argv);
+int iochart_diff_command   (int argc, char **argv);
 
 G_END_DECLS

@@ -65,6 +65,12 @@ iochart_theme_from_name (const char *name, IochartTheme *theme)
   return TRUE;
 }
 
+const IochartBlocksColors *
+iochart_chart_colors (IochartTheme theme)
+{
+  return theme == IOCHART_THEME_DARK ? &dark.base : &light.base;
+}
+
 guint32
 iochart_class_color (IochartClass klass)
 {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "iochart-display-list.h"
+#include "iochart-blocks.h"
 #include "iochart-view.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,9 @@ gboolean            iochart_theme_from_name (const char              *name,
 
 IochartDisplayList *iochart_chart_draw      (IochartView             *view,
                                              const IochartChartStyle *style);
+
+/* The theme's base colours, for other charts drawn with the same blocks (diff, report). */
+const IochartBlocksColors *iochart_chart_colors (IochartTheme theme);
 
 /* The fixed, colour-blind-safe (Okabe-Ito) colour of a class, 0xRRGGBBAA. */
 guint32             iochart_class_color     (IochartClass             klass);
