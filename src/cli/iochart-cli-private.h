@@ -48,10 +48,21 @@ char           *iochart_cli_json_document (const IochartSummary      *summary,
                                            IochartSteal              *steal,
                                            IochartBootchart          *bootchart);
 
+/* "12", "1.5s", "500ms", "250us", "40ns", "2m": a time from the capture's start; option names it in errors. */
+gboolean        iochart_cli_parse_duration (const char               *text,
+                                            const char               *option,
+                                            gint64                   *ns,
+                                            GError                  **error);
+
+/* `iochart [CAPTURE...]` with no output: execs the desktop app when a display is there, else says
+ * how to render headless; returns the exit code when it cannot. */
+int             iochart_cli_open_app      (const char * const        *captures);
+
 /* Subcommands: each parses its own options from argv (argv[0] is the subcommand name). */
 int iochart_info_command   (int argc, char **argv);
 int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--png F] ... CAPTURE... */
 int iochart_record_command (int argc, char **argv);
+int iochart_simulate_command (int argc, char **argv);
 int iochart_check_command  (int argc, char **argv);
 int iochart_export_command (int argc, char **argv);
 int iochart_diff_command   (int argc, char **argv);

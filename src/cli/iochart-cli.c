@@ -1,4 +1,5 @@
 /* iochart-cli.c: loading with a progress bar, error reporting and option parsing shared by commands */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -171,4 +172,81 @@ iochart_cli_load_run (const char * const *paths, const IochartCliLoadOptions *op
       return FALSE;
     }
   return TRUE;
+}
+
+/* The app's executable: IOCHART_APP, beside the build tree's CLI, beside the installed one, on PATH. */
+static char *
+find_app (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = exe ? g_path_get_dirname (exe) : NULL;
+  const char *env = g_getenv ("IOCHART_APP");
+  const char *candidates[] = { "../app/iochart-gtk", "iochart-gtk" };
+
+  if (env && *env)
+    return g_strdup (env);
+  for (guint i = 0; dir && i < G_N_ELEMENTS (candidates); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, candidates[i], NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+        return g_steal_pointer (&path);
+    }
+  return g_find_program_in_path ("iochart-gtk");
+}
+
+int
+iochart_cli_open_app (const char * const *captures)
+{
+  const char *wayland = g_getenv ("WAYLAND_DISPLAY"), *x11 = g_getenv ("DISPLAY");
+  const char *example = captures && captures[0] ? captures[0] : "CAPTURE";
+  g_autofree char *app = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  if ((!wayland || !*wayland) && (!x11 || !*x11))
+    {
+      fprintf (stderr, "iochart: no display for the desktop app: render headless instead, e.g.\n"
+                       "  iochart --png chart.png %s\n  iochart info %s\n(see 'iochart --help')\n", example, example);
+      return IOCHART_EXIT_BAD_INPUT;
+    }
+  if ((app = find_app ()) == NULL)
+    {
+      fprintf (stderr, "iochart: the desktop app is not installed (built with -Dgtk=disabled?): render headless "
+                       "instead, e.g. 'iochart --png chart.png %s'\n", example);
+      return IOCHART_EXIT_BAD_INPUT;
+    }
+  g_ptr_array_add (argv, app);
+  for (guint i = 0; captures && captures[i]; i++)
+    g_ptr_array_add (argv, (gpointer) captures[i]);
+  g_ptr_array_add (argv, NULL);
+  execv (app, (char **) argv->pdata);
+  fprintf (stderr, "iochart: '%s': cannot start the desktop app: %s\n", app, g_strerror (errno));
+  return IOCHART_EXIT_BAD_INPUT;
+}
+
+/* "12", "12s", "1.5 s", "500ms", "250us", "40ns": a time from the capture's start. */
+gboolean
+iochart_cli_parse_duration (const char *text, const char *option, gint64 *ns, GError **error)
+{
+  static const struct { const char *unit; double scale; } units[] = {
+    { "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "µs", 1e3 }, { "ns", 1 }, { "m", 60e9 },
+  };
+  char *end = NULL;
+  double v;
+
+  errno = 0;
+  v = g_ascii_strtod (text, &end);
+  if (end != text && errno == 0 && v >= 0)
+    {
+      while (*end == ' ')
+        end++;
+      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+        if (strcmp (end, units[i].unit) == 0)
+          {
+            *ns = (gint64) (v * units[i].scale);
+            return TRUE;
+          }
+    }
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+               "'%s': bad %s: give a time such as 12, 1.5s, 500ms or 250us", text, option);
+  return FALSE;
 }

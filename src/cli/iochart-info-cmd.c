@@ -117,13 +117,15 @@ int
 iochart_info_command (int argc, char **argv)
 {
   gboolean json = FALSE, all = FALSE;
-  g_autofree char *device = NULL;
+  g_autofree char *device = NULL, *from = NULL, *to = NULL;
   g_auto(GStrv) captures = NULL;
   IochartCliLoadOptions load = { 0 };
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "print JSON", NULL },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device, "only this device", "MAJ,MIN" },
     { "all", 'a', 0, G_OPTION_ARG_NONE, &all, "list every process, not the top 20", NULL },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, "only requests issued from this time on (from the capture's start)", "TIME" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, "only requests issued before this time", "TIME" },
     { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &load.class_rules,
       "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &captures, NULL, "CAPTURE..." },
@@ -138,6 +140,7 @@ iochart_info_command (int argc, char **argv)
   g_autofree char *bootchart_path = NULL;
   int dev_index = -1;
   guint32 dev;
+  gint64 from_rel = IOCHART_TIME_UNKNOWN, to_rel = IOCHART_TIME_UNKNOWN;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
@@ -148,6 +151,9 @@ iochart_info_command (int argc, char **argv)
       goto fail;
     }
   if (device != NULL && !iochart_cli_parse_dev (device, &dev, &error))
+    goto fail;
+  if ((from && !iochart_cli_parse_duration (from, "--from", &from_rel, &error)) ||
+      (to && !iochart_cli_parse_duration (to, "--to", &to_rel, &error)))
     goto fail;
   if (!split_bootchart (captures, &bootchart_path, &error))
     goto fail;
@@ -172,10 +178,16 @@ iochart_info_command (int argc, char **argv)
           g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", captures[0], device);
           goto fail;
         }
-      summary = iochart_summary_new (capture, dev_index, all ? 0 : 20);
       {
         IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+        gint64 start = iochart_capture_get_start_ns (capture);
 
+        /* a range counts the requests issued inside it, as the app's selection does */
+        if (from_rel != IOCHART_TIME_UNKNOWN)
+          so.from_ns = start + from_rel;
+        if (to_rel != IOCHART_TIME_UNKNOWN)
+          so.to_ns = start + to_rel;
+        summary = iochart_summary_new_range (capture, dev_index, all ? 0 : 20, so.from_ns, so.to_ns);
         so.device = dev_index;
         steal = iochart_steal_new (capture, &so);
       }

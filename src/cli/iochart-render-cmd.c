@@ -48,34 +48,6 @@ options_clear (Options *o)
   g_strfreev (o->captures);
 }
 
-/* "12", "12s", "1.5 s", "500ms", "250us", "40ns": a time from the capture's start. */
-static gboolean
-parse_duration (const char *text, const char *option, gint64 *ns, GError **error)
-{
-  static const struct { const char *unit; double scale; } units[] = {
-    { "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "µs", 1e3 }, { "ns", 1 }, { "m", 60e9 },
-  };
-  char *end = NULL;
-  double v;
-
-  errno = 0;
-  v = g_ascii_strtod (text, &end);
-  if (end != text && errno == 0 && v >= 0)
-    {
-      while (*end == ' ')
-        end++;
-      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-        if (strcmp (end, units[i].unit) == 0)
-          {
-            *ns = (gint64) (v * units[i].scale);
-            return TRUE;
-          }
-    }
-  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-               "'%s': bad %s: give a time such as 12, 1.5s, 500ms or 250us", text, option);
-  return FALSE;
-}
-
 static gboolean
 parse_pids (char **texts, GArray *pids, GError **error)
 {
@@ -162,11 +134,7 @@ parse_options (Options *o, int argc, char **argv, GError **error)
       return FALSE;
     }
   if (!o->svg && !o->png && !o->pdf && !o->json)
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "nothing to write: give --svg, --png, --pdf or --json FILE");
-      return FALSE;
-    }
+    return TRUE;   /* no output: the app opens the captures */
   if (o->width < IOCHART_VIEW_MIN_WIDTH || o->width > 32000)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%d': bad --width: give %d to 32000 pixels",
@@ -189,9 +157,9 @@ fill_view_options (Options *o, IochartViewOptions *view, IochartChartStyle *styl
   gint64 gap;
 
   *from_rel = *to_rel = IOCHART_TIME_UNKNOWN;
-  if (o->from && !parse_duration (o->from, "--from", from_rel, error))
+  if (o->from && !iochart_cli_parse_duration (o->from, "--from", from_rel, error))
     return FALSE;
-  if (o->to && !parse_duration (o->to, "--to", to_rel, error))
+  if (o->to && !iochart_cli_parse_duration (o->to, "--to", to_rel, error))
     return FALSE;
   if (*from_rel != IOCHART_TIME_UNKNOWN && *to_rel != IOCHART_TIME_UNKNOWN && *to_rel <= *from_rel)
     {
@@ -203,7 +171,7 @@ fill_view_options (Options *o, IochartViewOptions *view, IochartChartStyle *styl
       /* a bare number is milliseconds here */
       g_autofree char *text = g_ascii_isdigit (o->steal_gap[strlen (o->steal_gap) - 1])
                               ? g_strconcat (o->steal_gap, "ms", NULL) : g_strdup (o->steal_gap);
-      if (!parse_duration (text, "--steal-gap", &gap, error))
+      if (!iochart_cli_parse_duration (text, "--steal-gap", &gap, error))
         return FALSE;
       view->steal_gap_ns = gap;
     }
@@ -290,13 +258,13 @@ bootchart_options (Options *o, GArray *marks, IochartBootchartChartOptions *bo, 
     return FALSE;
   if (o->done_window)
     {
-      if (!parse_duration (o->done_window, "--boot-done-window", &ns, error))
+      if (!iochart_cli_parse_duration (o->done_window, "--boot-done-window", &ns, error))
         return FALSE;
       bo->done_window_ns = ns;
     }
-  if (o->from && !parse_duration (o->from, "--from", &bo->from_ns, error))
+  if (o->from && !iochart_cli_parse_duration (o->from, "--from", &bo->from_ns, error))
     return FALSE;
-  if (o->to && !parse_duration (o->to, "--to", &bo->to_ns, error))
+  if (o->to && !iochart_cli_parse_duration (o->to, "--to", &bo->to_ns, error))
     return FALSE;
   if (o->theme && !iochart_theme_from_name (o->theme, &bo->theme))
     {
@@ -366,6 +334,13 @@ iochart_render_command (int argc, char **argv)
 
   if (!parse_options (&o, argc, argv, &error))
     goto fail;
+  if (!o.svg && !o.png && !o.pdf && !o.json)
+    {
+      int rc = iochart_cli_open_app ((const char * const *) o.captures);
+
+      options_clear (&o);
+      return rc;
+    }
   if ((bootchart = take_bootchart (&o)) != NULL)
     {
       int rc = render_bootchart (&o, bootchart);

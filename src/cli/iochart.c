@@ -13,6 +13,7 @@ typedef struct {
 static const Command commands[] = {
   { "info", iochart_info_command, "requests, bytes and latency per device, class and process" },
   { "record", iochart_record_command, "record block and scheduler events (or a boot chart) live" },
+  { "simulate", iochart_simulate_command, "replay a capture under other schedulers, devices or priorities" },
   { "diff", iochart_diff_command, "what changed between two captures, lane by lane, on one time scale" },
   { "export", iochart_export_command, "requests as CSV or JSON rows, or a Perfetto (Chrome JSON) trace" },
   { "check", iochart_check_command, "exit 1 when a capture breaks a limit (idle steal, latency, boot time)" },
@@ -23,7 +24,8 @@ usage (FILE *out)
 {
   fprintf (out,
            "usage: iochart COMMAND [OPTIONS] CAPTURE...\n"
-           "       iochart [--svg F] [--png F] [--pdf F] [--json F] [OPTIONS] CAPTURE...\n\n"
+           "       iochart [--svg F] [--png F] [--pdf F] [--json F] [OPTIONS] CAPTURE...\n"
+           "       iochart [CAPTURE...]   (the desktop app)\n\n"
            "Block I/O by process and by I/O priority class.\n\ncommands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  %-8s %s\n", commands[i].name, commands[i].summary);
@@ -36,10 +38,12 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
-  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+  if (argc < 2)
+    return iochart_cli_open_app (NULL);   /* the app, with nothing open yet */
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {
-      usage (argc < 2 ? stderr : stdout);
-      return argc < 2 ? IOCHART_EXIT_BAD_INPUT : IOCHART_EXIT_OK;
+      usage (stdout);
+      return IOCHART_EXIT_OK;
     }
   if (strcmp (argv[1], "--version") == 0)
     {

@@ -73,6 +73,7 @@ struct _IochartBuilder {
   guint               n_done;
   IochartSchedNoteTracker notes;
   GHashTable         *ambiguous;     /* processes whose notes said "idle or be 7" */
+  GHashTable         *unowned_tasks; /* pid -> GArray of IochartTaskRec, until the pid has a process */
 };
 
 /* ---- the table ---- */
@@ -376,6 +377,21 @@ proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm,
   g_array_append_val (b->comm_log, c);
 }
 
+/* Task states seen before the pid had a process (a process that was running before the capture
+ * started shows up at its first I/O) become the new process's. */
+static void
+adopt_tasks (IochartBuilder *b, gint32 pid, guint32 index)
+{
+  GArray *early = b->unowned_tasks ? g_hash_table_lookup (b->unowned_tasks, GINT_TO_POINTER (pid)) : NULL;
+
+  if (early == NULL)
+    return;
+  for (guint i = 0; i < early->len; i++)
+    g_array_index (early, IochartTaskRec, i).process = index;
+  g_array_append_vals (b->capture->tasks, early->data, early->len);
+  g_hash_table_remove (b->unowned_tasks, GINT_TO_POINTER (pid));
+}
+
 static guint32
 proc_new (IochartBuilder *b, gint32 pid)
 {
@@ -389,6 +405,7 @@ proc_new (IochartBuilder *b, gint32 pid)
   g_array_append_val (b->capture->processes, p);
   g_array_append_val (b->hints, none);
   g_hash_table_insert (b->pid_to_proc, GINT_TO_POINTER (pid), GUINT_TO_POINTER (b->capture->processes->len));
+  adopt_tasks (b, pid, b->capture->processes->len - 1);
   return b->capture->processes->len - 1;
 }
 
@@ -458,6 +475,7 @@ _iochart_builder_free (IochartBuilder *b)
   g_array_unref (b->rules);
   g_array_unref (b->comm_log);
   g_hash_table_unref (b->ambiguous);
+  g_clear_pointer (&b->unowned_tasks, g_hash_table_unref);
   g_free (b);
 }
 
@@ -522,6 +540,93 @@ void
 _iochart_builder_lost_events (IochartBuilder *b, guint64 n)
 {
   b->capture->lost_events = MAX (b->capture->lost_events, n);
+}
+
+/* ---- task states ---- */
+
+IochartTaskState
+_iochart_task_state_from_kernel (guint64 prev_state)
+{
+  /* TASK_REPORT bits: 0 running (preempted; TASK_REPORT_MAX too), 1 S, 2 D, 4 T, 8 t, 0x10 X,
+   * 0x20 Z, 0x40 P, 0x80 I (idle kthreads, not waiting for anything) */
+  guint64 bits = prev_state & 0xff;
+
+  if (bits == 0)
+    return IOCHART_TASK_RUNNABLE;
+  if (bits & 0x02)
+    return IOCHART_TASK_UNINTERRUPTIBLE;
+  if (bits & 0x30)
+    return IOCHART_TASK_DEAD;
+  return IOCHART_TASK_SLEEPING;
+}
+
+static void
+task_change (IochartBuilder *b, gint64 ts_ns, gint32 pid, IochartTaskState state)
+{
+  gpointer v = g_hash_table_lookup (b->pid_to_proc, GINT_TO_POINTER (pid));
+  IochartTaskRec rec = { .process = v ? GPOINTER_TO_UINT (v) - 1 : IOCHART_NO_PROCESS, .state = state };
+  GArray *to = b->capture->tasks;
+
+  _iochart_t48_set (b->capture, rec.t, ts_ns);
+  if (v == NULL)
+    {
+      if (b->unowned_tasks == NULL)
+        b->unowned_tasks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+      to = g_hash_table_lookup (b->unowned_tasks, GINT_TO_POINTER (pid));
+      if (to == NULL)
+        {
+          to = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
+          g_hash_table_insert (b->unowned_tasks, GINT_TO_POINTER (pid), to);
+        }
+    }
+  g_array_append_val (to, rec);
+}
+
+void
+_iochart_builder_sched_switch (IochartBuilder *b, gint64 ts_ns, gint32 prev_pid,
+                               IochartTaskState prev_state, gint32 next_pid)
+{
+  see_time (b, ts_ns);
+  b->capture->has_tasks = TRUE;
+  if (prev_pid > 0)
+    task_change (b, ts_ns, prev_pid, prev_state);
+  if (next_pid > 0)
+    task_change (b, ts_ns, next_pid, IOCHART_TASK_RUNNING);
+}
+
+void
+_iochart_builder_sched_wakeup (IochartBuilder *b, gint64 ts_ns, gint32 pid)
+{
+  see_time (b, ts_ns);
+  if (pid > 0)
+    task_change (b, ts_ns, pid, IOCHART_TASK_RUNNABLE);
+}
+
+/* Groups the task records by process (a stable counting sort: each keeps its time order). */
+static void
+group_tasks (IochartBuilder *b)
+{
+  IochartCapture *c = b->capture;
+  guint n = c->processes->len;
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (IochartTaskRec), c->tasks->len);
+  g_autofree guint32 *at = g_new0 (guint32, n + 1);
+
+  c->task_index = g_array_sized_new (FALSE, TRUE, sizeof (guint32), n + 1);
+  g_array_set_size (c->task_index, n + 1);
+  for (guint i = 0; i < c->tasks->len; i++)
+    g_array_index (c->task_index, guint32, g_array_index (c->tasks, IochartTaskRec, i).process + 1)++;
+  for (guint p = 0; p < n; p++)
+    g_array_index (c->task_index, guint32, p + 1) += g_array_index (c->task_index, guint32, p);
+  memcpy (at, c->task_index->data, (n + 1) * sizeof (guint32));
+  g_array_set_size (sorted, c->tasks->len);
+  for (guint i = 0; i < c->tasks->len; i++)
+    {
+      const IochartTaskRec *r = &g_array_index (c->tasks, IochartTaskRec, i);
+      g_array_index (sorted, IochartTaskRec, at[r->process]++) = *r;
+    }
+  g_array_unref (c->tasks);
+  c->tasks = g_steal_pointer (&sorted);
+  g_clear_pointer (&b->unowned_tasks, g_hash_table_unref);
 }
 
 void
@@ -984,19 +1089,7 @@ _iochart_builder_add_rule (IochartBuilder *b, const IochartClassRule *rule)
 static gboolean
 rule_matches (IochartBuilder *b, const IochartClassRule *rule, guint process)
 {
-  const IochartProcess *p = proc_at (b, process);
-  const IochartComm *comms;
-  char *end;
-  gint64 pid = g_ascii_strtoll (rule->match, &end, 10);
-  guint n;
-
-  if (*rule->match != '\0' && *end == '\0')
-    return pid == p->pid;
-  comms = iochart_capture_get_comms (b->capture, process, &n);
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (comms[i].comm, rule->match) == 0)
-      return TRUE;
-  return FALSE;
+  return iochart_capture_process_matches (b->capture, process, rule->match);
 }
 
 /* Lays the name histories out one process after another: one array for all, not one each. */
@@ -1139,6 +1232,7 @@ _iochart_builder_finish (IochartBuilder *b)
   classes_from_hints (b);
   _iochart_capture_retally (c);
   keep_ambiguous (b);
+  group_tasks (b);
   if (b->lost_merges > 0)
     g_debug ("%" G_GUINT64_FORMAT " merges into requests that began before the capture", b->lost_merges);
   g_ptr_array_add (c->warnings, NULL);

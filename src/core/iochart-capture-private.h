@@ -81,6 +81,19 @@ void            _iochart_builder_wall_clock   (IochartBuilder    *b,
 void            _iochart_builder_lost_events  (IochartBuilder    *b,
                                                guint64            n);
 
+/* sched_switch: prev_pid leaves the CPU in prev_state (RUNNABLE when preempted), next_pid
+ * takes it. sched_wakeup / sched_wakeup_new: pid becomes runnable. Pid 0 (idle) is ignored. */
+void            _iochart_builder_sched_switch (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               gint32             prev_pid,
+                                               IochartTaskState   prev_state,
+                                               gint32             next_pid);
+void            _iochart_builder_sched_wakeup (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               gint32             pid);
+/* The kernel's prev_state bits (TASK_REPORT) as a task state. */
+IochartTaskState _iochart_task_state_from_kernel (guint64         prev_state);
+
 /* Counts records read that carry no block, sched or ioprio information. */
 void            _iochart_builder_add_events   (IochartBuilder    *b,
                                                guint64            n);
@@ -164,6 +177,16 @@ typedef struct {
 } IochartRequestRec;
 
 G_STATIC_ASSERT (sizeof (IochartRequestRec) == 48);
+
+/* One task state change as stored: 12 bytes, the time as a 48-bit offset like requests'. */
+typedef struct {
+  guint32 process;
+  guint8  t[6];
+  guint8  state;             /* IochartTaskState */
+  guint8  unused;
+} IochartTaskRec;
+
+G_STATIC_ASSERT (sizeof (IochartTaskRec) == 12);
 G_STATIC_ASSERT (sizeof (IochartProcess) == 64);
 
 enum { IOCHART_T_QUEUE, IOCHART_T_INSERT, IOCHART_T_ISSUE, IOCHART_T_COMPLETE };
@@ -187,11 +210,16 @@ struct _IochartCapture {
   guint64      unmatched_completions;
   guint64      requeues;
   guint64      lost_events;  /* dropped by the kernel while recording */
+  gboolean     has_tasks;    /* sched_switch events were read */
+  GArray      *tasks;        /* IochartTaskRec; by process, then time, once finished */
+  GArray      *task_index;   /* guint32 per process + 1: each process's first record in tasks */
   GPtrArray   *warnings;     /* char*, NULL-terminated on finish */
   GArray      *ambiguous;    /* guint32 processes whose notes said "idle or be 7" */
 };
 
 const char *_iochart_capture_intern     (IochartCapture *self, const char *s, gssize len);
+gint64      _iochart_t48_get            (const IochartCapture *self, const guint8 t[6]);
+void        _iochart_t48_set            (IochartCapture *self, guint8 t[6], gint64 ns);
 gint64      _iochart_rec_get_time       (const IochartCapture *self, const IochartRequestRec *rec, guint which);
 void        _iochart_rec_set_time       (IochartCapture *self, IochartRequestRec *rec, guint which, gint64 ns);
 /* Recomputes each process's requests, bytes and class from the requests (after their classes

@@ -18,6 +18,8 @@ iochart_capture_finalize (GObject *object)
   g_clear_pointer (&self->requests, g_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->ambiguous, g_array_unref);
+  g_clear_pointer (&self->tasks, g_array_unref);
+  g_clear_pointer (&self->task_index, g_array_unref);
   G_OBJECT_CLASS (iochart_capture_parent_class)->finalize (object);
 }
 
@@ -39,6 +41,7 @@ iochart_capture_init (IochartCapture *self)
   self->requests = g_array_new (FALSE, FALSE, sizeof (IochartRequestRec));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->ambiguous = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->tasks = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
   self->base_ns = IOCHART_TIME_UNKNOWN;
   self->start_ns = IOCHART_TIME_UNKNOWN;
   self->end_ns = IOCHART_TIME_UNKNOWN;
@@ -66,9 +69,8 @@ _iochart_capture_intern (IochartCapture *self, const char *s, gssize len)
 }
 
 gint64
-_iochart_rec_get_time (const IochartCapture *self, const IochartRequestRec *rec, guint which)
+_iochart_t48_get (const IochartCapture *self, const guint8 b[6])
 {
-  const guint8 *b = rec->t[which];
   guint64 u = (guint64) b[0] | (guint64) b[1] << 8 | (guint64) b[2] << 16 | (guint64) b[3] << 24 |
               (guint64) b[4] << 32 | (guint64) b[5] << 40;
   gint64 v = (gint64) (u << 16) >> 16;   /* sign-extend 48 bits */
@@ -79,10 +81,9 @@ _iochart_rec_get_time (const IochartCapture *self, const IochartRequestRec *rec,
 }
 
 void
-_iochart_rec_set_time (IochartCapture *self, IochartRequestRec *rec, guint which, gint64 ns)
+_iochart_t48_set (IochartCapture *self, guint8 b[6], gint64 ns)
 {
   gint64 v = IOCHART_T48_UNKNOWN;
-  guint8 *b = rec->t[which];
 
   if (ns != IOCHART_TIME_UNKNOWN)
     {
@@ -94,6 +95,18 @@ _iochart_rec_set_time (IochartCapture *self, IochartRequestRec *rec, guint which
     }
   for (guint i = 0; i < 6; i++)
     b[i] = (guint8) ((guint64) v >> (8 * i));
+}
+
+gint64
+_iochart_rec_get_time (const IochartCapture *self, const IochartRequestRec *rec, guint which)
+{
+  return _iochart_t48_get (self, rec->t[which]);
+}
+
+void
+_iochart_rec_set_time (IochartCapture *self, IochartRequestRec *rec, guint which, gint64 ns)
+{
+  _iochart_t48_set (self, rec->t[which], ns);
 }
 
 const char *
@@ -185,6 +198,28 @@ iochart_capture_get_comms (IochartCapture *self, guint process, guint *n_comms)
   return p->n_comms ? &g_array_index (self->comms, IochartComm, p->first_comm) : NULL;
 }
 
+gboolean
+iochart_capture_process_matches (IochartCapture *self, guint process, const char *comm_or_pid)
+{
+  const IochartProcess *p;
+  const IochartComm *comms;
+  char *end;
+  gint64 pid;
+  guint n;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), FALSE);
+  g_return_val_if_fail (process < self->processes->len, FALSE);
+  p = &g_array_index (self->processes, IochartProcess, process);
+  pid = g_ascii_strtoll (comm_or_pid, &end, 10);
+  if (*comm_or_pid != '\0' && *end == '\0')
+    return pid == p->pid;
+  comms = iochart_capture_get_comms (self, process, &n);
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (comms[i].comm, comm_or_pid) == 0)
+      return TRUE;
+  return g_strcmp0 (p->comm, comm_or_pid) == 0;
+}
+
 guint
 iochart_capture_get_n_requests (IochartCapture *self)
 {
@@ -247,6 +282,36 @@ iochart_capture_get_n_lost_events (IochartCapture *self)
   return self->lost_events;
 }
 
+gboolean
+iochart_capture_has_task_states (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), FALSE);
+  return self->has_tasks;
+}
+
+guint
+iochart_capture_get_n_task_changes (IochartCapture *self, guint process)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  if (self->task_index == NULL || process + 1 >= self->task_index->len)
+    return 0;
+  return g_array_index (self->task_index, guint32, process + 1)
+         - g_array_index (self->task_index, guint32, process);
+}
+
+void
+iochart_capture_get_task_change (IochartCapture *self, guint process, guint i, gint64 *ns,
+                                 IochartTaskState *state)
+{
+  const IochartTaskRec *rec;
+
+  g_return_if_fail (i < iochart_capture_get_n_task_changes (self, process));
+  rec = &g_array_index (self->tasks, IochartTaskRec,
+                        g_array_index (self->task_index, guint32, process) + i);
+  *ns = _iochart_t48_get (self, rec->t);
+  *state = rec->state;
+}
+
 const char * const *
 iochart_capture_get_warnings (IochartCapture *self)
 {
@@ -272,6 +337,7 @@ iochart_capture_get_model_size (IochartCapture *self)
          (gsize) self->processes->len * sizeof (IochartProcess) +
          (gsize) self->comms->len * sizeof (IochartComm) +
          (gsize) self->devices->len * sizeof (IochartDevice) +
+         (gsize) self->tasks->len * sizeof (IochartTaskRec) +
          self->string_bytes + (gsize) n_strings * 2 * sizeof (gpointer);
 }
 

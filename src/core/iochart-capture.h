@@ -81,6 +81,11 @@ const IochartComm    *iochart_capture_get_comms         (IochartCapture *self,
                                                          guint           process,
                                                          guint          *n_comms);
 
+/* Whether a process is COMM_OR_PID: its pid in decimal, or any name it had. */
+gboolean              iochart_capture_process_matches   (IochartCapture *self,
+                                                         guint           process,
+                                                         const char     *comm_or_pid);
+
 guint                 iochart_capture_get_n_requests    (IochartCapture *self);
 void                  iochart_capture_get_request       (IochartCapture *self,
                                                          guint           index,
@@ -92,6 +97,27 @@ guint64               iochart_capture_get_n_unmatched_completions (IochartCaptur
 guint64               iochart_capture_get_n_requeues               (IochartCapture *self);
 /* Events the kernel dropped while recording (ring-buffer overruns), when the capture says. */
 guint64               iochart_capture_get_n_lost_events            (IochartCapture *self);
+
+/* What a task was doing, from sched_switch and sched_wakeup events. */
+typedef enum {
+  IOCHART_TASK_UNKNOWN,
+  IOCHART_TASK_RUNNING,          /* on a CPU */
+  IOCHART_TASK_RUNNABLE,         /* woken or preempted, waiting for a CPU */
+  IOCHART_TASK_UNINTERRUPTIBLE,  /* D state: I/O wait when its I/O is outstanding */
+  IOCHART_TASK_SLEEPING,         /* S, I, stopped */
+  IOCHART_TASK_DEAD,
+} IochartTaskState;
+
+/* Whether the capture has scheduler events (sched_switch) to tell task states from. */
+gboolean              iochart_capture_has_task_states   (IochartCapture *self);
+/* A process's state changes, in time order: the state holds from ns to the next change. */
+guint                 iochart_capture_get_n_task_changes (IochartCapture *self,
+                                                         guint           process);
+void                  iochart_capture_get_task_change   (IochartCapture *self,
+                                                         guint           process,
+                                                         guint           i,
+                                                         gint64         *ns,
+                                                         IochartTaskState *state);
 
 /* Warnings a reader gave while loading (lines skipped, CPU files lost...). */
 const char * const   *iochart_capture_get_warnings      (IochartCapture *self);

@@ -90,14 +90,38 @@ summarise_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, L
       iochart_capture_get_request (capture, i, &r);
       if (r.issues == 0 || (s->device >= 0 && r.device != (guint) s->device))
         continue;
+      /* a range counts the requests issued inside it */
+      if ((s->range_from_ns != IOCHART_TIME_UNKNOWN && r.issue_ns < s->range_from_ns) ||
+          (s->range_to_ns != IOCHART_TIME_UNKNOWN && r.issue_ns >= s->range_to_ns))
+        continue;
       if (r.process != IOCHART_NO_PROCESS)
         sp = &g_array_index (procs, IochartSummaryProcess, r.process);
       count_request (s, &r, sp, sp ? &lat[r.process] : NULL);
     }
 }
 
+static void
+add_time_splits (IochartSummary *s, IochartCapture *capture)
+{
+  g_autoptr(IochartTimeSplits) splits = iochart_time_splits_new (capture, IOCHART_TIME_UNKNOWN,
+                                                                  IOCHART_TIME_UNKNOWN);
+
+  s->has_time_split = splits != NULL;
+  for (guint i = 0; splits != NULL && i < s->processes->len; i++)
+    {
+      IochartSummaryProcess *sp = &g_array_index (s->processes, IochartSummaryProcess, i);
+      sp->split = *iochart_time_splits_get_process (splits, sp->process);
+    }
+}
+
 IochartSummary *
 iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
+{
+  return iochart_summary_new_range (capture, dev_index, top, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN);
+}
+
+IochartSummary *
+iochart_summary_new_range (IochartCapture *capture, int dev_index, guint top, gint64 from_ns, gint64 to_ns)
 {
   IochartSummary *s = g_new0 (IochartSummary, 1);
   guint n_procs = iochart_capture_get_n_processes (capture);
@@ -110,6 +134,8 @@ iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
   s->wall_start_ns = iochart_capture_get_wall_start_ns (capture);
   s->span_ns = start == IOCHART_TIME_UNKNOWN ? 0 : end - start;
   s->device = dev_index;
+  s->range_from_ns = from_ns;
+  s->range_to_ns = to_ns;
   s->devices = g_array_new (FALSE, TRUE, sizeof (IochartSummaryDevice));
   g_array_set_size (s->devices, iochart_capture_get_n_devices (capture));
   for (guint i = 0; i < s->devices->len; i++)
@@ -141,6 +167,7 @@ iochart_summary_new (IochartCapture *capture, int dev_index, guint top)
   if (top > 0 && procs->len > top)
     g_array_set_size (procs, top);
   s->processes = g_steal_pointer (&procs);
+  add_time_splits (s, capture);
   s->issued_without_completion = iochart_capture_get_n_unmatched_issues (capture);
   s->completed_without_issue = iochart_capture_get_n_unmatched_completions (capture);
   s->requeues = iochart_capture_get_n_requeues (capture);
@@ -224,7 +251,7 @@ json_devices (const IochartSummary *s, JsonBuilder *b)
 }
 
 static void
-json_process (const IochartSummaryProcess *sp, JsonBuilder *b)
+json_process (const IochartSummaryProcess *sp, gboolean with_split, JsonBuilder *b)
 {
   const IochartProcess *p = sp->p;
 
@@ -255,6 +282,11 @@ json_process (const IochartSummaryProcess *sp, JsonBuilder *b)
   json_ns (b, "q2c_p99_ns", sp->q2c.p99_ns);
   json_ns (b, "d2c_p50_ns", sp->d2c.p50_ns);
   json_ns (b, "d2c_p99_ns", sp->d2c.p99_ns);
+  if (with_split)
+    {
+      json_builder_set_member_name (b, "time_split");
+      iochart_time_split_to_json (&sp->split, b);
+    }
   json_builder_end_object (b);
 }
 
@@ -278,7 +310,7 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
   json_builder_set_member_name (b, "processes");
   json_builder_begin_array (b);
   for (guint i = 0; i < s->processes->len; i++)
-    json_process (&g_array_index (s->processes, IochartSummaryProcess, i), b);
+    json_process (&g_array_index (s->processes, IochartSummaryProcess, i), s->has_time_split, b);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "unmatched");
   json_builder_begin_object (b);
@@ -364,6 +396,31 @@ print_processes (const IochartSummary *s, GString *out)
     }
 }
 
+/* Each listed process's life as shares, from the scheduler's events. */
+static void
+print_time_split (const IochartSummary *s, GString *out)
+{
+  g_string_append (out, "time split (sched_switch/sched_wakeup; share of each life):\n");
+  g_string_append_printf (out, "  %8s %-16s %10s %8s %9s %8s %8s %8s\n", "pid", "comm", "life",
+                          "running", "runnable", "io wait", "other D", "sleep");
+  for (guint i = 0; i < s->processes->len; i++)
+    {
+      const IochartSummaryProcess *sp = &g_array_index (s->processes, IochartSummaryProcess, i);
+      g_autofree char *life = iochart_format_duration (sp->split.life_ns);
+      double l = MAX (sp->split.life_ns, 1);
+
+      if (sp->split.life_ns == 0)
+        continue;
+      g_string_append_printf (out, "  %8d %-16s %10s %7.1f%% %8.1f%% %7.1f%% %7.1f%% %7.1f%%\n",
+                              sp->p->pid, sp->p->comm ? sp->p->comm : "?", life,
+                              100 * sp->split.ns[IOCHART_SPLIT_RUNNING] / l,
+                              100 * sp->split.ns[IOCHART_SPLIT_RUNNABLE] / l,
+                              100 * sp->split.ns[IOCHART_SPLIT_IO_WAIT] / l,
+                              100 * sp->split.ns[IOCHART_SPLIT_OTHER_D] / l,
+                              100 * sp->split.ns[IOCHART_SPLIT_SLEEP] / l);
+    }
+}
+
 void
 iochart_summary_print (const IochartSummary *s, GString *out)
 {
@@ -388,6 +445,8 @@ iochart_summary_print (const IochartSummary *s, GString *out)
     if (s->classes[k].requests > 0)
       print_count (out, iochart_class_name (k), &s->classes[k]);
   print_processes (s, out);
+  if (s->has_time_split)
+    print_time_split (s, out);
   g_string_append_printf (out, "unmatched: %" G_GUINT64_FORMAT " issued without completion, %" G_GUINT64_FORMAT
                           " completed without issue; %" G_GUINT64_FORMAT " requeues\n",
                           s->issued_without_completion, s->completed_without_issue, s->requeues);

@@ -3,6 +3,7 @@
 
 #include <json-glib/json-glib.h>
 #include "iochart-capture.h"
+#include "analysis/iochart-time-split.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,7 @@ typedef struct {
   IochartCount           count;       /* on the summarised devices */
   IochartLatency         q2c;         /* queue (or insert) to complete */
   IochartLatency         d2c;         /* issue to complete */
+  IochartTimeSplit       split;       /* where its life went, when has_time_split */
 } IochartSummaryProcess;
 
 typedef struct {
@@ -39,6 +41,7 @@ typedef struct {
   gint64                 wall_start_ns;   /* IOCHART_TIME_UNKNOWN when the capture has no wall clock */
   gint64                 span_ns;
   int                    device;      /* index summarised, -1 for all */
+  gint64                 range_from_ns, range_to_ns;  /* requests issued in [from, to); UNKNOWN: no bound */
   GArray                *devices;     /* IochartSummaryDevice */
   IochartCount           classes[IOCHART_N_CLASSES];
   GArray                *processes;   /* IochartSummaryProcess, by bytes, descending */
@@ -47,6 +50,7 @@ typedef struct {
   guint64                completed_without_issue;
   guint64                requeues;
   guint64                lost_events;     /* dropped by the kernel while recording */
+  gboolean               has_time_split;  /* the capture has scheduler events */
   gsize                  request_store_bytes;
   gsize                  model_bytes;
   guint                  n_requests;
@@ -56,6 +60,12 @@ typedef struct {
 IochartSummary *iochart_summary_new    (IochartCapture *capture,
                                         int             dev_index,
                                         guint           top);
+/* The same for the requests issued in [from_ns, to_ns) (absolute; IOCHART_TIME_UNKNOWN: no bound). */
+IochartSummary *iochart_summary_new_range (IochartCapture *capture,
+                                           int             dev_index,
+                                           guint           top,
+                                           gint64          from_ns,
+                                           gint64          to_ns);
 void            iochart_summary_free   (IochartSummary *summary);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSummary, iochart_summary_free)
 

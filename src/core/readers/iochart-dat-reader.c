@@ -547,6 +547,8 @@ typedef enum {
   KIND_EXIT,
   KIND_IOPRIO_SET,
   KIND_SPLIT,
+  KIND_SWITCH,
+  KIND_WAKEUP,
 } Kind;
 
 /* Field slots per kind; a NULL field is absent in this capture. */
@@ -556,6 +558,8 @@ enum { E_PID, E_FILENAME };
 enum { X_PID };
 enum { S_WHICH, S_WHO, S_IOPRIO };
 enum { SP_DEV, SP_SECTOR, SP_NEW_SECTOR, SP_RWBS, SP_COMM };
+enum { W_PREV_PID, W_PREV_STATE, W_NEXT_PID };
+enum { K_PID };
 
 typedef struct {
   const char        *system;
@@ -581,6 +585,9 @@ static const Wanted wanted[] = {
   { "sched", "sched_process_fork", KIND_FORK, 0, 2, { "parent_pid", "child_pid", "child_comm" } },
   { "sched", "sched_process_exec", KIND_EXEC, 0, 2, { "pid", "filename" } },
   { "sched", "sched_process_exit", KIND_EXIT, 0, 1, { "pid" } },
+  { "sched", "sched_switch", KIND_SWITCH, 0, 3, { "prev_pid", "prev_state", "next_pid" } },
+  { "sched", "sched_wakeup", KIND_WAKEUP, 0, 1, { "pid" } },
+  { "sched", "sched_wakeup_new", KIND_WAKEUP, 0, 1, { "pid" } },
   { "syscalls", "sys_enter_ioprio_set", KIND_IOPRIO_SET, 0, 3, { "which", "who", "ioprio" } },
 };
 
@@ -827,6 +834,14 @@ dispatch (ReadState *st, const EventDesc *d, struct tep_handle *tep, struct tep_
       break;
     case KIND_SPLIT:
       on_split (st, d, tep, rec);
+      break;
+    case KIND_SWITCH:
+      _iochart_builder_sched_switch (st->b, ts_ns, num (d->f[W_PREV_PID], rec, 0),
+                                     _iochart_task_state_from_kernel (num (d->f[W_PREV_STATE], rec, 1)),
+                                     num (d->f[W_NEXT_PID], rec, 0));
+      break;
+    case KIND_WAKEUP:
+      _iochart_builder_sched_wakeup (st->b, ts_ns, num (d->f[K_PID], rec, 0));
       break;
     case KIND_OTHER:
       st->n_other++;

@@ -17,6 +17,8 @@ typedef enum {
   KIND_EXEC,
   KIND_EXIT,
   KIND_IOPRIO_SET,
+  KIND_SWITCH,
+  KIND_WAKEUP,
   KIND_OTHER,
 } EventKind;
 
@@ -43,6 +45,9 @@ static const EventInfo events[] = {
   EV ("sched_process_fork", KIND_FORK, 0),
   EV ("sched_process_exec", KIND_EXEC, 0),
   EV ("sched_process_exit", KIND_EXIT, 0),
+  EV ("sched_switch", KIND_SWITCH, 0),
+  EV ("sched_wakeup", KIND_WAKEUP, 0),
+  EV ("sched_wakeup_new", KIND_WAKEUP, 0),
   EV ("sys_enter_ioprio_set", KIND_IOPRIO_SET, 0),
   EV ("sys_ioprio_set", KIND_IOPRIO_SET, 0),     /* the kernel's own print of syscall entries */
 };
@@ -55,7 +60,7 @@ event_lookup (const char *name, gsize n)
   static const EventInfo other = { NULL, 0, KIND_OTHER, 0 };
 
   /* Most lines are block events: one compare rules the rest out quickly. */
-  if (!(n > 6 && memcmp (name, "block_", 6) == 0) && !(n > 14 && memcmp (name, "sched_process_", 14) == 0) &&
+  if (!(n > 6 && memcmp (name, "block_", 6) == 0) && !(n > 6 && memcmp (name, "sched_", 6) == 0) &&
       !(n > 4 && memcmp (name, "sys_", 4) == 0))
     return &other;
   for (guint i = 0; i < G_N_ELEMENTS (events); i++)
@@ -244,6 +249,86 @@ exit_line (IochartBuilder *b, const IochartFtraceHead *h, const char *p, const c
   return TRUE;
 }
 
+/* A task in the trace-cmd form "comm:pid [prio]" ending at end: its pid. */
+static gboolean
+task_pid (const char *p, const char *end, gint32 *pid)
+{
+  const char *bracket = _iochart_rfind (p, end, " [", 2);
+  const char *colon = bracket ? _iochart_rfind (p, bracket, ":", 1) : NULL;
+  guint64 v;
+
+  if (colon == NULL)
+    return FALSE;
+  colon++;
+  if (!_iochart_parse_u64 (&colon, bracket, &v) || colon != bracket || v > G_MAXINT32)
+    return FALSE;
+  *pid = (gint32) v;
+  return TRUE;
+}
+
+/* "R", "R+" (preempted), "D", "S", "I", "X"...: the first letter decides. */
+static IochartTaskState
+task_state (char c)
+{
+  switch (c)
+    {
+    case 'R': return IOCHART_TASK_RUNNABLE;
+    case 'D': return IOCHART_TASK_UNINTERRUPTIBLE;
+    case 'X': case 'Z': return IOCHART_TASK_DEAD;
+    default: return IOCHART_TASK_SLEEPING;
+    }
+}
+
+/* "prev_comm=cc1 prev_pid=32646 prev_prio=130 prev_state=R+ ==> next_comm=cat next_pid=695
+ * next_prio=120" (kernel) or "cc1:32646 [130] R+ ==> cat:695 [120]" (trace-cmd report) */
+static gboolean
+switch_line (IochartBuilder *b, const IochartFtraceHead *h, const char *p, const char *end)
+{
+  const char *arrow, *at, *st;
+  gint32 prev, next;
+
+  end = _iochart_trim_end (p, end);
+  if ((arrow = _iochart_rfind (p, end, " ==> ", 5)) == NULL)
+    return FALSE;
+  if (_iochart_has_prefix (p, end, "prev_comm=", 10))
+    {
+      if (!field_pid (p, arrow, " prev_pid=", 10, &at, &prev) ||
+          (st = _iochart_rfind (p, arrow, " prev_state=", 12)) == NULL || st + 12 >= arrow ||
+          !field_pid (arrow, end, " next_pid=", 10, &at, &next))
+        return FALSE;
+      st += 12;
+    }
+  else
+    {
+      const char *close = _iochart_rfind (p, arrow, "] ", 2);
+      if (close == NULL || !task_pid (p, close + 1, &prev) || !task_pid (arrow + 5, end, &next))
+        return FALSE;
+      st = close + 2;
+    }
+  _iochart_builder_sched_switch (b, h->ts_ns, prev, task_state (*st), next);
+  return TRUE;
+}
+
+/* "comm=cat pid=695 prio=120 target_cpu=001" (kernel), "cat:695 [120] CPU:001" or with
+ * "success=1 CPU:001" (trace-cmd report) */
+static gboolean
+wakeup_line (IochartBuilder *b, const IochartFtraceHead *h, const char *p, const char *end)
+{
+  const char *prio, *pp;
+  gint32 pid;
+
+  end = _iochart_trim_end (p, end);
+  if (_iochart_has_prefix (p, end, "comm=", 5))
+    {
+      if ((prio = _iochart_rfind (p, end, " prio=", 6)) == NULL || !field_pid (p, prio, " pid=", 5, &pp, &pid))
+        return FALSE;
+    }
+  else if (!task_pid (p, (prio = _iochart_rfind (p, end, "]", 1)) ? prio + 1 : end, &pid))
+    return FALSE;
+  _iochart_builder_sched_wakeup (b, h->ts_ns, pid);
+  return TRUE;
+}
+
 /* "which: 0x00000001, who: 0x00000000, ioprio: 0x00004004" (trace-cmd), or the kernel's
  * "which: 1, who: 0, ioprio: 0x4005" */
 static gboolean
@@ -334,6 +419,8 @@ ftrace_line (IochartBuilder *b, const char *line, const char *end, guint64 *lost
     case KIND_EXEC: ok = exec_line (b, &h, body, body_end); break;
     case KIND_EXIT: ok = exit_line (b, &h, body, body_end); break;
     case KIND_IOPRIO_SET: ok = ioprio_set_line (b, &h, body, body_end); break;
+    case KIND_SWITCH: ok = switch_line (b, &h, body, body_end); break;
+    case KIND_WAKEUP: ok = wakeup_line (b, &h, body, body_end); break;
     case KIND_OTHER: _iochart_builder_add_events (b, 1); break;
     }
   return ok ? LINE_GOOD : LINE_BAD;

@@ -4,6 +4,7 @@
 #include "iochart-chart.h"
 #include "iochart-format.h"
 #include "iochart-blocks.h"
+#include "iochart-time-split.h"
 
 /* Okabe-Ito: tells apart under every common colour-vision deficiency. */
 static const guint32 class_colors[IOCHART_N_CLASSES] = {
@@ -50,8 +51,14 @@ typedef struct {
   IochartSteal             *steal;
   const IochartStealDevice *sdev;
   IochartLanes             *lanes;
+  IochartTimeSplits        *splits;   /* NULL without scheduler events */
   const Palette            *pal;
 } Chart;
+
+/* The time split bar under a lane's name: running, waiting for a CPU, for I/O, other D, asleep. */
+static const guint32 split_colors[IOCHART_N_SPLITS] = {
+  0x555555ff, 0xe69f00ff, 0x8b4513ff, 0xc8a878ff, 0xd8d8d8ff,
+};
 
 gboolean
 iochart_theme_from_name (const char *name, IochartTheme *theme)
@@ -528,6 +535,39 @@ lane_band (Chart *c, const double *busy_ns, const guint8 *classes, IochartClass 
     }
 }
 
+static char *
+split_text (const IochartTimeSplit *s)
+{
+  GString *t = g_string_new (NULL);
+
+  for (guint k = 0; k < IOCHART_N_SPLITS; k++)
+    g_string_append_printf (t, "%s%.0f%% %s", k ? " · " : "", 100.0 * s->ns[k] / MAX (s->life_ns, 1),
+                            iochart_split_kind_label (k));
+  return g_string_free (t, FALSE);
+}
+
+static void
+split_bar (Chart *c, guint lane, double x, double y, double w)
+{
+  IochartTimeSplit s;
+  g_autofree char *text = NULL, *tip = NULL;
+
+  iochart_time_splits_get_lane (c->splits, c->lanes, lane, &s);
+  if (s.life_ns <= 0)
+    return;
+  text = split_text (&s);
+  tip = g_strdup_printf ("where its processes' time went: %s", text);
+  iochart_display_list_begin_group (c->b.dl, tip, "time-split");
+  for (guint k = 0; k < IOCHART_N_SPLITS; k++)
+    {
+      double dw = w * s.ns[k] / s.life_ns;
+      if (dw > 0.05)
+        iochart_display_list_rect (c->b.dl, x, y, dw, 2, split_colors[k], 0);
+      x += dw;
+    }
+  iochart_display_list_end_group (c->b.dl);
+}
+
 static void
 lanes_section (Chart *c)
 {
@@ -560,7 +600,9 @@ lanes_section (Chart *c)
   else
     title = g_strdup ("Processes");
   note = g_strdup_printf ("%s. Upper band: queued; lower band: on the device (darker: busier); "
-                          "grey line: its life (fork to exit, else first to last I/O).", help);
+                          "grey line: its life (fork to exit, else first to last I/O).%s", help,
+                          c->splits ? " Bar under a name: its time running (dark grey), waiting for a "
+                                      "CPU (orange), for I/O (brown), in other D state (tan), asleep." : "");
   c->b.y += 8;
   iochart_blocks_section_title (&c->b, title, note);
 
@@ -599,6 +641,8 @@ lanes_section (Chart *c)
       iochart_display_list_rect (c->b.dl, MARGIN - 6, top + 4, 4, LANE_HEIGHT - 8,
                                  class_colors[MIN (lane->klass, IOCHART_N_CLASSES - 1)], 0);
       iochart_display_list_end_group (c->b.dl);
+      if (c->splits != NULL && !lane->others)
+        split_bar (c, l, MARGIN + 2, top + LANE_HEIGHT - 2, IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22);
       label_full (c, MARGIN + 2, top + 13, name, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->base.fg, 1, tip);
       label_full (c, MARGIN + 2, top + 26, facts, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.dim, 1, tip);
       c->b.y += LANE_HEIGHT;
@@ -882,6 +926,52 @@ steal_lines (Chart *c)
   }
 }
 
+/* A wait below a tenth of the life slows nothing much: then the lane mostly ran or slept. */
+static const char *
+verdict (const IochartTimeSplit *s, IochartSplitKind wait)
+{
+  IochartSplitKind most = IOCHART_SPLIT_RUNNING;
+
+  if (s->ns[wait] * 10 >= s->life_ns)
+    return wait == IOCHART_SPLIT_RUNNABLE ? "CPU contention" : wait == IOCHART_SPLIT_IO_WAIT ? "I/O"
+                                                                                              : "other D state";
+  if (s->ns[IOCHART_SPLIT_SLEEP] > s->ns[most])
+    most = IOCHART_SPLIT_SLEEP;
+  return most == IOCHART_SPLIT_SLEEP ? "mostly asleep" : "mostly running";
+}
+
+/* The verdict on the main foreground lanes: did they wait for a CPU or for the disk? */
+static void
+time_split_lines (Chart *c)
+{
+  GString *line = g_string_new ("Where their time went: ");
+  guint shown = 0;
+
+  for (guint l = 0; l < iochart_lanes_get_n_lanes (c->lanes) && shown < 3; l++)
+    {
+      const IochartLane *lane = iochart_lanes_get_lane (c->lanes, l);
+      IochartTimeSplit s;
+      IochartSplitKind wait;
+
+      if (lane->others || lane->klass == IOCHART_CLASS_IDLE)
+        continue;
+      iochart_time_splits_get_lane (c->splits, c->lanes, l, &s);
+      if (s.life_ns <= 0)
+        continue;
+      wait = iochart_time_split_dominant_wait (&s);
+      g_string_append_printf (line, "%s%s %.0f%% waiting for a CPU, %.0f%% for I/O: %s", shown ? " · " : "",
+                              lane->label, 100.0 * s.ns[IOCHART_SPLIT_RUNNABLE] / s.life_ns,
+                              100.0 * s.ns[IOCHART_SPLIT_IO_WAIT] / s.life_ns, verdict (&s, wait));
+      shown++;
+    }
+  if (shown > 0)
+    header_line (c, line->str, FONT, FALSE, c->pal->base.fg,
+                 "from sched_switch and sched_wakeup: the share of each lane's life spent runnable "
+                 "(waiting for a CPU) and in D state with its own I/O outstanding; the cause named is "
+                 "the larger wait");
+  g_string_free (line, TRUE);
+}
+
 static void
 header (Chart *c, const IochartChartStyle *style)
 {
@@ -909,6 +999,8 @@ header (Chart *c, const IochartChartStyle *style)
   header_line (c, line, FONT, FALSE, c->pal->base.dim, NULL);
   legend_line (c);
   steal_lines (c);
+  if (c->splits != NULL)
+    time_split_lines (c);
 }
 
 IochartDisplayList *
@@ -929,6 +1021,7 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   c.steal = iochart_view_get_steal (view);
   c.sdev = iochart_steal_get_primary (c.steal);
   c.lanes = iochart_view_get_lanes (view);
+  c.splits = iochart_time_splits_new (c.capture, iochart_view_get_from_ns (view), iochart_view_get_to_ns (view));
   c.pal = style->theme == IOCHART_THEME_DARK ? &dark : &light;
   iochart_blocks_init (&c.b, &c.pal->base, iochart_view_get_width (view), IOCHART_VIEW_LABEL_WIDTH,
                        iochart_view_get_n_columns (view), iochart_view_get_from_ns (view),
@@ -966,5 +1059,27 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
     shade_steal (&c);
 
   dl = iochart_blocks_finish (&c.b);
+  g_clear_pointer (&c.splits, iochart_time_splits_free);
   return dl;
+}
+
+IochartDisplayList *
+iochart_chart_draw_ruler (IochartDisplayList *chart, gint64 origin_ns, IochartTheme theme, double height)
+{
+  const Palette *pal = theme == IOCHART_THEME_DARK ? &dark : &light;
+  IochartBlocks b;
+  double x0, w;
+  gint64 from, to;
+
+  g_return_val_if_fail (chart != NULL, NULL);
+  if (!iochart_display_list_get_time_axis (chart, &x0, &w, &from, &to))
+    return NULL;
+  iochart_blocks_init (&b, &pal->base, iochart_display_list_get_width (chart), x0, (guint) w, from, to,
+                       origin_ns);
+  b.plot_top = height - 5;
+  b.plot_bottom = height;
+  iochart_blocks_time_axis (&b, height - 8, TRUE);
+  iochart_display_list_line (b.dl, 0, height - 0.5, b.width, height - 0.5, pal->base.frame, 1);
+  b.y = height;
+  return iochart_blocks_finish (&b);
 }

@@ -32,6 +32,13 @@ gboolean            iochart_theme_from_name (const char              *name,
 IochartDisplayList *iochart_chart_draw      (IochartView             *view,
                                              const IochartChartStyle *style);
 
+/* The time ruler of a drawn chart (the I/O chart or the boot chart) alone, height pixels tall,
+ * for a widget that keeps it in view while the chart scrolls; ticks count from origin_ns. */
+IochartDisplayList *iochart_chart_draw_ruler (IochartDisplayList      *chart,
+                                              gint64                   origin_ns,
+                                              IochartTheme             theme,
+                                              double                   height);
+
 /* The theme's base colours, for other charts drawn with the same blocks (diff, report). */
 const IochartBlocksColors *iochart_chart_colors (IochartTheme theme);
 

@@ -7,6 +7,9 @@ struct _IochartDisplayList {
   double   width, height;
   guint32  background;
   GArray  *items;
+  gboolean has_axis;
+  double   axis_x0, axis_width;
+  gint64   axis_from_ns, axis_to_ns;
 };
 
 static void
@@ -65,6 +68,19 @@ iochart_display_list_append_list (IochartDisplayList *dl, IochartDisplayList *fr
   g_array_set_clear_func (from->items, NULL);
   g_array_set_size (from->items, 0);
   g_array_set_clear_func (from->items, clear_item);
+}
+
+void
+iochart_display_list_translate (IochartDisplayList *dl, double dx, double dy)
+{
+  for (guint i = 0; i < dl->items->len; i++)
+    {
+      IochartDlItem *it = &g_array_index (dl->items, IochartDlItem, i);
+
+      it->x += dx, it->y += dy, it->x2 += dx, it->y2 += dy;
+      for (guint k = 0; it->points && k < it->n_points; k++)
+        it->points[2 * k] += dx, it->points[2 * k + 1] += dy;
+    }
 }
 
 static IochartDlItem *
@@ -404,4 +420,96 @@ iochart_display_list_to_text (IochartDisplayList *dl)
       append_extras (out, item);
     }
   return g_string_free (out, FALSE);
+}
+
+/* ---- the time axis and hit testing, for widgets ---- */
+
+void
+iochart_display_list_set_time_axis (IochartDisplayList *dl, double x0, double width, gint64 from_ns,
+                                    gint64 to_ns)
+{
+  dl->has_axis = TRUE;
+  dl->axis_x0 = x0;
+  dl->axis_width = width;
+  dl->axis_from_ns = from_ns;
+  dl->axis_to_ns = to_ns;
+}
+
+gboolean
+iochart_display_list_get_time_axis (IochartDisplayList *dl, double *x0, double *width, gint64 *from_ns,
+                                    gint64 *to_ns)
+{
+  if (!dl->has_axis)
+    return FALSE;
+  *x0 = dl->axis_x0;
+  *width = dl->axis_width;
+  *from_ns = dl->axis_from_ns;
+  *to_ns = dl->axis_to_ns;
+  return TRUE;
+}
+
+static gboolean
+item_contains (cairo_t *cr, const IochartDlItem *item, double x, double y)
+{
+  double bx, by, bw, bh;
+
+  switch (item->kind)
+    {
+    case IOCHART_DL_RECT:
+    case IOCHART_DL_IMAGE:
+      return x >= item->x && x < item->x + MAX (item->w, 1) && y >= item->y && y < item->y + MAX (item->h, 1);
+    case IOCHART_DL_TEXT:
+      iochart_dl_item_text_box (item, &bx, &by, &bw, &bh);
+      return x >= bx && x < bx + bw && y >= by && y < by + bh;
+    case IOCHART_DL_LINE:
+    case IOCHART_DL_POLYGON:
+    case IOCHART_DL_POLYLINE:
+      cairo_new_path (cr);
+      if (item->kind == IOCHART_DL_LINE)
+        {
+          cairo_move_to (cr, item->x, item->y);
+          cairo_line_to (cr, item->x2, item->y2);
+        }
+      else
+        for (guint k = 0; k < item->n_points; k++)
+          cairo_line_to (cr, item->points[2 * k], item->points[2 * k + 1]);
+      if (item->kind == IOCHART_DL_POLYGON)
+        {
+          cairo_close_path (cr);
+          return cairo_in_fill (cr, x, y);
+        }
+      /* a line is hard to hit: a few pixels either side count */
+      cairo_set_line_width (cr, MAX (item->line_width, 1) + 6);
+      return cairo_in_stroke (cr, x, y);
+    default:
+      return FALSE;
+    }
+}
+
+const IochartDlItem *
+iochart_display_list_hit (IochartDisplayList *dl, double x, double y)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr(GPtrArray) groups = g_ptr_array_new ();
+  const IochartDlItem *hit = NULL;
+
+  for (guint i = 0; i < dl->items->len; i++)
+    {
+      const IochartDlItem *item = &g_array_index (dl->items, IochartDlItem, i);
+      const IochartDlItem *group = groups->len ? groups->pdata[groups->len - 1] : NULL;
+
+      if (item->kind == IOCHART_DL_GROUP_BEGIN)
+        g_ptr_array_add (groups, (gpointer) item);
+      else if (item->kind == IOCHART_DL_GROUP_END)
+        {
+          if (groups->len)
+            g_ptr_array_set_size (groups, groups->len - 1);
+        }
+      else if ((item->tooltip || item->meta || group) && item_contains (cr, item, x, y))
+        hit = item->tooltip || item->meta || !group ? item : group;
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return hit;
 }

@@ -74,6 +74,10 @@ const IochartDlItem *iochart_display_list_get_item  (IochartDisplayList *dl,
 void                iochart_display_list_append_list (IochartDisplayList *dl,
                                                       IochartDisplayList *from);
 
+/* Moves every item by (dx, dy): charts stacked one above the other. */
+void                iochart_display_list_translate   (IochartDisplayList *dl,
+                                                      double              dx,
+                                                      double              dy);
 /* Each adder returns the new item so that callers can set tooltip/meta with the setters. */
 IochartDlItem      *iochart_display_list_rect     (IochartDisplayList  *dl,
                                                    double x, double y, double w, double h,
@@ -135,6 +139,19 @@ char               *iochart_text_ellipsize        (const char          *text,
 gboolean            iochart_display_list_find_text_overlap (IochartDisplayList *dl,
                                                             guint              *a,
                                                             guint              *b);
+
+/* Where the chart's time axis lies: the plot's left and width in pixels and the times at its
+ * edges; charts set it, widgets map the pointer through it. FALSE when the list has none. */
+void                iochart_display_list_set_time_axis (IochartDisplayList *dl,
+                                                        double x0, double width,
+                                                        gint64 from_ns, gint64 to_ns);
+gboolean            iochart_display_list_get_time_axis (IochartDisplayList *dl,
+                                                        double *x0, double *width,
+                                                        gint64 *from_ns, gint64 *to_ns);
+/* The topmost item at (x, y) that has a tooltip or meta; an item inside a group answers with
+ * its group when it has neither. NULL when none. */
+const IochartDlItem *iochart_display_list_hit         (IochartDisplayList *dl,
+                                                        double x, double y);
 
 /* A stable, line-per-item dump for golden tests. */
 char               *iochart_display_list_to_text  (IochartDisplayList  *dl);

@@ -1,0 +1,594 @@
+/* iochart-capture-page.c: one capture's tab: worker-thread loading, filters, ruler, side panel */
+#include <glib/gi18n.h>
+#include "iochart-capture-page.h"
+#include "iochart-loader.h"
+#include "iochart-format.h"
+#include "render/iochart-cairo.h"
+#include "render/iochart-chart.h"
+#include "render/iochart-svg.h"
+#include "bootchart/iochart-bootchart-chart.h"
+
+#define RULER_HEIGHT 26
+
+struct _IochartCapturePage {
+  GtkBox               parent_instance;
+  GtkStack            *stack;
+  GtkLabel            *loading_label;
+  GtkProgressBar      *progress;
+  AdwStatusPage       *error_page;
+  GtkBox              *filters;
+  GtkDropDown         *device_dropdown;
+  GtkDropDown         *class_dropdown;
+  GtkSearchEntry      *search;
+  GtkLabel            *range_label;
+  GtkDrawingArea      *ruler;
+  IochartTimelineView *timeline;
+  IochartRangePanel   *panel;
+
+  char                *title;
+  GStrv                paths;
+  GCancellable        *cancellable;
+  gint                 progress_permille;   /* written by the worker */
+  guint                progress_source;
+  guint                figures_source;
+  gboolean             loading;
+  GError              *error;
+  IochartCapture      *capture;
+  IochartBootchart    *bootchart;
+  IochartSteal        *steal;               /* the whole capture's, for the episode list */
+};
+
+G_DEFINE_FINAL_TYPE (IochartCapturePage, iochart_capture_page, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_TITLE, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+typedef struct {
+  GStrv             paths;
+  IochartCapture   *capture;
+  IochartBootchart *bootchart;
+  IochartSteal     *steal;
+} LoadResult;
+
+static void
+load_result_free (LoadResult *r)
+{
+  g_strfreev (r->paths);
+  g_clear_object (&r->capture);
+  g_clear_object (&r->bootchart);
+  g_clear_pointer (&r->steal, iochart_steal_free);
+  g_free (r);
+}
+
+/* ---- loading, in a worker thread ---- */
+
+static void
+progress_cb (double fraction, gpointer user_data)
+{
+  IochartCapturePage *self = user_data;
+
+  g_atomic_int_set (&self->progress_permille, (gint) (fraction * 1000));
+}
+
+static void
+load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  IochartCapturePage *self = source;
+  LoadResult *r = g_new0 (LoadResult, 1);
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  const char *bootchart_path = NULL;
+  IochartLoadOptions options = { .progress = progress_cb, .progress_data = self };
+  GError *error = NULL;
+
+  r->paths = g_strdupv (task_data);
+  /* as on the command line: a bootchart with the traces of the same boot */
+  for (guint i = 0; r->paths[i]; i++)
+    if (bootchart_path == NULL && iochart_bootchart_sniff_path (r->paths[i]))
+      bootchart_path = r->paths[i];
+    else
+      g_ptr_array_add (traces, r->paths[i]);
+  g_ptr_array_add (traces, NULL);
+  if (bootchart_path && (r->bootchart = iochart_bootchart_load (bootchart_path, &error)) == NULL)
+    goto fail;
+  if (traces->len > 1)
+    r->capture = iochart_load ((const char * const *) traces->pdata, &options, &error);
+  else if (bootchart_path)
+    r->capture = iochart_bootchart_chart_load_bundle_io (bootchart_path, &error);
+  if (error)
+    goto fail;
+  if (r->capture && r->bootchart == NULL)
+    {
+      IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+
+      so.device = iochart_steal_pick_device (r->capture);
+      r->steal = iochart_steal_new (r->capture, &so);
+    }
+  g_task_return_pointer (task, r, (GDestroyNotify) load_result_free);
+  return;
+fail:
+  load_result_free (r);
+  g_task_return_error (task, error);
+}
+
+static gboolean
+progress_tick (gpointer user_data)
+{
+  IochartCapturePage *self = user_data;
+  int permille = g_atomic_int_get (&self->progress_permille);
+
+  if (permille > 0)
+    gtk_progress_bar_set_fraction (self->progress, permille / 1000.0);
+  else
+    gtk_progress_bar_pulse (self->progress);
+  return G_SOURCE_CONTINUE;
+}
+
+static void fill_filters (IochartCapturePage *self);
+static void schedule_figures (IochartCapturePage *self);
+
+static void
+load_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  IochartCapturePage *self = IOCHART_CAPTURE_PAGE (source);
+  LoadResult *r = g_task_propagate_pointer (G_TASK (result), &self->error);
+
+  self->loading = FALSE;
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  if (r == NULL)
+    {
+      if (g_error_matches (self->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          adw_status_page_set_title (self->error_page, _("Loading Cancelled"));
+          adw_status_page_set_description (self->error_page, NULL);
+        }
+      else
+        {
+          adw_status_page_set_title (self->error_page, _("Cannot Open This Capture"));
+          adw_status_page_set_description (self->error_page, self->error->message);
+        }
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+      return;
+    }
+  self->capture = g_steal_pointer (&r->capture);
+  self->bootchart = g_steal_pointer (&r->bootchart);
+  self->steal = g_steal_pointer (&r->steal);
+  load_result_free (r);
+  iochart_timeline_view_set_data (self->timeline, self->capture, self->bootchart);
+  fill_filters (self);
+  iochart_range_panel_set_episodes (self->panel, self->steal,
+                                    iochart_timeline_view_get_origin_ns (self->timeline));
+  gtk_stack_set_visible_child_name (self->stack, "chart");
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+  schedule_figures (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+void
+iochart_capture_page_load (IochartCapturePage *self, GFile **files, int n_files)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
+
+  g_return_if_fail (!self->loading);
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autofree char *path = g_file_get_path (files[i]);
+      if (path)
+        g_strv_builder_add (paths, path);
+    }
+  g_strfreev (self->paths);
+  self->paths = g_strv_builder_end (paths);
+  g_free (self->title);
+  self->title = g_file_get_basename (files[0]);
+  {
+    g_autofree char *text = g_strdup_printf (_("Loading %s…"), self->title);
+    gtk_label_set_text (self->loading_label, text);
+  }
+  self->loading = TRUE;
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  self->progress_source = g_timeout_add (100, progress_tick, self);
+  task = g_task_new (self, self->cancellable, load_done, NULL);
+  /* the readers cannot stop half-way: Cancel returns at once and the result is dropped */
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_set_task_data (task, g_strdupv (self->paths), (GDestroyNotify) g_strfreev);
+  g_task_run_in_thread (task, load_thread);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+void
+iochart_capture_page_cancel (IochartCapturePage *self)
+{
+  if (self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+}
+
+static void
+cancel_clicked (IochartCapturePage *self)
+{
+  iochart_capture_page_cancel (self);
+}
+
+/* ---- filters ---- */
+
+static void
+fill_filters (IochartCapturePage *self)
+{
+  g_autoptr(GtkStringList) devices = gtk_string_list_new (NULL);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->device_dropdown), self->bootchart == NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->class_dropdown), self->bootchart == NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->search), self->bootchart == NULL);
+  if (self->capture == NULL)
+    return;
+  gtk_string_list_append (devices, _("Busiest device"));
+  for (guint i = 0; i < iochart_capture_get_n_devices (self->capture); i++)
+    {
+      const IochartDevice *d = iochart_capture_get_device (self->capture, i);
+      g_autofree char *text = d->name ? g_strdup_printf ("%u,%u (%s)", IOCHART_DEV_MAJOR (d->dev),
+                                                         IOCHART_DEV_MINOR (d->dev), d->name)
+                                      : g_strdup_printf ("%u,%u", IOCHART_DEV_MAJOR (d->dev),
+                                                         IOCHART_DEV_MINOR (d->dev));
+      gtk_string_list_append (devices, text);
+    }
+  gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (devices));
+}
+
+/* Which classes the class filter offers, in its order. */
+static const IochartClass filter_classes[] = { IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_IDLE,
+                                               IOCHART_CLASS_NONE, IOCHART_CLASS_UNKNOWN };
+
+static void
+apply_filters (IochartCapturePage *self)
+{
+  guint dev = gtk_drop_down_get_selected (self->device_dropdown);
+  guint klass = gtk_drop_down_get_selected (self->class_dropdown);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
+  g_autoptr(GArray) pids = NULL;
+  g_autofree char *needle = g_utf8_casefold (text, -1);
+  gboolean by_class = klass != GTK_INVALID_LIST_POSITION && klass > 0;
+  gboolean by_name = *text != '\0';
+
+  if (self->capture == NULL)
+    return;
+  /* lanes that hold a process of the class, or of a name containing the text */
+  if (by_class || by_name)
+    {
+      pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+      for (guint i = 0; i < iochart_capture_get_n_processes (self->capture); i++)
+        {
+          const IochartProcess *p = iochart_capture_get_process (self->capture, i);
+          g_autofree char *comm = g_utf8_casefold (p->comm ? p->comm : "", -1);
+          g_autofree char *pid = g_strdup_printf ("%d", p->pid);
+
+          if (by_class && p->klass != filter_classes[klass - 1])
+            continue;
+          if (by_name && !strstr (comm, needle) && strcmp (pid, text) != 0)
+            continue;
+          g_array_append_val (pids, p->pid);
+        }
+      if (pids->len == 0)
+        {
+          gint32 none = G_MININT32;   /* nothing matches: an empty chart, not everything */
+          g_array_append_val (pids, none);
+        }
+    }
+  iochart_timeline_view_set_filter (self->timeline, dev == 0 || dev == GTK_INVALID_LIST_POSITION ? -1 : (int) dev - 1,
+                                    pids, NULL);
+  schedule_figures (self);
+}
+
+static void
+filter_changed (IochartCapturePage *self)
+{
+  apply_filters (self);
+}
+
+void
+iochart_capture_page_set_search (IochartCapturePage *self, const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search), text);
+  apply_filters (self);
+}
+
+/* ---- the ruler and the figures ---- */
+
+static void
+draw_ruler (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  IochartCapturePage *self = user_data;
+  IochartDisplayList *dl = iochart_timeline_view_get_display_list (self->timeline);
+  g_autoptr(IochartDisplayList) ruler = NULL;
+
+  if (dl == NULL)
+    return;
+  ruler = iochart_chart_draw_ruler (dl, iochart_timeline_view_get_origin_ns (self->timeline),
+                                    adw_style_manager_get_dark (adw_style_manager_get_default ())
+                                    ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT, height);
+  if (ruler)
+    iochart_cairo_draw (ruler, cr);
+}
+
+static char *
+range_text (IochartCapturePage *self, gint64 from, gint64 to)
+{
+  gint64 origin = iochart_timeline_view_get_origin_ns (self->timeline);
+  g_autofree char *a = iochart_format_duration (from - origin);
+  g_autofree char *b = iochart_format_duration (to - origin);
+  g_autofree char *s = iochart_format_duration (to - from);
+
+  return g_strdup_printf (_("%s – %s (%s)"), a, b, s);
+}
+
+void
+iochart_capture_page_update_figures (IochartCapturePage *self)
+{
+  IochartView *view = iochart_timeline_view_get_view (self->timeline);
+  gint64 from, to;
+  gboolean selected;
+  g_autofree char *text = NULL, *label = NULL;
+  IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartSteal) steal = NULL;
+  int device;
+
+  g_clear_handle_id (&self->figures_source, g_source_remove);
+  if (self->capture == NULL)
+    return;
+  selected = iochart_timeline_view_get_selection (self->timeline, &from, &to);
+  text = range_text (self, from, to);
+  label = g_strdup_printf (selected ? _("Selected: %s") : _("Whole view: %s (drag across the chart to select)"), text);
+  if (self->bootchart)
+    {
+      /* the boot chart's times count from boot, the trace's from its start: the whole trace */
+      iochart_range_panel_set_figures (self->panel, _("Block I/O of the whole boot"),
+                                       iochart_summary_new (self->capture, -1, 12), NULL);
+      return;
+    }
+  device = view ? iochart_view_get_device (view) : -1;
+  so.device = device;
+  so.from_ns = from;
+  so.to_ns = to;
+  steal = iochart_steal_new (self->capture, &so);
+  iochart_range_panel_set_figures (self->panel, label,
+                                   iochart_summary_new_range (self->capture, device, 12, from, to), steal);
+}
+
+static gboolean
+figures_timeout (gpointer user_data)
+{
+  IochartCapturePage *self = user_data;
+
+  self->figures_source = 0;
+  iochart_capture_page_update_figures (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_figures (IochartCapturePage *self)
+{
+  g_clear_handle_id (&self->figures_source, g_source_remove);
+  self->figures_source = g_timeout_add (150, figures_timeout, self);
+}
+
+static void
+timeline_changed (IochartCapturePage *self)
+{
+  gint64 from, to, sf, st;
+  g_autofree char *text = NULL;
+
+  iochart_timeline_view_get_range (self->timeline, &from, &to);
+  text = range_text (self, from, to);
+  gtk_label_set_text (self->range_label, text);
+  gtk_widget_queue_draw (GTK_WIDGET (self->ruler));
+  if (!iochart_timeline_view_get_selection (self->timeline, &sf, &st))
+    schedule_figures (self);
+}
+
+static void
+selection_changed (IochartCapturePage *self)
+{
+  schedule_figures (self);
+}
+
+static void
+lane_activated (IochartCapturePage *self, int lane)
+{
+  IochartView *view = iochart_timeline_view_get_view (self->timeline);
+
+  iochart_range_panel_set_lane (self->panel, view ? iochart_view_get_lanes (view) : NULL, lane,
+                                view ? iochart_view_get_from_ns (view) : 0, view ? iochart_view_get_to_ns (view) : 0);
+}
+
+static void
+episode_activated (IochartCapturePage *self, guint index)
+{
+  const IochartStealEpisode *ep = iochart_steal_get_episode (self->steal, index);
+  gint64 pad = MAX ((ep->end_ns - ep->start_ns) * 4, 20 * G_GINT64_CONSTANT (1000000));
+
+  iochart_timeline_view_set_range (self->timeline, ep->start_ns - pad, ep->end_ns + pad);
+  iochart_timeline_view_set_selection (self->timeline, ep->start_ns, ep->end_ns);
+}
+
+static void
+dark_changed (IochartCapturePage *self)
+{
+  iochart_timeline_view_set_dark (self->timeline, adw_style_manager_get_dark (adw_style_manager_get_default ()));
+}
+
+/* ---- actions ---- */
+
+void
+iochart_capture_page_activate (IochartCapturePage *self, const char *action)
+{
+  if (!iochart_capture_page_is_ready (self))
+    return;
+  if (g_str_equal (action, "zoom-in"))
+    iochart_timeline_view_zoom (self->timeline, 1.5, 0.5);
+  else if (g_str_equal (action, "zoom-out"))
+    iochart_timeline_view_zoom (self->timeline, 1 / 1.5, 0.5);
+  else if (g_str_equal (action, "zoom-fit"))
+    iochart_timeline_view_zoom_fit (self->timeline);
+  else if (g_str_equal (action, "zoom-selection"))
+    iochart_timeline_view_zoom_to_selection (self->timeline);
+  else if (g_str_equal (action, "pan-left"))
+    iochart_timeline_view_pan (self->timeline, -0.2);
+  else if (g_str_equal (action, "pan-right"))
+    iochart_timeline_view_pan (self->timeline, 0.2);
+  else if (g_str_equal (action, "find"))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search));
+}
+
+static void
+button_action (GtkButton *button, IochartCapturePage *self)
+{
+  iochart_capture_page_activate (self, gtk_widget_get_name (GTK_WIDGET (button)));
+}
+
+gboolean
+iochart_capture_page_export (IochartCapturePage *self, const char *path, GError **error)
+{
+  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), IOCHART_VIEW_MIN_WIDTH);
+  g_autoptr(IochartDisplayList) dl = iochart_timeline_view_draw_at (self->timeline, width, error);
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (dl == NULL)
+    return FALSE;
+  if (g_str_has_suffix (lower, ".png"))
+    return iochart_cairo_write_png (dl, path, error);
+  if (g_str_has_suffix (lower, ".pdf"))
+    return iochart_cairo_write_pdf (dl, path, error);
+  if (g_str_has_suffix (lower, ".svg"))
+    return iochart_svg_write (dl, path, error);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("'%s': give a name ending in .svg, .png or .pdf"), path);
+  return FALSE;
+}
+
+/* ---- accessors ---- */
+
+const char *
+iochart_capture_page_get_title (IochartCapturePage *self)
+{
+  return self->title ? self->title : _("Capture");
+}
+
+gboolean
+iochart_capture_page_is_loading (IochartCapturePage *self)
+{
+  return self->loading;
+}
+
+gboolean
+iochart_capture_page_is_ready (IochartCapturePage *self)
+{
+  return !self->loading && (self->capture || self->bootchart);
+}
+
+const GError *
+iochart_capture_page_get_error (IochartCapturePage *self)
+{
+  return self->error;
+}
+
+IochartTimelineView *
+iochart_capture_page_get_timeline (IochartCapturePage *self)
+{
+  return self->timeline;
+}
+
+IochartRangePanel *
+iochart_capture_page_get_panel (IochartCapturePage *self)
+{
+  return self->panel;
+}
+
+static void
+get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  if (id == PROP_TITLE)
+    g_value_set_string (value, iochart_capture_page_get_title (IOCHART_CAPTURE_PAGE (object)));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+}
+
+static void
+iochart_capture_page_dispose (GObject *object)
+{
+  IochartCapturePage *self = IOCHART_CAPTURE_PAGE (object);
+
+  iochart_capture_page_cancel (self);
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_handle_id (&self->figures_source, g_source_remove);
+  g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_CAPTURE_PAGE);
+  G_OBJECT_CLASS (iochart_capture_page_parent_class)->dispose (object);
+}
+
+static void
+iochart_capture_page_finalize (GObject *object)
+{
+  IochartCapturePage *self = IOCHART_CAPTURE_PAGE (object);
+
+  g_free (self->title);
+  g_strfreev (self->paths);
+  g_clear_object (&self->cancellable);
+  g_clear_error (&self->error);
+  g_clear_object (&self->capture);
+  g_clear_object (&self->bootchart);
+  g_clear_pointer (&self->steal, iochart_steal_free);
+  G_OBJECT_CLASS (iochart_capture_page_parent_class)->finalize (object);
+}
+
+static void
+iochart_capture_page_class_init (IochartCapturePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = iochart_capture_page_dispose;
+  object_class->finalize = iochart_capture_page_finalize;
+  object_class->get_property = get_property;
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (IOCHART_TYPE_TIMELINE_VIEW);
+  g_type_ensure (IOCHART_TYPE_RANGE_PANEL);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-capture-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, progress);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, filters);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, device_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, class_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, search);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, range_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, ruler);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, timeline);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, panel);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed);
+  gtk_widget_class_bind_template_callback (widget_class, timeline_changed);
+  gtk_widget_class_bind_template_callback (widget_class, selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, lane_activated);
+  gtk_widget_class_bind_template_callback (widget_class, episode_activated);
+  gtk_widget_class_bind_template_callback (widget_class, button_action);
+}
+
+static void
+iochart_capture_page_init (IochartCapturePage *self)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_drawing_area_set_draw_func (self->ruler, draw_ruler, self, NULL);
+  g_signal_connect_swapped (style, "notify::dark", G_CALLBACK (dark_changed), self);
+  dark_changed (self);
+}
+
+IochartCapturePage *
+iochart_capture_page_new (void)
+{
+  return g_object_new (IOCHART_TYPE_CAPTURE_PAGE, NULL);
+}

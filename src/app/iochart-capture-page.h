@@ -1,0 +1,39 @@
+/* iochart-capture-page.h: one tab: loading with progress and Cancel, the reader's error, or the
+ * chart with its filters, time ruler and the selection's figures */
+#pragma once
+
+#include <adwaita.h>
+#include "iochart-timeline-view.h"
+#include "iochart-range-panel.h"
+
+G_BEGIN_DECLS
+
+#define IOCHART_TYPE_CAPTURE_PAGE (iochart_capture_page_get_type ())
+G_DECLARE_FINAL_TYPE (IochartCapturePage, iochart_capture_page, IOCHART, CAPTURE_PAGE, GtkBox)
+
+IochartCapturePage  *iochart_capture_page_new           (void);
+/* Loads the files (one capture, side captures of the same run with it) in a worker thread. */
+void                 iochart_capture_page_load          (IochartCapturePage *self,
+                                                         GFile             **files,
+                                                         int                 n_files);
+void                 iochart_capture_page_cancel        (IochartCapturePage *self);
+const char          *iochart_capture_page_get_title     (IochartCapturePage *self);
+gboolean             iochart_capture_page_is_loading    (IochartCapturePage *self);
+gboolean             iochart_capture_page_is_ready      (IochartCapturePage *self);
+/* The error the load ended with, or NULL. */
+const GError        *iochart_capture_page_get_error     (IochartCapturePage *self);
+/* "zoom-in", "zoom-out", "zoom-fit", "zoom-selection", "pan-left", "pan-right", "find". */
+void                 iochart_capture_page_activate      (IochartCapturePage *self,
+                                                         const char         *action);
+/* The view as SVG, PNG or PDF (by the name's extension), through the CLI's backends. */
+gboolean             iochart_capture_page_export        (IochartCapturePage *self,
+                                                         const char         *path,
+                                                         GError            **error);
+void                 iochart_capture_page_set_search    (IochartCapturePage *self,
+                                                         const char         *text);
+/* Recomputes the side panel's figures now (they follow the selection after a short delay). */
+void                 iochart_capture_page_update_figures (IochartCapturePage *self);
+IochartTimelineView *iochart_capture_page_get_timeline  (IochartCapturePage *self);
+IochartRangePanel   *iochart_capture_page_get_panel     (IochartCapturePage *self);
+
+G_END_DECLS

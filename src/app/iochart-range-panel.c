@@ -1,0 +1,226 @@
+/* iochart-range-panel.c: figures of the selected range laid out in grids */
+#include <glib/gi18n.h>
+#include "iochart-range-panel.h"
+#include "iochart-format.h"
+#include "render/iochart-chart.h"
+
+struct _IochartRangePanel {
+  GtkBox          parent_instance;
+  GtkLabel       *range_label;
+  GtkGrid        *class_grid;
+  GtkLabel       *steal_label;
+  GtkGrid        *process_grid;
+  GtkLabel       *lane_label;
+  GtkListBox     *episodes;
+  GtkLabel       *episodes_label;
+  IochartSummary *summary;
+};
+
+G_DEFINE_FINAL_TYPE (IochartRangePanel, iochart_range_panel, GTK_TYPE_BOX)
+
+enum { EPISODE_ACTIVATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+clear_grid (GtkGrid *grid)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (grid))))
+    gtk_grid_remove (grid, child);
+}
+
+static GtkWidget *
+cell (const char *text, gboolean heading, gboolean numeric)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), numeric ? -1 : 14);
+  gtk_widget_set_hexpand (label, !numeric);
+  gtk_widget_add_css_class (label, heading ? "caption-heading" : "figures");
+  if (heading)
+    gtk_widget_add_css_class (label, "dim-label");
+  return label;
+}
+
+static void
+row (GtkGrid *grid, int r, const char *const *texts, guint n, gboolean heading)
+{
+  for (guint c = 0; c < n; c++)
+    gtk_grid_attach (grid, cell (texts[c], heading, c > 0), c, r, 1, 1);
+}
+
+static char *
+fmt_latency (const IochartLatency *l)
+{
+  g_autofree char *p50 = NULL, *p99 = NULL;
+
+  if (l->n == 0 || l->p50_ns == IOCHART_TIME_UNKNOWN)
+    return g_strdup ("–");
+  p50 = iochart_format_duration (l->p50_ns);
+  p99 = iochart_format_duration (l->p99_ns);
+  return g_strdup_printf ("%s / %s", p50, p99);
+}
+
+void
+iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text, IochartSummary *summary,
+                                 IochartSteal *steal)
+{
+  const char *class_head[] = { _("Class"), _("Requests"), _("Bytes") };
+  const char *proc_head[] = { _("Process"), _("Bytes"), _("Q2C p50/p99"), _("D2C p50/p99") };
+  const IochartStealDevice *d = steal ? iochart_steal_get_primary (steal) : NULL;
+  int r = 1;
+
+  g_clear_pointer (&self->summary, iochart_summary_free);
+  self->summary = summary;
+  gtk_label_set_text (self->range_label, range_text);
+  clear_grid (self->class_grid);
+  clear_grid (self->process_grid);
+  if (summary == NULL)
+    return;
+  row (self->class_grid, 0, class_head, 3, TRUE);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      g_autofree char *n = NULL, *b = NULL;
+
+      if (summary->classes[k].requests == 0)
+        continue;
+      n = iochart_format_count (summary->classes[k].requests);
+      b = iochart_format_bytes (summary->classes[k].bytes);
+      row (self->class_grid, r++, (const char *[]) { iochart_class_name (k), n, b }, 3, FALSE);
+    }
+  if (r == 1)
+    gtk_grid_attach (self->class_grid, cell (_("No request issued in this range"), FALSE, FALSE), 0, r, 3, 1);
+  if (d && d->foreground_active_ns > 0)
+    {
+      g_autofree char *s = iochart_format_duration (d->stolen_ns);
+      g_autofree char *a = iochart_format_duration (d->foreground_active_ns);
+      g_autofree char *text = g_strdup_printf (_("Idle steal: %s of the %s with foreground I/O outstanding (%.1f%%), "
+                                                 "%u episodes"), s, a,
+                                               100.0 * d->stolen_ns / d->foreground_active_ns, d->n_episodes);
+      gtk_label_set_text (self->steal_label, text);
+    }
+  else
+    gtk_label_set_text (self->steal_label, _("Idle steal: no foreground I/O outstanding in this range"));
+  row (self->process_grid, 0, proc_head, 4, TRUE);
+  for (guint i = 0; i < summary->processes->len && i < 12; i++)
+    {
+      const IochartSummaryProcess *sp = &g_array_index (summary->processes, IochartSummaryProcess, i);
+      g_autofree char *name = g_strdup_printf ("%s[%d] %s", sp->p->comm ? sp->p->comm : "?", sp->p->pid,
+                                               iochart_class_name (sp->p->klass));
+      g_autofree char *b = iochart_format_bytes (sp->count.bytes);
+      g_autofree char *q = fmt_latency (&sp->q2c), *dc = fmt_latency (&sp->d2c);
+
+      row (self->process_grid, i + 1, (const char *[]) { name, b, q, dc }, 4, FALSE);
+    }
+}
+
+const IochartSummary *
+iochart_range_panel_get_summary (IochartRangePanel *self)
+{
+  return self->summary;
+}
+
+void
+iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int lane, gint64 from_ns, gint64 to_ns)
+{
+  const IochartLane *l;
+  g_autofree char *bytes = NULL, *out = NULL, *life = NULL, *rq = NULL, *text = NULL;
+
+  if (lanes == NULL || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (lanes))
+    {
+      gtk_label_set_text (self->lane_label, _("Click a lane to see its figures here."));
+      return;
+    }
+  l = iochart_lanes_get_lane (lanes, lane);
+  bytes = iochart_format_bytes (l->bytes);
+  out = iochart_format_duration (l->outstanding_ns);
+  life = iochart_format_duration (iochart_lane_get_life_ns (l, from_ns, to_ns));
+  rq = iochart_format_count (l->n_requests);
+  text = g_strdup_printf (_("%s\nclass %s · %s in %s requests · %u processes\nI/O outstanding %s of %s"),
+                          l->label, iochart_class_name (l->klass), bytes, rq, l->n_processes, out, life);
+  gtk_label_set_text (self->lane_label, text);
+}
+
+void
+iochart_range_panel_set_episodes (IochartRangePanel *self, IochartSteal *steal, gint64 origin_ns)
+{
+  GtkWidget *child;
+  guint n = steal ? iochart_steal_get_n_episodes (steal) : 0;
+  IochartCapture *capture = steal ? iochart_steal_get_capture (steal) : NULL;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->episodes))))
+    gtk_list_box_remove (self->episodes, child);
+  for (guint i = 0; i < n && i < 200; i++)
+    {
+      const IochartStealEpisode *ep = iochart_steal_get_episode (steal, i);
+      const IochartProcess *p = ep->idle_process < iochart_capture_get_n_processes (capture)
+                                ? iochart_capture_get_process (capture, ep->idle_process) : NULL;
+      g_autofree char *t = iochart_format_duration (ep->start_ns - origin_ns);
+      g_autofree char *s = iochart_format_duration (ep->stolen_ns);
+      g_autofree char *title = g_strdup_printf (_("at %s: %s stolen"), t, s);
+      g_autofree char *sub = g_strdup_printf (_("by %s[%d], %u waiting"), p && p->comm ? p->comm : "?",
+                                              p ? p->pid : 0, ep->waiting->len);
+      GtkWidget *r = adw_action_row_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (r), title);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (r), sub);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (r), TRUE);
+      g_object_set_data (G_OBJECT (r), "episode", GUINT_TO_POINTER (i));
+      gtk_list_box_append (self->episodes, r);
+    }
+  {
+    g_autofree char *text = n > 200 ? g_strdup_printf (_("Steal episodes (the first 200 of %u)"), n)
+                                    : g_strdup_printf (_("Steal episodes (%u)"), n);
+    gtk_label_set_text (self->episodes_label, text);
+  }
+}
+
+static void
+episode_activated (GtkListBox *box, GtkListBoxRow *r, IochartRangePanel *self)
+{
+  g_signal_emit (self, signals[EPISODE_ACTIVATED], 0, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (r), "episode")));
+}
+
+static void
+iochart_range_panel_dispose (GObject *object)
+{
+  IochartRangePanel *self = IOCHART_RANGE_PANEL (object);
+
+  g_clear_pointer (&self->summary, iochart_summary_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_RANGE_PANEL);
+  G_OBJECT_CLASS (iochart_range_panel_parent_class)->dispose (object);
+}
+
+static void
+iochart_range_panel_class_init (IochartRangePanelClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = iochart_range_panel_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-range-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, range_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, class_grid);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, steal_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, process_grid);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, lane_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, episodes);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, episodes_label);
+  gtk_widget_class_bind_template_callback (widget_class, episode_activated);
+  signals[EPISODE_ACTIVATED] = g_signal_new ("episode-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                             0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+}
+
+static void
+iochart_range_panel_init (IochartRangePanel *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+iochart_range_panel_new (void)
+{
+  return g_object_new (IOCHART_TYPE_RANGE_PANEL, NULL);
+}

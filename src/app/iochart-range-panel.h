@@ -1,0 +1,34 @@
+/* iochart-range-panel.h: the figures of the selected range, per class, process and lane, and the
+ * steal episodes to jump to; every figure comes from the core (summary, steal, lanes) */
+#pragma once
+
+#include <adwaita.h>
+#include "iochart-summary.h"
+#include "analysis/iochart-steal.h"
+#include "analysis/iochart-lanes.h"
+
+G_BEGIN_DECLS
+
+#define IOCHART_TYPE_RANGE_PANEL (iochart_range_panel_get_type ())
+G_DECLARE_FINAL_TYPE (IochartRangePanel, iochart_range_panel, IOCHART, RANGE_PANEL, GtkBox)
+
+GtkWidget *iochart_range_panel_new          (void);
+/* The range's figures: summary (taken) and steal of the same device and range (steal may be NULL). */
+void       iochart_range_panel_set_figures  (IochartRangePanel    *self,
+                                             const char           *range_text,
+                                             IochartSummary       *summary,
+                                             IochartSteal         *steal);
+/* The clicked lane, or NULL. */
+void       iochart_range_panel_set_lane     (IochartRangePanel    *self,
+                                             IochartLanes         *lanes,
+                                             int                   lane,
+                                             gint64                from_ns,
+                                             gint64                to_ns);
+/* Episodes of the whole capture: a row each, "episode-activated" (index) when chosen. */
+void       iochart_range_panel_set_episodes (IochartRangePanel    *self,
+                                             IochartSteal         *steal,
+                                             gint64                origin_ns);
+/* What the panel shows, for tests: the summary it was given last. */
+const IochartSummary *iochart_range_panel_get_summary (IochartRangePanel *self);
+
+G_END_DECLS

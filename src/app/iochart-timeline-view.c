@@ -1,0 +1,622 @@
+/* iochart-timeline-view.c: zoom, pan, selection and tooltips over the core's chart */
+#include <glib/gi18n.h>
+#include <math.h>
+#include "iochart-timeline-view.h"
+#include "render/iochart-cairo.h"
+#include "render/iochart-chart.h"
+#include "bootchart/iochart-bootchart-chart.h"
+
+/* The app shows more lanes than a headless chart's default: it scrolls. */
+#define APP_TOP_LANES 24
+
+struct _IochartTimelineView {
+  GtkWidget           parent_instance;
+  IochartCapture     *capture;
+  IochartBootchart   *bootchart;
+  int                 device;
+  GArray             *pids;
+  GStrv               comms;
+  gboolean            dark;
+  gint64              full_from, full_to;
+  gint64              from, to;
+  gboolean            has_selection;
+  gint64              sel_from, sel_to;
+  int                 lane;
+  double              lane_y0, lane_y1;
+  IochartView        *view;
+  IochartDisplayList *dl;
+  int                 dl_width;
+  /* pointer and drag state */
+  double              pointer_x;
+  enum { DRAG_NONE, DRAG_SELECT, DRAG_PAN } drag;
+  double              drag_x;
+  gint64              drag_from, drag_to;
+};
+
+G_DEFINE_FINAL_TYPE (IochartTimelineView, iochart_timeline_view, GTK_TYPE_WIDGET)
+
+enum { CHANGED, SELECTION_CHANGED, LANE_ACTIVATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* ---- building the chart ---- */
+
+static void
+invalidate (IochartTimelineView *self)
+{
+  g_clear_pointer (&self->dl, iochart_display_list_free);
+  g_clear_pointer (&self->view, iochart_view_free);
+  self->dl_width = 0;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static IochartDisplayList *
+draw_chart (IochartTimelineView *self, guint width, IochartView **view_out, GError **error)
+{
+  if (self->bootchart)
+    {
+      IochartBootchartChartOptions o = IOCHART_BOOTCHART_CHART_OPTIONS_INIT;
+
+      o.width = width;
+      o.theme = self->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
+      o.from_ns = self->from;
+      o.to_ns = self->to;
+      return iochart_bootchart_chart_draw (self->bootchart, self->capture, &o, error);
+    }
+  else
+    {
+      IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+      IochartChartStyle style = IOCHART_CHART_STYLE_INIT;
+      IochartView *view;
+      IochartDisplayList *dl;
+
+      vo.width = width;
+      vo.device = self->device;
+      vo.from_ns = self->from;
+      vo.to_ns = self->to;
+      vo.lanes.top_n = APP_TOP_LANES;
+      if (self->pids && self->pids->len > 0)
+        {
+          vo.lanes.pids = (const gint32 *) self->pids->data;
+          vo.lanes.n_pids = self->pids->len;
+        }
+      vo.lanes.comms = (const char * const *) self->comms;
+      style.theme = self->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
+      view = iochart_view_new (self->capture, &vo);
+      dl = iochart_chart_draw (view, &style);
+      if (view_out)
+        *view_out = view;
+      else
+        iochart_view_free (view);
+      return dl;
+    }
+}
+
+static void
+ensure_chart (IochartTimelineView *self, int width)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (width <= 0 || (self->dl && self->dl_width == width) || (!self->capture && !self->bootchart))
+    return;
+  g_clear_pointer (&self->dl, iochart_display_list_free);
+  g_clear_pointer (&self->view, iochart_view_free);
+  self->dl = draw_chart (self, MAX (width, IOCHART_VIEW_MIN_WIDTH), &self->view, &error);
+  if (self->dl == NULL)
+    g_warning ("%s", error ? error->message : "no chart");
+  self->dl_width = width;
+}
+
+IochartDisplayList *
+iochart_timeline_view_draw_at (IochartTimelineView *self, guint width, GError **error)
+{
+  return draw_chart (self, width, NULL, error);
+}
+
+/* ---- time and pixels ---- */
+
+static gboolean
+plot_axis (IochartTimelineView *self, double *x0, double *w)
+{
+  gint64 from, to;
+
+  return self->dl && iochart_display_list_get_time_axis (self->dl, x0, w, &from, &to) && *w > 0;
+}
+
+static gint64
+time_at (IochartTimelineView *self, double x)
+{
+  double x0, w;
+
+  if (!plot_axis (self, &x0, &w))
+    return self->from;
+  x = CLAMP (x, x0, x0 + w);
+  return self->from + (gint64) ((x - x0) / w * (double) (self->to - self->from));
+}
+
+static double
+x_of (IochartTimelineView *self, gint64 t)
+{
+  double x0, w;
+
+  if (!plot_axis (self, &x0, &w))
+    return 0;
+  return x0 + (double) (t - self->from) / (double) (self->to - self->from) * w;
+}
+
+/* ---- range ---- */
+
+void
+iochart_timeline_view_set_range (IochartTimelineView *self, gint64 from, gint64 to)
+{
+  gint64 span = MAX (to - from, IOCHART_TIMELINE_MIN_SPAN_NS);
+  gint64 full = self->full_to - self->full_from;
+
+  g_return_if_fail (IOCHART_IS_TIMELINE_VIEW (self));
+  span = MIN (span, MAX (full, 1));
+  from = CLAMP (from, self->full_from, self->full_to - span);
+  if (from == self->from && from + span == self->to)
+    return;
+  self->from = from;
+  self->to = from + span;
+  invalidate (self);
+}
+
+void
+iochart_timeline_view_get_range (IochartTimelineView *self, gint64 *from, gint64 *to)
+{
+  *from = self->from;
+  *to = self->to;
+}
+
+void
+iochart_timeline_view_get_full_range (IochartTimelineView *self, gint64 *from, gint64 *to)
+{
+  *from = self->full_from;
+  *to = self->full_to;
+}
+
+void
+iochart_timeline_view_zoom (IochartTimelineView *self, double factor, double anchor)
+{
+  double span = (double) (self->to - self->from);
+  double t = self->from + anchor * span, new_span = span / factor;
+
+  iochart_timeline_view_set_range (self, (gint64) (t - anchor * new_span), (gint64) (t + (1 - anchor) * new_span));
+}
+
+void
+iochart_timeline_view_pan (IochartTimelineView *self, double fraction)
+{
+  gint64 d = (gint64) (fraction * (double) (self->to - self->from));
+
+  iochart_timeline_view_set_range (self, self->from + d, self->to + d);
+}
+
+void
+iochart_timeline_view_zoom_fit (IochartTimelineView *self)
+{
+  iochart_timeline_view_set_range (self, self->full_from, self->full_to);
+}
+
+/* ---- selection and lanes ---- */
+
+gboolean
+iochart_timeline_view_get_selection (IochartTimelineView *self, gint64 *from, gint64 *to)
+{
+  *from = self->has_selection ? self->sel_from : self->from;
+  *to = self->has_selection ? self->sel_to : self->to;
+  return self->has_selection;
+}
+
+void
+iochart_timeline_view_set_selection (IochartTimelineView *self, gint64 from, gint64 to)
+{
+  self->has_selection = TRUE;
+  self->sel_from = MIN (from, to);
+  self->sel_to = MAX (from, to);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+void
+iochart_timeline_view_clear_selection (IochartTimelineView *self)
+{
+  self->has_selection = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+void
+iochart_timeline_view_zoom_to_selection (IochartTimelineView *self)
+{
+  if (self->has_selection)
+    iochart_timeline_view_set_range (self, self->sel_from, self->sel_to);
+}
+
+int
+iochart_timeline_view_get_highlighted_lane (IochartTimelineView *self)
+{
+  return self->lane;
+}
+
+/* The rows a lane's group covers, from its items. */
+static void
+lane_extent (IochartTimelineView *self, const char *meta)
+{
+  guint n = iochart_display_list_get_n_items (self->dl);
+  gboolean inside = FALSE;
+
+  self->lane_y0 = G_MAXDOUBLE;
+  self->lane_y1 = -G_MAXDOUBLE;
+  for (guint i = 0; i < n; i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (self->dl, i);
+
+      if (item->kind == IOCHART_DL_GROUP_BEGIN)
+        inside = g_strcmp0 (item->meta, meta) == 0;
+      else if (item->kind == IOCHART_DL_GROUP_END)
+        inside = FALSE;
+      else if (inside && item->kind == IOCHART_DL_RECT)
+        {
+          self->lane_y0 = MIN (self->lane_y0, item->y - 4);
+          self->lane_y1 = MAX (self->lane_y1, item->y + item->h + 3);
+        }
+    }
+}
+
+static void
+click (IochartTimelineView *self, double x, double y)
+{
+  const IochartDlItem *hit = self->dl ? iochart_display_list_hit (self->dl, x, y) : NULL;
+
+  if (hit && hit->meta && g_str_has_prefix (hit->meta, "lane:"))
+    {
+      self->lane = atoi (hit->meta + 5);
+      lane_extent (self, hit->meta);
+    }
+  else if (hit && hit->meta && g_str_has_prefix (hit->meta, "episode:") && self->view)
+    {
+      const IochartStealEpisode *ep = iochart_steal_get_episode (iochart_view_get_steal (self->view),
+                                                                 atoi (hit->meta + 8));
+      iochart_timeline_view_set_selection (self, ep->start_ns, ep->end_ns);
+      return;
+    }
+  else
+    self->lane = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[LANE_ACTIVATED], 0, self->lane);
+}
+
+/* ---- data and filters ---- */
+
+void
+iochart_timeline_view_set_data (IochartTimelineView *self, IochartCapture *capture, IochartBootchart *bootchart)
+{
+  g_set_object (&self->capture, capture);
+  g_set_object (&self->bootchart, bootchart);
+  if (bootchart)
+    {
+      self->full_from = iochart_bootchart_get_start_ns (bootchart);
+      self->full_to = iochart_bootchart_get_end_ns (bootchart);
+    }
+  else if (capture)
+    {
+      self->full_from = iochart_capture_get_start_ns (capture);
+      self->full_to = iochart_capture_get_end_ns (capture);
+    }
+  self->full_to = MAX (self->full_to, self->full_from + 1);
+  self->from = self->full_from;
+  self->to = self->full_to;
+  self->has_selection = FALSE;
+  self->lane = -1;
+  invalidate (self);
+}
+
+void
+iochart_timeline_view_set_filter (IochartTimelineView *self, int device, GArray *pids, GStrv comms)
+{
+  self->device = device;
+  g_clear_pointer (&self->pids, g_array_unref);
+  self->pids = pids ? g_array_ref (pids) : NULL;
+  g_strfreev (self->comms);
+  self->comms = g_strdupv (comms);
+  self->lane = -1;
+  invalidate (self);
+}
+
+void
+iochart_timeline_view_set_dark (IochartTimelineView *self, gboolean dark)
+{
+  if (self->dark == dark)
+    return;
+  self->dark = dark;
+  invalidate (self);
+}
+
+IochartView *
+iochart_timeline_view_get_view (IochartTimelineView *self)
+{
+  ensure_chart (self, gtk_widget_get_width (GTK_WIDGET (self)));
+  return self->view;
+}
+
+IochartDisplayList *
+iochart_timeline_view_get_display_list (IochartTimelineView *self)
+{
+  ensure_chart (self, gtk_widget_get_width (GTK_WIDGET (self)));
+  return self->dl;
+}
+
+gint64
+iochart_timeline_view_get_origin_ns (IochartTimelineView *self)
+{
+  return self->bootchart ? 0 : self->capture ? iochart_capture_get_start_ns (self->capture) : 0;
+}
+
+/* ---- GtkWidget ---- */
+
+static GtkSizeRequestMode
+get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *min, int *nat, int *min_baseline,
+         int *nat_baseline)
+{
+  IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *min = IOCHART_VIEW_MIN_WIDTH;
+      *nat = 1200;
+      return;
+    }
+  ensure_chart (self, for_size > 0 ? for_size : self->dl_width > 0 ? self->dl_width : 1200);
+  *min = *nat = self->dl ? (int) iochart_display_list_get_height (self->dl) : 200;
+}
+
+static void
+size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  ensure_chart (IOCHART_TIMELINE_VIEW (widget), width);
+}
+
+static void
+snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  cairo_t *cr;
+  double x0, w;
+
+  ensure_chart (self, width);
+  if (self->dl == NULL)
+    return;
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  iochart_cairo_draw (self->dl, cr);
+  if (self->has_selection && plot_axis (self, &x0, &w))
+    {
+      double a = CLAMP (x_of (self, self->sel_from), x0, x0 + w);
+      double b = CLAMP (x_of (self, self->sel_to), x0, x0 + w);
+
+      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.18);
+      cairo_rectangle (cr, a, 0, MAX (b - a, 1), height);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.9);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, floor (a) + 0.5, 0);
+      cairo_line_to (cr, floor (a) + 0.5, height);
+      cairo_move_to (cr, floor (b) + 0.5, 0);
+      cairo_line_to (cr, floor (b) + 0.5, height);
+      cairo_stroke (cr);
+    }
+  if (self->lane >= 0 && self->lane_y1 > self->lane_y0)
+    {
+      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.9);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, 2, self->lane_y0, width - 4, self->lane_y1 - self->lane_y0);
+      cairo_stroke (cr);
+    }
+  cairo_destroy (cr);
+}
+
+static gboolean
+query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
+  const IochartDlItem *hit = self->dl ? iochart_display_list_hit (self->dl, x, y) : NULL;
+
+  if (hit == NULL || hit->tooltip == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, hit->tooltip);
+  return TRUE;
+}
+
+/* ---- input ---- */
+
+static void
+motion (GtkEventControllerMotion *controller, double x, double y, IochartTimelineView *self)
+{
+  self->pointer_x = x;
+}
+
+static double
+anchor_at (IochartTimelineView *self, double x)
+{
+  double x0, w;
+
+  if (!plot_axis (self, &x0, &w))
+    return 0.5;
+  return CLAMP ((x - x0) / w, 0, 1);
+}
+
+static gboolean
+scroll (GtkEventControllerScroll *controller, double dx, double dy, IochartTimelineView *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+
+  if (state & GDK_CONTROL_MASK)
+    {
+      /* Ctrl+wheel zooms around the time under the pointer */
+      iochart_timeline_view_zoom (self, pow (1.25, -dy), anchor_at (self, self->pointer_x));
+      return TRUE;
+    }
+  if (dx != 0 || (state & GDK_SHIFT_MASK))
+    {
+      iochart_timeline_view_pan (self, 0.1 * (dx != 0 ? dx : dy));
+      return TRUE;
+    }
+  return FALSE;   /* the scrolled window scrolls the lanes */
+}
+
+static void
+drag_begin (GtkGestureDrag *gesture, double x, double y, IochartTimelineView *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  double x0, w;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  self->drag_x = x;
+  self->drag_from = self->from;
+  self->drag_to = self->to;
+  if (button == GDK_BUTTON_MIDDLE || (button == GDK_BUTTON_PRIMARY && (state & GDK_SHIFT_MASK)))
+    self->drag = DRAG_PAN;
+  else if (button == GDK_BUTTON_PRIMARY && plot_axis (self, &x0, &w))
+    self->drag = DRAG_SELECT;
+  else
+    self->drag = DRAG_NONE;
+}
+
+static void
+drag_update (GtkGestureDrag *gesture, double dx, double dy, IochartTimelineView *self)
+{
+  double x0, w;
+
+  if (self->drag == DRAG_PAN && plot_axis (self, &x0, &w))
+    {
+      gint64 d = (gint64) (-dx / w * (double) (self->drag_to - self->drag_from));
+      iochart_timeline_view_set_range (self, self->drag_from + d, self->drag_to + d);
+    }
+  else if (self->drag == DRAG_SELECT && fabs (dx) >= 3)
+    {
+      self->has_selection = TRUE;
+      self->sel_from = time_at (self, MIN (self->drag_x, self->drag_x + dx));
+      self->sel_to = time_at (self, MAX (self->drag_x, self->drag_x + dx));
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+drag_end (GtkGestureDrag *gesture, double dx, double dy, IochartTimelineView *self)
+{
+  if (self->drag == DRAG_SELECT)
+    {
+      double sx, sy;
+
+      if (fabs (dx) < 3 && fabs (dy) < 3 && gtk_gesture_drag_get_start_point (gesture, &sx, &sy))
+        click (self, sx, sy);
+      else
+        g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+    }
+  self->drag = DRAG_NONE;
+}
+
+static gboolean
+key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state,
+             IochartTimelineView *self)
+{
+  switch (keyval)
+    {
+    case GDK_KEY_plus: case GDK_KEY_equal: case GDK_KEY_KP_Add:
+      iochart_timeline_view_zoom (self, 1.5, 0.5);
+      return TRUE;
+    case GDK_KEY_minus: case GDK_KEY_KP_Subtract:
+      iochart_timeline_view_zoom (self, 1 / 1.5, 0.5);
+      return TRUE;
+    case GDK_KEY_Left:
+      iochart_timeline_view_pan (self, -0.2);
+      return TRUE;
+    case GDK_KEY_Right:
+      iochart_timeline_view_pan (self, 0.2);
+      return TRUE;
+    case GDK_KEY_Home: case GDK_KEY_0:
+      iochart_timeline_view_zoom_fit (self);
+      return TRUE;
+    case GDK_KEY_Escape:
+      iochart_timeline_view_clear_selection (self);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+iochart_timeline_view_finalize (GObject *object)
+{
+  IochartTimelineView *self = IOCHART_TIMELINE_VIEW (object);
+
+  g_clear_pointer (&self->dl, iochart_display_list_free);
+  g_clear_pointer (&self->view, iochart_view_free);
+  g_clear_object (&self->capture);
+  g_clear_object (&self->bootchart);
+  g_clear_pointer (&self->pids, g_array_unref);
+  g_strfreev (self->comms);
+  G_OBJECT_CLASS (iochart_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+iochart_timeline_view_class_init (IochartTimelineViewClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = iochart_timeline_view_finalize;
+  widget_class->get_request_mode = get_request_mode;
+  widget_class->measure = measure;
+  widget_class->size_allocate = size_allocate;
+  widget_class->snapshot = snapshot;
+  widget_class->query_tooltip = query_tooltip;
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                             0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[LANE_ACTIVATED] = g_signal_new ("lane-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                          NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+}
+
+static void
+iochart_timeline_view_init (IochartTimelineView *self)
+{
+  GtkEventController *controller;
+  GtkGesture *drag;
+
+  self->device = -1;
+  self->lane = -1;
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (motion), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (controller, "scroll", G_CALLBACK (scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}
+
+GtkWidget *
+iochart_timeline_view_new (void)
+{
+  return g_object_new (IOCHART_TYPE_TIMELINE_VIEW, NULL);
+}

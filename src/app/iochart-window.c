@@ -1,0 +1,294 @@
+/* iochart-window.c: tabs, opening (dialog, drag and drop, recent files), export and view actions */
+#include <glib/gi18n.h>
+#include "iochart-window.h"
+
+struct _IochartWindow {
+  AdwApplicationWindow  parent_instance;
+  AdwToastOverlay      *toasts;
+  GtkStack             *stack;
+  AdwTabView           *tabs;
+  GtkListBox           *recent_list;
+  GtkWidget            *recent_group;
+  GtkFileChooserNative *chooser;
+};
+
+G_DEFINE_FINAL_TYPE (IochartWindow, iochart_window, ADW_TYPE_APPLICATION_WINDOW)
+
+IochartCapturePage *
+iochart_window_get_current_page (IochartWindow *self)
+{
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tabs);
+
+  return page ? IOCHART_CAPTURE_PAGE (adw_tab_page_get_child (page)) : NULL;
+}
+
+static void
+update_stack (IochartWindow *self)
+{
+  gtk_stack_set_visible_child_name (self->stack, adw_tab_view_get_n_pages (self->tabs) > 0 ? "tabs" : "empty");
+}
+
+static void page_title_changed (IochartCapturePage *page, GParamSpec *pspec, AdwTabPage *tab);
+
+IochartCapturePage *
+iochart_window_open_files (IochartWindow *self, GFile **files, int n_files)
+{
+  IochartCapturePage *page;
+  AdwTabPage *tab;
+  GtkRecentManager *recent = gtk_recent_manager_get_default ();
+
+  g_return_val_if_fail (n_files > 0, NULL);
+  page = iochart_capture_page_new ();
+  tab = adw_tab_view_append (self->tabs, GTK_WIDGET (page));
+  g_signal_connect_object (page, "notify::title", G_CALLBACK (page_title_changed), tab, 0);
+  page_title_changed (page, NULL, tab);
+  adw_tab_view_set_selected_page (self->tabs, tab);
+  update_stack (self);
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autofree char *uri = g_file_get_uri (files[i]);
+      gtk_recent_manager_add_item (recent, uri);
+    }
+  iochart_capture_page_load (page, files, n_files);
+  return page;
+}
+
+static void
+page_title_changed (IochartCapturePage *page, GParamSpec *pspec, AdwTabPage *tab)
+{
+  adw_tab_page_set_title (tab, iochart_capture_page_get_title (page));
+  adw_tab_page_set_loading (tab, iochart_capture_page_is_loading (page));
+}
+
+/* ---- opening ---- */
+
+static void
+chooser_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+
+      /* each file chosen is a capture of its own */
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+          iochart_window_open_files (self, &file, 1);
+        }
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+open_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+  GtkFileFilter *filter;
+
+  /* GtkFileDialog arrives in GTK 4.10; Debian 12 has 4.8 */
+  self->chooser = gtk_file_chooser_native_new (_("Open Captures"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Open"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All captures"));
+  gtk_file_filter_add_mime_type (filter, "application/x-trace-cmd-dat");
+  gtk_file_filter_add_mime_type (filter, "application/x-blktrace");
+  gtk_file_filter_add_mime_type (filter, "application/x-bootchart");
+  gtk_file_filter_add_mime_type (filter, "text/plain");
+  gtk_file_filter_add_mime_type (filter, "application/gzip");
+  gtk_file_filter_add_mime_type (filter, "application/x-xz");
+  gtk_file_filter_add_mime_type (filter, "application/zstd");
+  gtk_file_filter_add_pattern (filter, "*.dat");
+  gtk_file_filter_add_pattern (filter, "*.blktrace.*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static gboolean
+drop_files (GtkDropTarget *target, const GValue *value, double x, double y, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+  GSList *list = g_value_get_boxed (value);
+
+  for (GSList *l = list; l; l = l->next)
+    {
+      GFile *file = l->data;
+      iochart_window_open_files (self, &file, 1);
+    }
+  return list != NULL;
+}
+
+static void
+recent_activated (GtkListBox *box, GtkListBoxRow *row, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+  const char *uri = g_object_get_data (G_OBJECT (row), "uri");
+  g_autoptr(GFile) file = g_file_new_for_uri (uri);
+
+  iochart_window_open_files (self, &file, 1);
+}
+
+/* Captures opened before, newest first, shown on the empty page. */
+static void
+fill_recent (IochartWindow *self)
+{
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  guint shown = 0;
+
+  for (GList *l = items; l && shown < 8; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      GtkWidget *row;
+      g_autofree char *path = NULL;
+
+      if (!gtk_recent_info_has_application (info, g_get_application_name ()) || !gtk_recent_info_exists (info))
+        continue;
+      path = g_filename_from_uri (gtk_recent_info_get_uri (info), NULL, NULL);
+      row = adw_action_row_new ();
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), gtk_recent_info_get_display_name (info));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), path ? path : gtk_recent_info_get_uri (info));
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (gtk_recent_info_get_uri (info)), g_free);
+      gtk_list_box_append (self->recent_list, row);
+      shown++;
+    }
+  gtk_widget_set_visible (self->recent_group, shown > 0);
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+/* ---- actions on the current tab ---- */
+
+static void
+page_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  IochartCapturePage *page = iochart_window_get_current_page (IOCHART_WINDOW (user_data));
+
+  if (page)
+    iochart_capture_page_activate (page, g_action_get_name (G_ACTION (action)));
+}
+
+static void
+close_tab_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tabs);
+
+  if (page)
+    adw_tab_view_close_page (self->tabs, page);
+}
+
+static void
+export_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      IochartCapturePage *page = iochart_window_get_current_page (self);
+      g_autoptr(GError) error = NULL;
+
+      if (page && !iochart_capture_page_export (page, path, &error))
+        adw_toast_overlay_add_toast (self->toasts, adw_toast_new (error->message));
+      else if (page)
+        {
+          g_autofree char *name = g_file_get_basename (file);
+          g_autofree char *text = g_strdup_printf (_("Exported “%s”"), name);
+          adw_toast_overlay_add_toast (self->toasts, adw_toast_new (text));
+        }
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+export_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+  IochartCapturePage *page = iochart_window_get_current_page (self);
+  g_autofree char *name = NULL;
+
+  if (page == NULL || !iochart_capture_page_is_ready (page))
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Export the View"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+  name = g_strdup_printf ("%s.svg", iochart_capture_page_get_title (page));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (export_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+tabs_changed (IochartWindow *self)
+{
+  update_stack (self);
+}
+
+static void
+iochart_window_dispose (GObject *object)
+{
+  IochartWindow *self = IOCHART_WINDOW (object);
+
+  g_clear_object (&self->chooser);
+  gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_WINDOW);
+  G_OBJECT_CLASS (iochart_window_parent_class)->dispose (object);
+}
+
+static void
+iochart_window_class_init (IochartWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = iochart_window_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, IochartWindow, toasts);
+  gtk_widget_class_bind_template_child (widget_class, IochartWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, IochartWindow, tabs);
+  gtk_widget_class_bind_template_child (widget_class, IochartWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, IochartWindow, recent_group);
+  gtk_widget_class_bind_template_callback (widget_class, recent_activated);
+  gtk_widget_class_bind_template_callback (widget_class, tabs_changed);
+}
+
+static void
+iochart_window_init (IochartWindow *self)
+{
+  static const GActionEntry actions[] = {
+    { "open", open_activated },
+    { "export", export_activated },
+    { "close-tab", close_tab_activated },
+    { "zoom-in", page_action },
+    { "zoom-out", page_action },
+    { "zoom-fit", page_action },
+    { "zoom-selection", page_action },
+    { "pan-left", page_action },
+    { "pan-right", page_action },
+    { "find", page_action },
+  };
+  GtkDropTarget *drop;
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_files), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  gtk_css_provider_load_from_resource (css, "/org/iochart/Iochart/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  fill_recent (self);
+  update_stack (self);
+}
+
+IochartWindow *
+iochart_window_new (IochartApplication *app)
+{
+  return g_object_new (IOCHART_TYPE_WINDOW, "application", app, NULL);
+}
