@@ -102,8 +102,11 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
                                                100.0 * d->stolen_ns / d->foreground_active_ns, d->n_episodes);
       gtk_label_set_text (self->steal_label, text);
     }
-  else
+  else if (d)
     gtk_label_set_text (self->steal_label, _("Idle steal: no foreground I/O outstanding in this range"));
+  else
+    gtk_label_set_text (self->steal_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->steal_label), steal != NULL);
   row (self->process_grid, 0, proc_head, 4, TRUE);
   for (guint i = 0; i < summary->processes->len && i < 12; i++)
     {
@@ -176,6 +179,7 @@ iochart_range_panel_set_episodes (IochartRangePanel *self, IochartSteal *steal, 
                                     : g_strdup_printf (_("Steal episodes (%u)"), n);
     gtk_label_set_text (self->episodes_label, text);
   }
+  gtk_widget_set_visible (GTK_WIDGET (self->episodes), n > 0);
 }
 
 static void
