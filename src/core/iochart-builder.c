@@ -73,6 +73,8 @@ struct _IochartBuilder {
   guint               n_done;
   IochartSchedNoteTracker notes;
   GHashTable         *ambiguous;     /* processes whose notes said "idle or be 7" */
+  guint64             bad_times;     /* events dropped: time out of [0, IOCHART_TIME_MAX_NS) */
+  guint64             bad_classes;   /* ioprio fields of class 5-7, read as no field */
   GHashTable         *unowned_tasks; /* pid -> GArray of IochartTaskRec, until the pid has a process */
 };
 
@@ -424,16 +426,24 @@ proc_for (IochartBuilder *b, gint32 pid, gint64 ts_ns, const char *comm, gsize l
   return index;
 }
 
-static void
+/* FALSE for a time no clock gives: the event is dropped (and counted). */
+static gboolean
 see_time (IochartBuilder *b, gint64 ts_ns)
 {
   IochartCapture *c = b->capture;
+
+  if (G_UNLIKELY (ts_ns < 0 || ts_ns >= IOCHART_TIME_MAX_NS))
+    {
+      b->bad_times++;
+      return FALSE;
+    }
 
   if (c->start_ns == IOCHART_TIME_UNKNOWN || ts_ns < c->start_ns)
     c->start_ns = ts_ns;
   if (c->end_ns == IOCHART_TIME_UNKNOWN || ts_ns > c->end_ns)
     c->end_ns = ts_ns;
   c->n_events++;
+  return TRUE;
 }
 
 /* ---- public builder API ---- */
@@ -586,7 +596,8 @@ void
 _iochart_builder_sched_switch (IochartBuilder *b, gint64 ts_ns, gint32 prev_pid,
                                IochartTaskState prev_state, gint32 next_pid)
 {
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   b->capture->has_tasks = TRUE;
   if (prev_pid > 0)
     task_change (b, ts_ns, prev_pid, prev_state);
@@ -597,7 +608,8 @@ _iochart_builder_sched_switch (IochartBuilder *b, gint64 ts_ns, gint32 prev_pid,
 void
 _iochart_builder_sched_wakeup (IochartBuilder *b, gint64 ts_ns, gint32 pid)
 {
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   if (pid > 0)
     task_change (b, ts_ns, pid, IOCHART_TASK_RUNNABLE);
 }
@@ -949,7 +961,18 @@ on_queue (IochartBuilder *b, const IochartBlockEvent *ev)
 void
 _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent *ev)
 {
-  see_time (b, ev->ts_ns);
+  IochartBlockEvent checked;
+
+  if (!see_time (b, ev->ts_ns))
+    return;
+  if (G_UNLIKELY (ev->ioprio >= 0 && IOCHART_IOPRIO_CLASS (ev->ioprio) > IOCHART_CLASS_IDLE))
+    {
+      /* the kernel knows classes 0-3 only: a damaged field tells no class */
+      b->bad_classes++;
+      checked = *ev;
+      checked.ioprio = -1;
+      ev = &checked;
+    }
   switch (action)
     {
     case IOCHART_BLOCK_QUEUE: b->seen_admission = TRUE; on_queue (b, ev); break;
@@ -973,6 +996,8 @@ _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const Ioch
 void
 _iochart_builder_comm (IochartBuilder *b, gint64 ts_ns, gint32 pid, const char *comm, gsize comm_len)
 {
+  if (G_UNLIKELY (ts_ns < 0 || ts_ns >= IOCHART_TIME_MAX_NS))
+    return;
   proc_for (b, pid, ts_ns, comm, comm_len);
 }
 
@@ -984,7 +1009,8 @@ _iochart_builder_fork (IochartBuilder *b, gint64 ts_ns, gint32 parent_pid, gint3
   ClassHint hint;
   IochartProcess *p;
 
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns) || parent_pid < 0 || child_pid < 0)   /* a damaged record */
+    return;
   parent = proc_for (b, parent_pid, ts_ns, NULL, 0);
   child = proc_new (b, child_pid);   /* a fork always starts a new process, even on a reused pid */
   p = proc_at (b, child);
@@ -1007,7 +1033,8 @@ _iochart_builder_exec (IochartBuilder *b, gint64 ts_ns, gint32 pid, const char *
 {
   g_autofree char *base = g_path_get_basename (filename);
 
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   /* The kernel names a task after the first 15 bytes of its program's base name. */
   proc_for (b, pid, ts_ns, base, MIN (strlen (base), 15));
 }
@@ -1017,9 +1044,10 @@ _iochart_builder_exit (IochartBuilder *b, gint64 ts_ns, gint32 pid)
 {
   guint32 index;
 
-  see_time (b, ts_ns);
-  index = proc_for (b, pid, ts_ns, NULL, 0);
-  proc_at (b, index)->exit_ns = ts_ns;
+  if (!see_time (b, ts_ns))
+    return;
+  if ((index = proc_for (b, pid, ts_ns, NULL, 0)) != IOCHART_NO_PROCESS)   /* a damaged pid */
+    proc_at (b, index)->exit_ns = ts_ns;
 }
 
 void
@@ -1040,7 +1068,8 @@ _iochart_builder_ioprio_set (IochartBuilder *b, gint64 ts_ns, gint32 caller_pid,
   IochartClass klass = IOCHART_IOPRIO_CLASS (ioprio);
   guint8 level = IOCHART_IOPRIO_LEVEL (ioprio);
 
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   /* IOPRIO_WHO_PGRP and _USER name groups we cannot enumerate: the caller, or the group's
    * leader, is the best evidence a trace gives. */
   if (who == 0 || which < 1 || which > 3)
@@ -1062,7 +1091,8 @@ _iochart_builder_message (IochartBuilder *b, gint64 ts_ns, guint32 dev, gint32 p
 {
   IochartSchedNote note;
 
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   if (!iochart_sched_note_may_tell_class (&b->notes, dev, pid, text, len) ||
       !iochart_sched_note_track (&b->notes, dev, pid, text, len, &note))
     return;
@@ -1233,6 +1263,13 @@ _iochart_builder_finish (IochartBuilder *b)
   _iochart_capture_retally (c);
   keep_ambiguous (b);
   group_tasks (b);
+  if (b->bad_times > 0)
+    _iochart_builder_warn (b, "'%s': %" G_GUINT64_FORMAT " event%s with a time no clock gives (negative or "
+                           "past 2^62 ns) dropped as damaged", c->name, b->bad_times, b->bad_times == 1 ? "" : "s");
+  if (b->bad_classes > 0)
+    _iochart_builder_warn (b, "'%s': %" G_GUINT64_FORMAT " event%s with an ioprio class of 4-7 (the kernel "
+                           "has 0-3): read as giving no class", c->name, b->bad_classes,
+                           b->bad_classes == 1 ? "" : "s");
   if (b->lost_merges > 0)
     g_debug ("%" G_GUINT64_FORMAT " merges into requests that began before the capture", b->lost_merges);
   g_ptr_array_add (c->warnings, NULL);
