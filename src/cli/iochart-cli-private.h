@@ -62,6 +62,7 @@ int             iochart_cli_open_app      (const char * const        *captures);
 int iochart_info_command   (int argc, char **argv);
 int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--png F] ... CAPTURE... */
 int iochart_record_command (int argc, char **argv);
+int iochart_simulate_command (int argc, char **argv);
 int iochart_check_command  (int argc, char **argv);
 int iochart_export_command (int argc, char **argv);
 int iochart_diff_command   (int argc, char **argv);

@@ -1089,19 +1089,7 @@ _iochart_builder_add_rule (IochartBuilder *b, const IochartClassRule *rule)
 static gboolean
 rule_matches (IochartBuilder *b, const IochartClassRule *rule, guint process)
 {
-  const IochartProcess *p = proc_at (b, process);
-  const IochartComm *comms;
-  char *end;
-  gint64 pid = g_ascii_strtoll (rule->match, &end, 10);
-  guint n;
-
-  if (*rule->match != '\0' && *end == '\0')
-    return pid == p->pid;
-  comms = iochart_capture_get_comms (b->capture, process, &n);
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (comms[i].comm, rule->match) == 0)
-      return TRUE;
-  return FALSE;
+  return iochart_capture_process_matches (b->capture, process, rule->match);
 }
 
 /* Lays the name histories out one process after another: one array for all, not one each. */

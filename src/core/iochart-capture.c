@@ -198,6 +198,28 @@ iochart_capture_get_comms (IochartCapture *self, guint process, guint *n_comms)
   return p->n_comms ? &g_array_index (self->comms, IochartComm, p->first_comm) : NULL;
 }
 
+gboolean
+iochart_capture_process_matches (IochartCapture *self, guint process, const char *comm_or_pid)
+{
+  const IochartProcess *p;
+  const IochartComm *comms;
+  char *end;
+  gint64 pid;
+  guint n;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), FALSE);
+  g_return_val_if_fail (process < self->processes->len, FALSE);
+  p = &g_array_index (self->processes, IochartProcess, process);
+  pid = g_ascii_strtoll (comm_or_pid, &end, 10);
+  if (*comm_or_pid != '\0' && *end == '\0')
+    return pid == p->pid;
+  comms = iochart_capture_get_comms (self, process, &n);
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (comms[i].comm, comm_or_pid) == 0)
+      return TRUE;
+  return g_strcmp0 (p->comm, comm_or_pid) == 0;
+}
+
 guint
 iochart_capture_get_n_requests (IochartCapture *self)
 {

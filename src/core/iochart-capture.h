@@ -81,6 +81,11 @@ const IochartComm    *iochart_capture_get_comms         (IochartCapture *self,
                                                          guint           process,
                                                          guint          *n_comms);
 
+/* Whether a process is COMM_OR_PID: its pid in decimal, or any name it had. */
+gboolean              iochart_capture_process_matches   (IochartCapture *self,
+                                                         guint           process,
+                                                         const char     *comm_or_pid);
+
 guint                 iochart_capture_get_n_requests    (IochartCapture *self);
 void                  iochart_capture_get_request       (IochartCapture *self,
                                                          guint           index,

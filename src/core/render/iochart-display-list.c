@@ -70,6 +70,19 @@ iochart_display_list_append_list (IochartDisplayList *dl, IochartDisplayList *fr
   g_array_set_clear_func (from->items, clear_item);
 }
 
+void
+iochart_display_list_translate (IochartDisplayList *dl, double dx, double dy)
+{
+  for (guint i = 0; i < dl->items->len; i++)
+    {
+      IochartDlItem *it = &g_array_index (dl->items, IochartDlItem, i);
+
+      it->x += dx, it->y += dy, it->x2 += dx, it->y2 += dy;
+      for (guint k = 0; it->points && k < it->n_points; k++)
+        it->points[2 * k] += dx, it->points[2 * k + 1] += dy;
+    }
+}
+
 static IochartDlItem *
 append (IochartDisplayList *dl, IochartDlKind kind)
 {

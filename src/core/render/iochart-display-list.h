@@ -74,6 +74,10 @@ const IochartDlItem *iochart_display_list_get_item  (IochartDisplayList *dl,
 void                iochart_display_list_append_list (IochartDisplayList *dl,
                                                       IochartDisplayList *from);
 
+/* Moves every item by (dx, dy): charts stacked one above the other. */
+void                iochart_display_list_translate   (IochartDisplayList *dl,
+                                                      double              dx,
+                                                      double              dy);
 /* Each adder returns the new item so that callers can set tooltip/meta with the setters. */
 IochartDlItem      *iochart_display_list_rect     (IochartDisplayList  *dl,
                                                    double x, double y, double w, double h,

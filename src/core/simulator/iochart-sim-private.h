@@ -1,0 +1,204 @@
+/* iochart-sim-private.h: what the engine, the policies and the device models share
+ *
+ * The engine owns the clock and the event queue; a policy only holds requests and says which one
+ * goes next; a device model only says how long a request takes. Requests are named by their index
+ * in the workload, processes by their index in the capture.
+ */
+#pragma once
+
+#include "iochart-simulator.h"
+
+G_BEGIN_DECLS
+
+#define IOCHART_SIM_NONE G_MAXUINT32
+
+/* One request as a policy sees it: 24 bytes. */
+typedef struct {
+  guint64 sector;
+  guint32 bytes;
+  guint32 process;          /* capture index, or IOCHART_NO_PROCESS */
+  guint8  klass;            /* IochartClass after --set-class; NONE and UNKNOWN count as BE */
+  guint8  level;
+  guint8  op;               /* IochartOp */
+  guint8  flags;            /* IochartRqFlags */
+  guint32 pad;
+} IochartSimRq;
+
+G_STATIC_ASSERT (sizeof (IochartSimRq) == 24);
+
+static inline gboolean
+_iochart_sim_rq_is_sync (const IochartSimRq *rq)
+{
+  return rq->op == IOCHART_OP_READ || (rq->flags & IOCHART_RQ_SYNC) != 0;
+}
+
+static inline gboolean
+_iochart_sim_rq_is_idle (const IochartSimRq *rq)
+{
+  return rq->klass == IOCHART_CLASS_IDLE;
+}
+
+/* The class a scheduler files a request under: none and unknown are best-effort. */
+static inline guint
+_iochart_sim_rq_sched_class (const IochartSimRq *rq)
+{
+  return rq->klass == IOCHART_CLASS_RT || rq->klass == IOCHART_CLASS_IDLE ? rq->klass : IOCHART_CLASS_BE;
+}
+
+/* A FIFO of request indices (a growing ring), which most policies keep per queue. */
+typedef struct {
+  guint32 *v;
+  guint    head, len, size;
+} IochartSimFifo;
+
+static inline void
+_iochart_sim_fifo_push (IochartSimFifo *f, guint32 x)
+{
+  if (f->len == f->size)
+    {
+      guint old = f->size;
+
+      f->size = MAX (8, 2 * old);
+      f->v = g_renew (guint32, f->v, f->size);
+      /* unwrap: the part before head moves after the old end, so the ring runs on from head */
+      for (guint i = 0; i < f->head; i++)
+        f->v[old + i] = f->v[i];
+    }
+  f->v[(f->head + f->len++) % f->size] = x;
+}
+
+static inline guint32
+_iochart_sim_fifo_peek (const IochartSimFifo *f)
+{
+  return f->len ? f->v[f->head] : G_MAXUINT32;
+}
+
+static inline guint32
+_iochart_sim_fifo_pop (IochartSimFifo *f)
+{
+  guint32 x;
+
+  if (f->len == 0)
+    return G_MAXUINT32;
+  x = f->v[f->head];
+  f->head = (f->head + 1) % f->size;
+  f->len--;
+  return x;
+}
+
+static inline void
+_iochart_sim_fifo_clear (IochartSimFifo *f)
+{
+  g_clear_pointer (&f->v, g_free);
+  f->head = f->len = f->size = 0;
+}
+
+/* What a policy may look at: the requests, the device's head and what is in flight. */
+typedef struct {
+  const IochartSimRq *rq;
+  guint               n_rq;
+  guint               n_processes;
+  const guint32      *parent;          /* per process: parent index or IOCHART_NO_PROCESS */
+  guint               in_flight;       /* requests on the device now */
+  guint               depth;           /* how many the device takes at once */
+  guint64             head_sector;     /* where the last dispatched request ended */
+} IochartSimCtx;
+
+/* KEY=VALUE settings of a policy or device model, parsed once; each reader checks its keys. */
+typedef struct _IochartSimSettings IochartSimSettings;
+
+IochartSimSettings *_iochart_sim_settings_parse   (const char          *text,
+                                                   GError             **error);
+void                _iochart_sim_settings_free    (IochartSimSettings  *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSimSettings, _iochart_sim_settings_free)
+/* Times take a unit (ms default): "8", "8ms", "200us", "0.1s". */
+gboolean            _iochart_sim_settings_time    (IochartSimSettings  *s,
+                                                   const char          *key,
+                                                   gint64               default_ns,
+                                                   gint64              *ns,
+                                                   GError             **error);
+gboolean            _iochart_sim_settings_double  (IochartSimSettings  *s,
+                                                   const char          *key,
+                                                   double               default_value,
+                                                   double               min,
+                                                   double               max,
+                                                   double              *value,
+                                                   GError             **error);
+gboolean            _iochart_sim_settings_bool    (IochartSimSettings  *s,
+                                                   const char          *key,
+                                                   gboolean             default_value,
+                                                   gboolean            *value,
+                                                   GError             **error);
+/* Fails naming the first key no reader asked for. */
+gboolean            _iochart_sim_settings_check   (IochartSimSettings  *s,
+                                                   const char          *what,
+                                                   GError             **error);
+/* "gap=100ms,k=1": the canonical text of what was read, for reports. */
+char               *_iochart_sim_settings_to_string (IochartSimSettings *s);
+
+/* A policy: one small table. dispatch returns a request index or IOCHART_SIM_NONE; next_timer
+ * the time the policy wants to be woken, or IOCHART_TIME_UNKNOWN. */
+typedef struct _IochartSimPolicy IochartSimPolicy;
+
+typedef struct {
+  const char *name;
+  IochartSimPolicy *(*init)       (const IochartSimCtx *ctx, IochartSimSettings *settings, GError **error);
+  void              (*free)       (IochartSimPolicy *p);
+  void              (*add)        (IochartSimPolicy *p, guint32 rq, gint64 now_ns);
+  guint32           (*dispatch)   (IochartSimPolicy *p, gint64 now_ns);
+  void              (*complete)   (IochartSimPolicy *p, guint32 rq, gint64 now_ns);
+  void              (*exit)       (IochartSimPolicy *p, guint32 process, gint64 now_ns);
+  gint64            (*next_timer) (IochartSimPolicy *p);
+  void              (*timer)      (IochartSimPolicy *p, gint64 now_ns);
+  /* optional: figures for the invariants' tests */
+  void              (*stats)      (IochartSimPolicy *p, IochartSimStats *stats);
+} IochartSimPolicyOps;
+
+extern const IochartSimPolicyOps _iochart_sim_noop_ops;
+extern const IochartSimPolicyOps _iochart_sim_cfq_ops;
+extern const IochartSimPolicyOps _iochart_sim_deadline_ops;
+extern const IochartSimPolicyOps _iochart_sim_bfq_ops;
+
+/* idle-gate wraps another policy: built with the inner one already made. */
+IochartSimPolicy *_iochart_sim_idle_gate_new (const IochartSimCtx        *ctx,
+                                              const IochartSimPolicyOps  *inner_ops,
+                                              IochartSimPolicy           *inner,
+                                              IochartSimSettings         *settings,
+                                              GError                    **error);
+extern const IochartSimPolicyOps _iochart_sim_idle_gate_ops;
+
+/* The device model's service time of a request dispatched now, behind the head at head_sector. */
+gint64 _iochart_sim_device_service_ns (IochartSimDevice   *dev,
+                                       const IochartSimRq *rq,
+                                       guint32             index,
+                                       guint64             head_sector);
+guint  _iochart_sim_device_get_depth  (IochartSimDevice   *dev);
+/* A serial device (one arm) serves what it holds one after the other. */
+gboolean _iochart_sim_device_is_serial (IochartSimDevice  *dev);
+
+/* The workload's tables, for the engine. */
+typedef struct {
+  IochartCapture     *capture;
+  guint               device;          /* capture device index */
+  guint               n_rq;
+  IochartSimRq       *rq;
+  guint32            *source;          /* per request: index in the capture */
+  gint64             *observed_service_ns; /* per request: its own time on a one-at-a-time device */
+  guint32            *parent;          /* per process */
+  guint8             *dropped;         /* per process */
+  /* The dependency graph: nodes are arrivals [0, R), completions [R, 2R), forks [2R, 2R+P) and
+   * exits [2R+P, 2R+2P). A live node with a predecessor becomes ready gap_ns after it; a root at
+   * gap_ns (its observed time). */
+  guint               n_nodes;
+  guint32            *pred;            /* per node: predecessor, IOCHART_SIM_NONE for roots */
+  gint64             *gap_ns;
+  guint8             *live;            /* per node */
+  guint32            *succ_start;      /* CSR of successors: n_nodes + 1 */
+  guint32            *succ;
+  guint32            *roots;           /* live nodes without predecessor, by time */
+  guint               n_roots;
+} IochartSimGraph;
+
+const IochartSimGraph *_iochart_sim_workload_get_graph (IochartSimWorkload *wl);
+
+G_END_DECLS

@@ -1,0 +1,497 @@
+/* iochart-sim-workload.c: a capture's requests, forks and exits as a closed-loop dependency graph
+ *
+ * Each process has a timeline: its fork, its sync requests' submissions and completions, the
+ * forks and exits of its children, its exit. Every submission, fork of a child and exit follows
+ * the latest earlier entry of that timeline by the observed gap: after a completion that is think
+ * time, after a submission still outstanding it is the offset of an overlapping request
+ * (readahead, AIO), after a child's exit it is a parent that waited (`find -exec cat`).
+ */
+#include <string.h>
+#include "iochart-sim-private.h"
+#include "iochart-error.h"
+#include "analysis/iochart-steal.h"
+
+struct _IochartSimWorkload {
+  IochartSimGraph g;
+  guint           n_dropped;
+};
+
+enum { K_START, K_COMPLETE, K_CHILD_EXIT, K_CHILD_FORK, K_SUBMIT, K_EXIT };
+
+typedef struct {
+  guint32 process;
+  guint8  kind;
+  gint64  ns;
+  guint32 node;
+} Entry;
+
+static int
+entry_cmp (gconstpointer a, gconstpointer b)
+{
+  const Entry *x = a, *y = b;
+
+  if (x->process != y->process)
+    return x->process < y->process ? -1 : 1;
+  if (x->ns != y->ns)
+    return x->ns < y->ns ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->node < y->node ? -1 : x->node > y->node;
+}
+
+typedef struct {
+  gint64  ns;
+  guint32 index;
+} Keyed;
+
+static int
+keyed_cmp (gconstpointer a, gconstpointer b)
+{
+  const Keyed *x = a, *y = b;
+
+  if (x->ns != y->ns)
+    return x->ns < y->ns ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static inline gboolean
+known (gint64 ns)
+{
+  return ns != IOCHART_TIME_UNKNOWN;
+}
+
+/* When the process handed the request to the block layer: the earliest time seen of it. */
+static gint64
+submit_ns (const IochartRequest *r)
+{
+  gint64 t = r->issue_ns;
+
+  if (known (r->insert_ns) && r->insert_ns < t)
+    t = r->insert_ns;
+  if (known (r->queue_ns) && r->queue_ns < t)
+    t = r->queue_ns;
+  return t;
+}
+
+/* Marks processes matching one of the names, and their descendants. */
+static void
+mark_tree (IochartCapture *c, const guint32 *parent, const char * const *match, guint n_match,
+           gssize stride, int *which)
+{
+  guint n = iochart_capture_get_n_processes (c);
+
+  for (guint i = 0; i < n; i++)
+    {
+      which[i] = -1;
+      for (guint m = 0; m < n_match; m++)
+        if (iochart_capture_process_matches (c, i, *(const char * const *) ((const char *) match + m * stride)))
+          which[i] = m;
+    }
+  /* a descendant takes the nearest marked ancestor's mark; steps bound a corrupt cycle */
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 p = parent[i];
+      guint steps = 0;
+
+      while (which[i] < 0 && p < n && steps++ < n)
+        {
+          if (which[p] >= 0)
+            which[i] = which[p];
+          p = parent[p];
+        }
+    }
+}
+
+static gboolean
+pick_device (IochartCapture *c, int asked, guint *device, GError **error)
+{
+  int d = asked >= 0 ? asked : iochart_steal_pick_device (c);
+
+  if (d < 0 || (guint) d >= iochart_capture_get_n_devices (c))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_EMPTY, "'%s': no request to simulate",
+                   iochart_capture_get_name (c));
+      return FALSE;
+    }
+  *device = d;
+  return TRUE;
+}
+
+/* The requests of the device with a whole life, by submission time. */
+static GArray *
+collect_requests (IochartCapture *c, guint device, GArray **times)
+{
+  guint n = iochart_capture_get_n_requests (c);
+  GArray *keyed = g_array_new (FALSE, FALSE, sizeof (Keyed));
+
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest r;
+
+      iochart_capture_get_request (c, i, &r);
+      if (r.device != device || !known (r.issue_ns) || !known (r.complete_ns) || r.complete_ns < r.issue_ns ||
+          r.op == IOCHART_OP_FLUSH)
+        continue;
+      g_array_append_val (keyed, ((Keyed) { submit_ns (&r), i }));
+    }
+  g_array_sort (keyed, keyed_cmp);
+  *times = keyed;
+  return keyed;
+}
+
+/* Each request's own time on a device that serves one at a time: from its issue, or from the
+ * previous completion when it had to wait behind it. */
+static void
+observed_service (IochartCapture *c, IochartSimGraph *g)
+{
+  g_autofree Keyed *by_done = g_new (Keyed, g->n_rq);
+  gint64 prev = G_MININT64;
+
+  for (guint i = 0; i < g->n_rq; i++)
+    {
+      IochartRequest r;
+
+      iochart_capture_get_request (c, g->source[i], &r);
+      by_done[i] = (Keyed) { r.complete_ns, i };
+      g->observed_service_ns[i] = r.issue_ns;   /* the issue, until the pass below */
+    }
+  qsort (by_done, g->n_rq, sizeof (Keyed), keyed_cmp);
+  for (guint k = 0; k < g->n_rq; k++)
+    {
+      guint32 i = by_done[k].index;
+      gint64 from = MAX (g->observed_service_ns[i], prev);
+
+      g->observed_service_ns[i] = MAX (by_done[k].ns - from, 1000);
+      prev = by_done[k].ns;
+    }
+}
+
+static void
+fill_requests (IochartCapture *c, IochartSimGraph *g, const Keyed *keyed, const int *set_rule,
+               const IochartSimWorkloadOptions *o)
+{
+  for (guint i = 0; i < g->n_rq; i++)
+    {
+      IochartRequest r;
+      IochartSimRq *q = &g->rq[i];
+
+      iochart_capture_get_request (c, keyed[i].index, &r);
+      g->source[i] = keyed[i].index;
+      q->sector = r.sector;
+      q->bytes = r.bytes;
+      q->process = r.process;
+      q->klass = r.klass;
+      q->level = r.level;
+      q->op = r.op;
+      q->flags = r.flags;
+      if (r.process != IOCHART_NO_PROCESS && set_rule[r.process] >= 0)
+        {
+          q->klass = o->set_class[set_rule[r.process]].klass;
+          q->level = o->set_class[set_rule[r.process]].level;
+        }
+    }
+}
+
+static inline guint32
+arrival_node (guint32 rq)
+{
+  return rq;
+}
+
+/* Async writes are the kernel's writeback: they stay at their observed times. */
+static gboolean
+in_timeline (const IochartSimRq *q)
+{
+  return q->process != IOCHART_NO_PROCESS && _iochart_sim_rq_is_sync (q);
+}
+
+static GArray *
+timeline_entries (IochartCapture *c, IochartSimGraph *g, const gint64 *submit)
+{
+  guint R = g->n_rq, P = iochart_capture_get_n_processes (c);
+  GArray *e = g_array_sized_new (FALSE, FALSE, sizeof (Entry), 2 * R + 4 * P);
+
+  for (guint i = 0; i < R; i++)
+    {
+      IochartRequest r;
+
+      if (!in_timeline (&g->rq[i]))
+        continue;
+      iochart_capture_get_request (c, g->source[i], &r);
+      g_array_append_val (e, ((Entry) { g->rq[i].process, K_SUBMIT, submit[i], arrival_node (i) }));
+      g_array_append_val (e, ((Entry) { g->rq[i].process, K_COMPLETE, r.complete_ns, R + i }));
+    }
+  for (guint p = 0; p < P; p++)
+    {
+      const IochartProcess *proc = iochart_capture_get_process (c, p);
+      guint32 fork = 2 * R + p, exit = 2 * R + P + p;
+
+      if (known (proc->start_ns))
+        {
+          g_array_append_val (e, ((Entry) { p, K_START, proc->start_ns, fork }));
+          if (g->parent[p] < P)
+            g_array_append_val (e, ((Entry) { g->parent[p], K_CHILD_FORK, proc->start_ns, fork }));
+        }
+      if (known (proc->exit_ns))
+        {
+          g_array_append_val (e, ((Entry) { p, K_EXIT, proc->exit_ns, exit }));
+          if (g->parent[p] < P)
+            g_array_append_val (e, ((Entry) { g->parent[p], K_CHILD_EXIT, proc->exit_ns, exit }));
+        }
+    }
+  g_array_sort (e, entry_cmp);
+  return e;
+}
+
+/* Every node that a process makes happen follows the latest earlier entry of its timeline. */
+static void
+link_timelines (IochartSimGraph *g, GArray *entries, gint64 *obs)
+{
+  guint32 last = IOCHART_SIM_NONE, proc = IOCHART_SIM_NONE;
+  gint64 last_ns = 0;
+
+  for (guint k = 0; k < entries->len; k++)
+    {
+      const Entry *en = &g_array_index (entries, Entry, k);
+
+      if (en->process != proc)
+        {
+          proc = en->process;
+          last = IOCHART_SIM_NONE;
+        }
+      obs[en->node] = en->ns;
+      if (en->kind == K_SUBMIT || en->kind == K_CHILD_FORK || en->kind == K_EXIT)
+        {
+          g->pred[en->node] = last;
+          g->gap_ns[en->node] = last == IOCHART_SIM_NONE ? en->ns : en->ns - last_ns;
+        }
+      last = en->node;
+      last_ns = en->ns;
+    }
+}
+
+/* A node whose predecessor was dropped follows that one's own predecessor, gaps added up. */
+static void
+bypass_dead (IochartSimGraph *g)
+{
+  for (guint n = 0; n < g->n_nodes; n++)
+    {
+      guint steps = 0;
+
+      if (!g->live[n])
+        continue;
+      while (g->pred[n] != IOCHART_SIM_NONE && !g->live[g->pred[n]] && steps++ < g->n_nodes)
+        {
+          guint32 d = g->pred[n];
+
+          if (g->pred[d] == IOCHART_SIM_NONE)
+            {
+              g->pred[n] = IOCHART_SIM_NONE;
+              g->gap_ns[n] += g->gap_ns[d];   /* a root's gap is its time */
+            }
+          else
+            {
+              g->pred[n] = g->pred[d];
+              g->gap_ns[n] += g->gap_ns[d];
+            }
+        }
+    }
+}
+
+static void
+build_successors (IochartSimGraph *g, const gint64 *obs)
+{
+  g_autofree guint32 *fill = g_new0 (guint32, g->n_nodes);
+  g_autofree Keyed *roots = g_new (Keyed, g->n_nodes);
+  guint n_roots = 0;
+
+  g->succ_start = g_new0 (guint32, g->n_nodes + 1);
+  /* a completion's link to its arrival only served bypass_dead: the device completes it */
+  for (guint n = g->n_rq; n < 2 * g->n_rq; n++)
+    g->pred[n] = IOCHART_SIM_NONE;
+  for (guint n = 0; n < g->n_nodes; n++)
+    if (g->live[n] && g->pred[n] != IOCHART_SIM_NONE)
+      g->succ_start[g->pred[n] + 1]++;
+  for (guint n = 0; n < g->n_nodes; n++)
+    g->succ_start[n + 1] += g->succ_start[n];
+  g->succ = g_new (guint32, MAX (g->succ_start[g->n_nodes], 1));
+  for (guint n = 0; n < g->n_nodes; n++)
+    {
+      if (!g->live[n])
+        continue;
+      if (g->pred[n] != IOCHART_SIM_NONE)
+        {
+          guint32 p = g->pred[n];
+          g->succ[g->succ_start[p] + fill[p]++] = n;
+        }
+      else if (n < g->n_rq || n >= 2 * g->n_rq)   /* completions come from the device */
+        roots[n_roots++] = (Keyed) { obs[n], n };
+    }
+  qsort (roots, n_roots, sizeof (Keyed), keyed_cmp);
+  g->roots = g_new (guint32, MAX (n_roots, 1));
+  for (guint i = 0; i < n_roots; i++)
+    g->roots[i] = roots[i].index;
+  g->n_roots = n_roots;
+}
+
+static void
+init_nodes (IochartCapture *c, IochartSimGraph *g, const gint64 *submit)
+{
+  guint R = g->n_rq, P = iochart_capture_get_n_processes (c);
+
+  g->n_nodes = 2 * R + 2 * P;
+  g->pred = g_new (guint32, g->n_nodes);
+  g->gap_ns = g_new0 (gint64, g->n_nodes);
+  g->live = g_new0 (guint8, g->n_nodes);
+  for (guint n = 0; n < g->n_nodes; n++)
+    g->pred[n] = IOCHART_SIM_NONE;
+  for (guint i = 0; i < R; i++)
+    {
+      IochartRequest r;
+      gboolean alive = g->rq[i].process == IOCHART_NO_PROCESS || !g->dropped[g->rq[i].process];
+
+      iochart_capture_get_request (c, g->source[i], &r);
+      g->gap_ns[i] = submit[i];                       /* a root until its timeline says otherwise */
+      g->pred[R + i] = i;                             /* only for bypassing a dropped completion */
+      g->gap_ns[R + i] = r.complete_ns - submit[i];
+      g->live[i] = g->live[R + i] = alive;
+    }
+  for (guint p = 0; p < P; p++)
+    {
+      const IochartProcess *proc = iochart_capture_get_process (c, p);
+
+      g->gap_ns[2 * R + p] = proc->start_ns;
+      g->gap_ns[2 * R + P + p] = proc->exit_ns;
+      g->live[2 * R + p] = known (proc->start_ns) && !g->dropped[p];
+      g->live[2 * R + P + p] = known (proc->exit_ns) && !g->dropped[p];
+    }
+}
+
+IochartSimWorkload *
+iochart_sim_workload_new (IochartCapture *capture, const IochartSimWorkloadOptions *options,
+                          GError **error)
+{
+  IochartSimWorkloadOptions defaults = IOCHART_SIM_WORKLOAD_OPTIONS_INIT;
+  g_autoptr(IochartSimWorkload) wl = g_new0 (IochartSimWorkload, 1);
+  IochartSimGraph *g = &wl->g;
+  g_autoptr(GArray) keyed = NULL;
+  g_autoptr(GArray) entries = NULL;
+  g_autofree int *drop_rule = NULL, *set_rule = NULL;
+  g_autofree gint64 *submit = NULL, *obs = NULL;
+  guint P, n_drop = 0;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  if (options == NULL)
+    options = &defaults;
+  g->capture = g_object_ref (capture);
+  if (!pick_device (capture, options->device, &g->device, error))
+    return NULL;
+  P = iochart_capture_get_n_processes (capture);
+  g->parent = g_new (guint32, MAX (P, 1));
+  g->dropped = g_new0 (guint8, MAX (P, 1));
+  for (guint p = 0; p < P; p++)
+    g->parent[p] = iochart_capture_get_process (capture, p)->parent;
+
+  while (options->drop && options->drop[n_drop])
+    n_drop++;
+  drop_rule = g_new (int, MAX (P, 1));
+  set_rule = g_new (int, MAX (P, 1));
+  mark_tree (capture, g->parent, options->drop, n_drop, sizeof (char *), drop_rule);
+  mark_tree (capture, g->parent, options->set_class ? (const char * const *) &options->set_class[0].match : NULL,
+             options->n_set_class, sizeof (IochartClassRule), set_rule);
+  for (guint p = 0; p < P; p++)
+    if ((g->dropped[p] = drop_rule[p] >= 0))
+      wl->n_dropped++;
+  for (guint m = 0; m < n_drop; m++)
+    {
+      gboolean any = FALSE;
+      for (guint p = 0; p < P; p++)
+        any |= drop_rule[p] == (int) m;
+      if (!any)
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': --drop matches no process",
+                       options->drop[m]);
+          return NULL;
+        }
+    }
+
+  collect_requests (capture, g->device, &keyed);
+  g->n_rq = keyed->len;
+  g->rq = g_new0 (IochartSimRq, MAX (g->n_rq, 1));
+  g->source = g_new (guint32, MAX (g->n_rq, 1));
+  g->observed_service_ns = g_new (gint64, MAX (g->n_rq, 1));
+  submit = g_new (gint64, MAX (g->n_rq, 1));
+  fill_requests (capture, g, (const Keyed *) keyed->data, set_rule, options);
+  for (guint i = 0; i < g->n_rq; i++)
+    submit[i] = g_array_index (keyed, Keyed, i).ns;
+  observed_service (capture, g);
+
+  init_nodes (capture, g, submit);
+  obs = g_new (gint64, g->n_nodes);
+  for (guint n = 0; n < g->n_nodes; n++)
+    obs[n] = g->gap_ns[n];
+  entries = timeline_entries (capture, g, submit);
+  link_timelines (g, entries, obs);
+  bypass_dead (g);
+  build_successors (g, obs);
+  return g_steal_pointer (&wl);
+}
+
+void
+iochart_sim_workload_free (IochartSimWorkload *wl)
+{
+  IochartSimGraph *g;
+
+  if (wl == NULL)
+    return;
+  g = &wl->g;
+  g_clear_object (&g->capture);
+  g_free (g->rq);
+  g_free (g->source);
+  g_free (g->observed_service_ns);
+  g_free (g->parent);
+  g_free (g->dropped);
+  g_free (g->pred);
+  g_free (g->gap_ns);
+  g_free (g->live);
+  g_free (g->succ_start);
+  g_free (g->succ);
+  g_free (g->roots);
+  g_free (wl);
+}
+
+IochartCapture *
+iochart_sim_workload_get_capture (IochartSimWorkload *wl)
+{
+  return wl->g.capture;
+}
+
+guint
+iochart_sim_workload_get_device (IochartSimWorkload *wl)
+{
+  return wl->g.device;
+}
+
+guint
+iochart_sim_workload_get_n_requests (IochartSimWorkload *wl)
+{
+  return wl->g.n_rq;
+}
+
+guint
+iochart_sim_workload_get_n_dropped (IochartSimWorkload *wl)
+{
+  return wl->n_dropped;
+}
+
+gboolean
+iochart_sim_workload_is_dropped (IochartSimWorkload *wl, guint32 process)
+{
+  return process < iochart_capture_get_n_processes (wl->g.capture) && wl->g.dropped[process];
+}
+
+const IochartSimGraph *
+_iochart_sim_workload_get_graph (IochartSimWorkload *wl)
+{
+  return &wl->g;
+}
