@@ -94,4 +94,18 @@ else
   echo "ok - # SKIP .dat section checks: trace-cmd is not installed"
 fi
 
+# 4. bombs: a gzip text that inflates 1000 times (format detection streams, the load stops at a
+# bound), a sparse .tgz whose members claim 1 GiB each; and a cut .gz loads its valid part
+{ head -n 40 "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt"; head -c 100000000 /dev/zero; } | gzip -1 >"$tmp/bomb.txt.gz"
+expect "gzip bomb" 2 "bomb.txt.gz': inflates past 64.0 MiB" info "$tmp/bomb.txt.gz"
+mkdir "$tmp/sparse"
+( cd "$tmp/sparse" && printf 'version = 0.8\n' >header && truncate -s 1G proc_ps.log proc_stat.log proc_diskstats.log &&
+  tar --sparse -czf ../sparse.tgz header proc_ps.log proc_stat.log proc_diskstats.log )
+rm -rf "$tmp/sparse"
+expect "sparse tgz bomb" 2 "sparse.tgz': member 'proc_ps.log' is too large" --svg "$tmp/x.svg" "$tmp/sparse.tgz"
+gzip -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt" | head -c 8000 >"$tmp/cut.txt.gz"
+expect "cut .gz loads its valid part" 0 "cut.txt.gz': compressed data cut or damaged after [0-9]+ bytes of text" info "$tmp/cut.txt.gz"
+xz -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt" | head -c 2000 >"$tmp/cut.txt.xz"
+expect "cut .xz: our message, not liblzma's" 2 "cut.txt.xz': cut or damaged compressed data, nothing readable" info "$tmp/cut.txt.xz"
+
 exit $fail
