@@ -97,7 +97,7 @@ fi
 # 4. bombs: a gzip text that inflates 1000 times (format detection streams, the load stops at a
 # bound), a sparse .tgz whose members claim 1 GiB each; and a cut .gz loads its valid part
 { head -n 40 "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt"; head -c 100000000 /dev/zero; } | gzip -1 >"$tmp/bomb.txt.gz"
-expect "gzip bomb" 2 "bomb.txt.gz': inflates past 64.0 MiB" info "$tmp/bomb.txt.gz"
+expect "gzip bomb" 2 "bomb.txt.gz': inflates past 64.0.MiB" info "$tmp/bomb.txt.gz"
 mkdir "$tmp/sparse"
 ( cd "$tmp/sparse" && printf 'version = 0.8\n' >header && truncate -s 1G proc_ps.log proc_stat.log proc_diskstats.log &&
   tar --sparse -czf ../sparse.tgz header proc_ps.log proc_stat.log proc_diskstats.log )
