@@ -108,4 +108,41 @@ expect "cut .gz loads its valid part" 0 "cut.txt.gz': compressed data cut or dam
 xz -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt" | head -c 2000 >"$tmp/cut.txt.xz"
 expect "cut .xz: our message, not liblzma's" 2 "cut.txt.xz': cut or damaged compressed data, nothing readable" info "$tmp/cut.txt.xz"
 
+# A bootchart folder from the fuzz seed (members after "==> NAME <==" lines).
+mkboot () {   # mkboot DIR
+  python3 - "$IOCHART_SOURCE_ROOT/tests/bootchart/seeds/small.seed" "$1" <<'PY'
+import os, re, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+parts = re.split(rb'^==> (.*) <==\n', open(sys.argv[1], 'rb').read(), flags=re.M)
+for name, body in zip(parts[1::2], parts[2::2]):
+    open(os.path.join(sys.argv[2], name.decode()), 'wb').write(body)
+PY
+}
+
+# 6. a cmdline2 record without an args line (UBSan: zero offset to a null pointer)
+mkboot "$tmp/boot"
+printf '41\n:/bin/a\n\n' >"$tmp/boot/cmdline2.log"
+expect "bootchart: cmdline2 without args" 0 "" --json "$tmp/boot.json" "$tmp/boot"
+
+# 7. invalid UTF-8 in process names: every JSON output parses (a strict UTF-8 decoder)
+printf 'cpus=2\n              c\377at-15444 [001]  1784.916653: block_rq_insert:      7,1 RA 16384 () 266528 + 32 0x2,0,2 [c\377at]\n              c\377at-15444 [001]  1784.916663: block_rq_issue:       7,1 RA 16384 () 266528 + 32 0x2,0,2 [c\377at]\n           <idle>-0     [001]  1784.916926: block_rq_complete:    7,1 RA () 266528 + 32 0x2,0,2 [0]\n' >"$tmp/utf.txt"
+run info --json "$tmp/utf.txt"; cp "$tmp/out" "$tmp/info-utf.json"
+run --json "$tmp/render-utf.json" "$tmp/utf.txt"
+mkboot "$tmp/boot-utf"
+sed -i 's/(kthreadd)/(kth\xffreadd)/' "$tmp/boot-utf/proc_ps.log"
+run --json "$tmp/boot-utf.json" "$tmp/boot-utf"
+if python3 -c '
+import json, sys
+for f in sys.argv[1:]:
+    json.loads(open(f, "rb").read().decode("utf-8", "strict"))
+' "$tmp/info-utf.json" "$tmp/render-utf.json" "$tmp/boot-utf.json"; then ok "invalid UTF-8 names: valid JSON"; else bad "invalid UTF-8 JSON"; fi
+
+# 8. a bootchart member symlinked out of its folder is not followed, nor quoted
+mkboot "$tmp/boot-link"
+printf 'root:x:0:0:SECRET-LINE:/root:/bin/bash\n' >"$tmp/passwd"
+ln -sf "$tmp/passwd" "$tmp/boot-link/proc_ps.log"
+run --json "$tmp/link.json" "$tmp/boot-link"
+if grep -q "symlink out of the capture folder" "$tmp/err" && ! grep -q SECRET "$tmp/err" "$tmp/out" "$tmp/link.json" 2>/dev/null; then
+  ok "bootchart: symlink out of the folder not followed"; else bad "bootchart symlink"; fi
+
 exit $fail

@@ -1,5 +1,6 @@
 /* iochart-bootchart.c: the bootchart model, loading from a folder or an archive */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <archive.h>
 #include <archive_entry.h>
@@ -427,9 +428,25 @@ _iochart_bootchart_finish (IochartBootchart *self, GError **error)
 
 /* ---- loading ---- */
 
+/* A member that is a symlink may point inside the capture folder, never out of it (a capture
+ * from elsewhere must not read, or quote, /etc/passwd). */
+static gboolean
+inside_folder (const char *folder_real, const char *file)
+{
+  g_autofree char *real = NULL;
+
+  if (!g_file_test (file, G_FILE_TEST_IS_SYMLINK))
+    return TRUE;
+  real = realpath (file, NULL);
+  return real != NULL && folder_real != NULL && g_str_has_prefix (real, folder_real) &&
+         real[strlen (folder_real)] == G_DIR_SEPARATOR;
+}
+
 static gboolean
 load_folder (IochartBootchart *self, const char *path, GError **error)
 {
+  g_autofree char *folder_real = realpath (path, NULL);
+
   for (guint i = 0; i < G_N_ELEMENTS (member_kinds); i++)
     {
       g_autofree char *file = g_build_filename (path, member_kinds[i], NULL);
@@ -439,6 +456,11 @@ load_folder (IochartBootchart *self, const char *path, GError **error)
 
       if (!g_file_test (file, G_FILE_TEST_IS_REGULAR))
         continue;
+      if (!inside_folder (folder_real, file))
+        {
+          _iochart_bootchart_warn (self, "'%s': a symlink out of the capture folder: not read", file);
+          continue;
+        }
       if (!g_file_get_contents (file, &contents, &len, &local))
         {
           g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", file, local->message);
