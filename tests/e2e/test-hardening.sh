@@ -145,4 +145,23 @@ run --json "$tmp/link.json" "$tmp/boot-link"
 if grep -q "symlink out of the capture folder" "$tmp/err" && ! grep -q SECRET "$tmp/err" "$tmp/out" "$tmp/link.json" 2>/dev/null; then
   ok "bootchart: symlink out of the folder not followed"; else bad "bootchart symlink"; fi
 
+# Outputs: written through a temporary file (a failed write leaves the old file whole), keeping an
+# existing file's mode and a symlink's target; never over an input; checked before the load.
+text="$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt"
+mkdir "$tmp/outdir"
+for kind in png pdf svg json; do
+  printf 'old\n' >"$tmp/outdir/old.$kind"
+  ( trap '' XFSZ; ulimit -f 4; "$IOCHART" --$kind "$tmp/outdir/old.$kind" "$text" >/dev/null 2>"$tmp/err" ); rc=$?
+  if [ $rc -eq 2 ] && grep -q "old.$kind': cannot write" "$tmp/err" && [ "$(cat "$tmp/outdir/old.$kind")" = old ] &&
+     [ "$(ls -A "$tmp/outdir" | grep -c '^\.')" -eq 0 ]; then ok "$kind: a failed write keeps the old file"; else bad "$kind: failed write"; fi
+done
+printf 'old\n' >"$tmp/outdir/real.png"; chmod 640 "$tmp/outdir/real.png"; ln -s real.png "$tmp/outdir/link.png"
+run --png "$tmp/outdir/link.png" "$text"
+if [ $rc -eq 0 ] && [ -L "$tmp/outdir/link.png" ] && [ "$(stat -c %a "$tmp/outdir/real.png")" = 640 ] &&
+   [ "$(head -c 4 "$tmp/outdir/real.png" | tail -c 3)" = PNG ]; then ok "png: symlink target replaced, mode kept"; else bad "png: symlink and mode"; fi
+cp "$text" "$tmp/in.txt"
+expect "an output that is an input" 2 "in.txt': refusing to write over the capture" --svg "$tmp/in.txt" "$tmp/in.txt"
+cmp -s "$text" "$tmp/in.txt" && ok "the input is untouched" || bad "the input was overwritten"
+expect "output checked before the load" 2 "nofolder/x.svg': cannot write: no such folder" --svg "$tmp/nofolder/x.svg" "$tmp/garbage.blktrace.0"
+
 exit $fail
