@@ -139,10 +139,10 @@ test_dat (void)
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     {
       JsonObject *c = json_object_get_object_member (classes, iochart_class_name (k));
-      g_assert_cmpint (json_object_get_int_member (c, "requests"), ==, (gint64) s->classes[k].requests);
-      g_assert_cmpint (json_object_get_int_member (c, "bytes"), ==, (gint64) s->classes[k].bytes);
+      g_assert_cmpint (json_object_get_int_member (c, "requests"), ==, (gint64) s->counts.by_class[k].requests);
+      g_assert_cmpint (json_object_get_int_member (c, "bytes"), ==, (gint64) s->counts.by_class[k].bytes);
     }
-  g_assert_cmpuint (s->classes[IOCHART_CLASS_IDLE].requests, >, 0);
+  g_assert_cmpuint (s->counts.by_class[IOCHART_CLASS_IDLE].requests, >, 0);
 
   /* zoom to the selection */
   action ("zoom-selection");
