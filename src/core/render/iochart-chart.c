@@ -1018,7 +1018,7 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   IochartChartStyle defaults = IOCHART_CHART_STYLE_INIT;
   Chart c = { 0 };
   IochartDisplayList *dl;
-  double axis_top;
+  double axis_top, band_top;
 
   g_return_val_if_fail (view != NULL, NULL);
   if (style == NULL)
@@ -1038,6 +1038,8 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
 
   header (&c, style);
   c.b.y += 10;
+  band_top = c.b.y;
+  c.b.y += iochart_blocks_marks_band (&c.b, style->marks, style->n_marks, band_top, c.pal->base.dim, c.pal->base.fg);
   axis_top = c.b.y + 10;
   c.b.y += 16;
   c.b.plot_top = c.b.y;
@@ -1066,6 +1068,8 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   c.b.y += 24;
   if (c.bins)
     shade_steal (&c);
+  c.b.plot_top = axis_top + 4;
+  iochart_blocks_mark_lines (&c.b, style->marks, style->n_marks, c.pal->base.dim, c.pal->base.fg);
 
   dl = iochart_blocks_finish (&c.b);
   g_clear_pointer (&c.splits, iochart_time_splits_free);
