@@ -37,6 +37,23 @@ assert len(eps) == 20 and '%d episodes' % i['idle_steal']['n_episodes'] in t, le
 worst = max(e['stolen_ns'] for e in i['idle_steal']['episodes'])
 assert eps[0][3] == '%.1f ms' % (worst / 1e6), (eps[0], worst)
 assert any(r[0].startswith('find[17120] + 170') and r[1] == 'idle' for r in rows)"
+py "HTML: the latency breakdown per class and per lane is the summary's (info --json)" "
+def dur(ns):   # iochart_format_duration
+    a = abs(ns)
+    if a < 1e3: return '%.0f ns' % ns
+    if a < 1e6: return ('%.1f µs' if a < 1e4 else '%.0f µs') % (ns / 1e3)
+    if a < 1e9: return ('%.1f ms' if a < 1e7 else '%.0f ms') % (ns / 1e6)
+    return ('%.1f s' if a < 1e11 else '%.0f s') % (ns / 1e9)
+i = json.load(open('$tmp/info.json'))
+d = [d for d in i['devices'] if d['dev'] == '7,0'][0]['classes']
+rows = {(r[0], r[1]): r[2:] for r in j['rows'] if len(r) == 8 and r[1] in ('Q2I', 'I2D', 'D2C', 'Q2C')}
+assert len(rows) == 8, rows.keys()
+for (k, span), cells in rows.items():
+    L = d[k]['latency'][span.lower()]
+    assert cells == [str(L['n']), dur(L['avg_ns']), dur(L['p50_ns']), dur(L['p95_ns']), dur(L['p99_ns']), dur(L['max_ns'])], (k, span, cells, L)
+lanes = [r for r in j['rows'] if len(r) == 11 and r[0] != 'lane']
+assert [r[1] for r in lanes] == ['idle', 'be'] and lanes[0][9] == dur(d['idle']['latency']['q2c']['p99_ns']), lanes
+assert 'latency' in j['ids'] and 'lanes-latency' in j['ids']"
 py "HTML: user and automatic annotations listed; command line, version and checksum" "
 import hashlib, subprocess
 rows = j['rows']

@@ -33,7 +33,8 @@ typedef struct {
   gint64                      start_ns;
   IochartSteal               *steal;
   const IochartStealDevice   *sd;
-  IochartLanes               *lanes;
+  IochartLanes               *lanes;     /* the summary's: every lane of the device */
+  IochartSummary             *summary;   /* of the device, every lane and process */
   GArray                     *marks;      /* Mark, I/O chart */
   GArray                     *boot_marks; /* Mark, boot chart: listed only, the boot chart draws its own */
   guint                       width;
@@ -265,7 +266,7 @@ static void
 summary_tables (Build *b)
 {
   g_autoptr(IochartSummary) all = iochart_summary_new (b->io, -1, 1);
-  g_autoptr(IochartSummary) one = iochart_summary_new (b->io, b->device, 1);
+  const IochartSummary *one = b->summary;
   const char *dcols[] = { "device", "name", "requests", "bytes", "read", "written", NULL };
   const char *ccols[] = { "class", "requests", "bytes", NULL };
   g_autofree char *dev = dev_text (b->io, b->device);
@@ -530,6 +531,8 @@ lane_table (Build *b, GCompareFunc cmp)
     }
 }
 
+static void lanes_by_latency (Build *b);
+
 static void
 lanes_section (Build *b)
 {
@@ -544,6 +547,87 @@ lanes_section (Build *b)
   lane_table (b, cmp_lane_bytes);
   iochart_report_heading (b->report, 3, "lanes-wait", "By time waiting for I/O");
   lane_table (b, cmp_lane_wait);
+  lanes_by_latency (b);
+}
+
+/* ---- latency: the summary's btt breakdown ---- */
+
+static char *
+lat (gint64 ns)
+{
+  return ns == IOCHART_TIME_UNKNOWN ? g_strdup ("-") : iochart_format_duration (ns);
+}
+
+static void
+latency_section (Build *b)
+{
+  const IochartSummaryDevice *sd = &g_array_index (b->summary->devices, IochartSummaryDevice, b->device);
+  const char *cols[] = { "class", "span", "requests", "avg", "p50", "p95", "p99", "max", NULL };
+  g_autofree char *dev = dev_text (b->io, b->device);
+  g_autofree char *t = g_strdup_printf ("Where each request's time went on %s, as btt breaks it down: Q2I queued to "
+                                        "inserted (waiting for a request or a plug), I2D in the scheduler, D2C on the "
+                                        "device, Q2C the whole wait. A span counts when the capture saw both its ends.", dev);
+
+  iochart_report_heading (b->report, 2, "latency", "Latency by class");
+  iochart_report_text (b->report, t);
+  iochart_report_table (b->report, cols);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    for (guint kind = 0; kind < IOCHART_N_LATENCY_KINDS; kind++)
+      {
+        const IochartLatencyStats *st = &sd->class_latency[k].kind[kind];
+        g_autofree char *n = NULL, *avg = NULL, *p50 = NULL, *p95 = NULL, *p99 = NULL, *max = NULL;
+        g_autofree char *span = g_ascii_strup (iochart_latency_kind_name (kind), -1);
+
+        if (st->n == 0)
+          continue;
+        n = iochart_format_count (st->n);
+        avg = lat (st->avg_ns), p50 = lat (st->p50_ns), p95 = lat (st->p95_ns), p99 = lat (st->p99_ns);
+        max = lat (st->max_ns);
+        {
+          const char *row[] = { iochart_class_name (k), span, n, avg, p50, p95, p99, max };
+          iochart_report_table_row (b->report, row);
+        }
+      }
+}
+
+static int
+cmp_lane_p99 (gconstpointer a, gconstpointer b)
+{
+  const IochartSummaryLane *x = *(const IochartSummaryLane * const *) a, *y = *(const IochartSummaryLane * const *) b;
+  gint64 px = x->latency.kind[IOCHART_LATENCY_Q2C].p99_ns, py = y->latency.kind[IOCHART_LATENCY_Q2C].p99_ns;
+
+  return (px < py) - (px > py);
+}
+
+static void
+lanes_by_latency (Build *b)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  const char *cols[] = { "lane", "class", "requests", "Q2I avg", "I2D avg", "D2C avg", "Q2C avg", "Q2C p50", "Q2C p95",
+                         "Q2C p99", "Q2C max", NULL };
+
+  for (guint i = 0; i < b->summary->lane_rows->len; i++)
+    {
+      IochartSummaryLane *sl = &g_array_index (b->summary->lane_rows, IochartSummaryLane, i);
+
+      if (sl->latency.kind[IOCHART_LATENCY_Q2C].n > 0)
+        g_ptr_array_add (rows, sl);
+    }
+  g_ptr_array_sort (rows, cmp_lane_p99);
+  iochart_report_heading (b->report, 3, "lanes-latency", "By latency (queue to complete p99), with the breakdown");
+  iochart_report_table (b->report, cols);
+  for (guint i = 0; i < MIN (rows->len, (guint) TOP_LANES); i++)
+    {
+      const IochartSummaryLane *sl = g_ptr_array_index (rows, i);
+      const IochartLatencyStats *k = sl->latency.kind, *q = &k[IOCHART_LATENCY_Q2C];
+      g_autofree char *n = iochart_format_count (q->n);
+      g_autofree char *q2i = lat (k[IOCHART_LATENCY_Q2I].avg_ns), *i2d = lat (k[IOCHART_LATENCY_I2D].avg_ns);
+      g_autofree char *d2c = lat (k[IOCHART_LATENCY_D2C].avg_ns), *avg = lat (q->avg_ns), *p50 = lat (q->p50_ns);
+      g_autofree char *p95 = lat (q->p95_ns), *p99 = lat (q->p99_ns), *max = lat (q->max_ns);
+      const char *row[] = { sl->l->label, iochart_class_name (sl->l->klass), n, q2i, i2d, d2c, avg, p50, p95, p99, max };
+
+      iochart_report_table_row (b->report, row);
+    }
 }
 
 /* ---- annotations, reproduction ---- */
@@ -644,11 +728,11 @@ iochart_report_build (IochartCapture *io, IochartBootchart *bc, const IochartRep
 {
   g_autoptr(IochartReport) report = NULL;
   g_autoptr(IochartSteal) steal = NULL;
-  g_autoptr(IochartLanes) lanes = NULL;
+  g_autoptr(IochartSummary) summary = NULL;
   g_autoptr(GArray) marks = g_array_new (FALSE, TRUE, sizeof (Mark));
   g_autoptr(GArray) boot_marks = g_array_new (FALSE, TRUE, sizeof (Mark));
   g_autofree char *v = NULL;
-  Build b = { o, NULL, io, bc, -1, 0, NULL, NULL, NULL, marks, boot_marks, o->width ? o->width : 1600 };
+  Build b = { o, NULL, io, bc, -1, 0, NULL, NULL, NULL, NULL, marks, boot_marks, o->width ? o->width : 1600 };
 
   g_return_val_if_fail (io != NULL || bc != NULL, NULL);
   g_array_set_clear_func (marks, mark_clear);
@@ -659,7 +743,7 @@ iochart_report_build (IochartCapture *io, IochartBootchart *bc, const IochartRep
   if (io != NULL)
     {
       IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
-      IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+      IochartSummaryOptions sumo = IOCHART_SUMMARY_OPTIONS_INIT;
 
       b.device = o->device >= 0 ? o->device : iochart_steal_pick_device (io);
       if (b.device < 0)
@@ -673,10 +757,11 @@ iochart_report_build (IochartCapture *io, IochartBootchart *bc, const IochartRep
       steal = iochart_steal_new (io, &so);
       b.steal = steal;
       b.sd = iochart_steal_find_device (steal, b.device);
-      lo.top_n = 0;
-      lo.device = b.device;
-      lanes = iochart_lanes_new (io, &lo);
-      b.lanes = lanes;
+      sumo.device = b.device;
+      sumo.top = 0;
+      summary = iochart_summary_new_full (io, &sumo);
+      b.summary = summary;
+      b.lanes = summary->lanes;
     }
   if (!user_marks (&b, error))
     return NULL;
@@ -697,6 +782,7 @@ iochart_report_build (IochartCapture *io, IochartBootchart *bc, const IochartRep
   if (io != NULL)
     {
       episodes (&b);
+      latency_section (&b);
       lanes_section (&b);
     }
   annotations_section (&b);
