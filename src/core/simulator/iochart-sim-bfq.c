@@ -30,6 +30,7 @@ struct _IochartSimPolicy {
   Queue   *q;
   guint    n_sync;
   guint    busy[4];             /* busy queues per class */
+  GArray  *busy_ids[4];         /* guint32 ids of the busy queues per class, in the order they became busy */
   double   vtime[4];            /* per class: virtual time of the last queue put in service */
   guint32  active;
   gint64   slice_end;           /* timeout_sync of the queue in service */
@@ -79,6 +80,8 @@ bfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
   p->ctx = ctx;
   p->n_sync = ctx->n_processes + 1;
   p->q = g_new0 (Queue, p->n_sync + 32);
+  for (guint c = 0; c < 4; c++)
+    p->busy_ids[c] = g_array_new (FALSE, FALSE, sizeof (guint32));
   p->active = IOCHART_SIM_NONE;
   p->last_idle_served = G_MININT64 / 2;
   return g_steal_pointer (&p);
@@ -89,13 +92,18 @@ bfq_free (IochartSimPolicy *p)
 {
   for (guint i = 0; i < p->n_sync + 32; i++)
     _iochart_sim_fifo_clear (&p->q[i].rqs);
+  for (guint c = 0; c < 4; c++)
+    g_array_unref (p->busy_ids[c]);
   g_free (p->q);
   g_free (p);
 }
 
 static void
-set_busy (IochartSimPolicy *p, Queue *q, gboolean busy)
+set_busy (IochartSimPolicy *p, guint32 id, gboolean busy)
 {
+  Queue *q = &p->q[id];
+  GArray *ids = p->busy_ids[q->klass];
+
   if (q->busy == busy)
     return;
   q->busy = busy;
@@ -103,9 +111,16 @@ set_busy (IochartSimPolicy *p, Queue *q, gboolean busy)
     {
       p->busy[q->klass]++;
       q->vstart = MAX (q->vstart, p->vtime[q->klass]);
+      g_array_append_val (ids, id);
+      return;
     }
-  else
-    p->busy[q->klass]--;
+  p->busy[q->klass]--;
+  for (guint i = 0; i < ids->len; i++)
+    if (g_array_index (ids, guint32, i) == id)
+      {
+        g_array_remove_index (ids, i);
+        break;
+      }
 }
 
 static void
@@ -118,9 +133,9 @@ expire (IochartSimPolicy *p)
   q = &p->q[p->active];
   q->vstart += (double) p->served / q->weight;
   p->idling = FALSE;
-  p->active = IOCHART_SIM_NONE;
   if (q->rqs.len == 0)
-    set_busy (p, q, FALSE);
+    set_busy (p, p->active, FALSE);
+  p->active = IOCHART_SIM_NONE;
 }
 
 static guint
@@ -143,7 +158,7 @@ bfq_add (IochartSimPolicy *p, guint32 rq, gint64 now)
       q->ttime_mean = (7 * q->ttime_mean + tt) / 8;
     }
   _iochart_sim_fifo_push (&q->rqs, rq);
-  set_busy (p, q, TRUE);
+  set_busy (p, id, TRUE);
   if (id == p->active)
     p->idling = FALSE;
   else if (p->idling && q->klass < p->q[p->active].klass)
@@ -171,13 +186,13 @@ pick (IochartSimPolicy *p, gint64 now)
         klass = c;
   if (klass == 0)
     return IOCHART_SIM_NONE;
-  /* the lowest virtual start; ties to the lower id, so a run is the same every time */
-  for (guint32 id = 0; id < p->n_sync + 32; id++)
+  /* the lowest virtual start; ties to the one busy first, so a run is the same every time */
+  for (guint i = 0; i < p->busy_ids[klass]->len; i++)
     {
+      guint32 id = g_array_index (p->busy_ids[klass], guint32, i);
       const Queue *q = &p->q[id];
 
-      if (q->busy && q->klass == klass && q->rqs.len > 0 &&
-          (best == IOCHART_SIM_NONE || q->vstart < p->q[best].vstart))
+      if (q->rqs.len > 0 && (best == IOCHART_SIM_NONE || q->vstart < p->q[best].vstart))
         best = id;
     }
   if (best != IOCHART_SIM_NONE)

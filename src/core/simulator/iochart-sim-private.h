@@ -186,6 +186,7 @@ typedef struct {
   gint64             *observed_service_ns; /* per request: its own time on a one-at-a-time device */
   guint32            *parent;          /* per process */
   guint8             *dropped;         /* per process */
+  gboolean            classes_changed; /* --set-class gave some request another class */
   /* The dependency graph: nodes are arrivals [0, R), completions [R, 2R), forks [2R, 2R+P) and
    * exits [2R+P, 2R+2P). A live node with a predecessor becomes ready gap_ns after it; a root at
    * gap_ns (its observed time). */
