@@ -53,7 +53,7 @@ row (GtkGrid *grid, int r, const char *const *texts, guint n, gboolean heading)
 }
 
 static char *
-fmt_latency (const IochartLatency *l)
+fmt_latency (const IochartLatencyStats *l)
 {
   g_autofree char *p50 = NULL, *p99 = NULL;
 
@@ -85,10 +85,10 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
     {
       g_autofree char *n = NULL, *b = NULL;
 
-      if (summary->classes[k].requests == 0)
+      if (summary->counts.by_class[k].requests == 0)
         continue;
-      n = iochart_format_count (summary->classes[k].requests);
-      b = iochart_format_bytes (summary->classes[k].bytes);
+      n = iochart_format_count (summary->counts.by_class[k].requests);
+      b = iochart_format_bytes (summary->counts.by_class[k].bytes);
       row (self->class_grid, r++, (const char *[]) { iochart_class_name (k), n, b }, 3, FALSE);
     }
   if (r == 1)
@@ -102,8 +102,11 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
                                                100.0 * d->stolen_ns / d->foreground_active_ns, d->n_episodes);
       gtk_label_set_text (self->steal_label, text);
     }
-  else
+  else if (d)
     gtk_label_set_text (self->steal_label, _("Idle steal: no foreground I/O outstanding in this range"));
+  else
+    gtk_label_set_text (self->steal_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->steal_label), steal != NULL);
   row (self->process_grid, 0, proc_head, 4, TRUE);
   for (guint i = 0; i < summary->processes->len && i < 12; i++)
     {
@@ -111,7 +114,8 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
       g_autofree char *name = g_strdup_printf ("%s[%d] %s", sp->p->comm ? sp->p->comm : "?", sp->p->pid,
                                                iochart_class_name (sp->p->klass));
       g_autofree char *b = iochart_format_bytes (sp->count.bytes);
-      g_autofree char *q = fmt_latency (&sp->q2c), *dc = fmt_latency (&sp->d2c);
+      g_autofree char *q = fmt_latency (&sp->latency.kind[IOCHART_LATENCY_Q2C]),
+                       *dc = fmt_latency (&sp->latency.kind[IOCHART_LATENCY_D2C]);
 
       row (self->process_grid, i + 1, (const char *[]) { name, b, q, dc }, 4, FALSE);
     }
@@ -176,6 +180,7 @@ iochart_range_panel_set_episodes (IochartRangePanel *self, IochartSteal *steal, 
                                     : g_strdup_printf (_("Steal episodes (%u)"), n);
     gtk_label_set_text (self->episodes_label, text);
   }
+  gtk_widget_set_visible (GTK_WIDGET (self->episodes), n > 0);
 }
 
 static void

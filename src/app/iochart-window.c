@@ -10,6 +10,7 @@ struct _IochartWindow {
   GtkListBox           *recent_list;
   GtkWidget            *recent_group;
   GtkFileChooserNative *chooser;
+  GSettings            *settings;
 };
 
 G_DEFINE_FINAL_TYPE (IochartWindow, iochart_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -237,6 +238,7 @@ iochart_window_dispose (GObject *object)
   IochartWindow *self = IOCHART_WINDOW (object);
 
   g_clear_object (&self->chooser);
+  g_clear_object (&self->settings);
   gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_WINDOW);
   G_OBJECT_CLASS (iochart_window_parent_class)->dispose (object);
 }
@@ -255,6 +257,33 @@ iochart_window_class_init (IochartWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartWindow, recent_group);
   gtk_widget_class_bind_template_callback (widget_class, recent_activated);
   gtk_widget_class_bind_template_callback (widget_class, tabs_changed);
+}
+
+static void
+style_changed (GSettings *settings, const char *key, gpointer user_data)
+{
+  static const AdwColorScheme schemes[] = { ADW_COLOR_SCHEME_DEFAULT, ADW_COLOR_SCHEME_FORCE_LIGHT,
+                                            ADW_COLOR_SCHEME_FORCE_DARK };
+  int style = g_settings_get_enum (settings, "style");
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), schemes[CLAMP (style, 0, 2)]);
+}
+
+/* Window size and style from GSettings, when the schema is installed (or compiled in the build tree). */
+static void
+bind_settings (IochartWindow *self)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, IOCHART_APP_ID, TRUE) : NULL;
+
+  if (schema == NULL)
+    return;
+  self->settings = g_settings_new (IOCHART_APP_ID);
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (self->settings, "changed::style", G_CALLBACK (style_changed), self, 0);
+  style_changed (self->settings, "style", self);
 }
 
 static void
@@ -283,6 +312,7 @@ iochart_window_init (IochartWindow *self)
   gtk_css_provider_load_from_resource (css, "/org/iochart/Iochart/style.css");
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  bind_settings (self);
   fill_recent (self);
   update_stack (self);
 }

@@ -123,6 +123,34 @@ iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, I
   return json_generator_to_data (gen, NULL);
 }
 
+/* "12", "12s", "1.5 s", "500ms", "250us", "40ns": a time from the capture's start. */
+gboolean
+iochart_cli_parse_duration (const char *text, const char *option, gint64 *ns, GError **error)
+{
+  static const struct { const char *unit; double scale; } units[] = {
+    { "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "µs", 1e3 }, { "ns", 1 }, { "m", 60e9 },
+  };
+  char *end = NULL;
+  double v;
+
+  errno = 0;
+  v = g_ascii_strtod (text, &end);
+  if (end != text && errno == 0 && v >= 0)
+    {
+      while (*end == ' ')
+        end++;
+      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+        if (strcmp (end, units[i].unit) == 0)
+          {
+            *ns = (gint64) (v * units[i].scale);
+            return TRUE;
+          }
+    }
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+               "'%s': bad %s: give a time such as 12, 1.5s, 500ms or 250us", text, option);
+  return FALSE;
+}
+
 gboolean
 iochart_cli_load_run (const char * const *paths, const IochartCliLoadOptions *options, IochartCapture **capture,
                       IochartBootchart **bootchart, GError **error)
@@ -221,32 +249,4 @@ iochart_cli_open_app (const char * const *captures)
   execv (app, (char **) argv->pdata);
   fprintf (stderr, "iochart: '%s': cannot start the desktop app: %s\n", app, g_strerror (errno));
   return IOCHART_EXIT_BAD_INPUT;
-}
-
-/* "12", "12s", "1.5 s", "500ms", "250us", "40ns": a time from the capture's start. */
-gboolean
-iochart_cli_parse_duration (const char *text, const char *option, gint64 *ns, GError **error)
-{
-  static const struct { const char *unit; double scale; } units[] = {
-    { "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "µs", 1e3 }, { "ns", 1 }, { "m", 60e9 },
-  };
-  char *end = NULL;
-  double v;
-
-  errno = 0;
-  v = g_ascii_strtod (text, &end);
-  if (end != text && errno == 0 && v >= 0)
-    {
-      while (*end == ' ')
-        end++;
-      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-        if (strcmp (end, units[i].unit) == 0)
-          {
-            *ns = (gint64) (v * units[i].scale);
-            return TRUE;
-          }
-    }
-  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-               "'%s': bad %s: give a time such as 12, 1.5s, 500ms or 250us", text, option);
-  return FALSE;
 }

@@ -86,17 +86,31 @@ print_steal (IochartSteal *steal, GString *out)
   const IochartStealDevice *d = iochart_steal_get_primary (steal);
   IochartCapture *capture = iochart_steal_get_capture (steal);
   const IochartDevice *dev;
-  g_autofree char *stolen = NULL, *active = NULL;
+  g_autofree char *stolen = NULL, *active = NULL, *unknown = NULL, *episodes = NULL;
 
   if (d == NULL)
     return;
   dev = iochart_capture_get_device (capture, d->device);
+  if (iochart_steal_device_is_unknown (d))
+    {
+      unknown = iochart_format_count (d->unknown_requests);
+      g_string_append_printf (out, "idle steal on %u,%u: unknown: %s requests have no class (give --class, or a "
+                              "capture of the same run that has it)\n",
+                              IOCHART_DEV_MAJOR (dev->dev), IOCHART_DEV_MINOR (dev->dev), unknown);
+      return;
+    }
   stolen = iochart_format_duration (d->stolen_ns);
   active = iochart_format_duration (d->foreground_active_ns);
-  g_string_append_printf (out, "idle steal on %u,%u: %s stolen, %.1f%% of %s foreground-active time, %u episodes\n",
+  episodes = iochart_format_count (d->n_episodes);
+  g_string_append_printf (out, "idle steal on %u,%u: %s stolen, %.1f%% of %s foreground-active time, %s episode%s\n",
                           IOCHART_DEV_MAJOR (dev->dev), IOCHART_DEV_MINOR (dev->dev), stolen,
                           d->foreground_active_ns > 0 ? 100.0 * d->stolen_ns / d->foreground_active_ns : 0.0,
-                          active, d->n_episodes);
+                          active, episodes, d->n_episodes == 1 ? "" : "s");
+  if (d->unknown_requests > 0)
+    {
+      unknown = iochart_format_count (d->unknown_requests);
+      g_string_append_printf (out, "  (at least: %s requests have no class)\n", unknown);
+    }
   print_steal_lanes (capture, d, out);
 }
 
@@ -113,49 +127,147 @@ print_json (const IochartSummary *summary, IochartSteal *steal, IochartBootchart
   return TRUE;
 }
 
+typedef struct {
+  gboolean  json, all, btt;
+  char     *device, *group_by, *from, *to;
+  char    **captures;
+  IochartCliLoadOptions load;
+  /* parsed before anything is loaded */
+  guint32         dev;
+  IochartGroupBy  group;
+  gint64          from_rel_ns, to_rel_ns;
+} InfoOptions;
+
+static void
+info_options_clear (InfoOptions *o)
+{
+  g_free (o->device);
+  g_free (o->group_by);
+  g_free (o->from);
+  g_free (o->to);
+  g_strfreev (o->captures);
+  g_strfreev (o->load.class_rules);
+}
+
+static gboolean
+parse_options (InfoOptions *o, int argc, char **argv, GError **error)
+{
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "print JSON", NULL },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device, "only this device", "MAJ,MIN" },
+    { "all", 'a', 0, G_OPTION_ARG_NONE, &o->all, "list every lane or process, not the top 20", NULL },
+    { "group-by", 0, 0, G_OPTION_ARG_STRING, &o->group_by,
+      "lanes as the chart groups them: tree (default), pid (one row per process), comm, parent or class", "HOW" },
+    { "btt", 0, 0, G_OPTION_ARG_NONE, &o->btt, "btt's own Q2C and D2C figures per device and process name", NULL },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &o->from, "only requests issued from this time of the capture on", "TIME" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &o->to, "only requests issued before this time of the capture", "TIME" },
+    { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &o->load.class_rules,
+      "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->captures, NULL, "CAPTURE..." },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("- requests, bytes and latency by device, class and lane");
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, error))
+    return FALSE;
+  if (o->captures == NULL || o->captures[0] == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "info needs a capture (see 'iochart info --help')");
+      return FALSE;
+    }
+  o->group = IOCHART_GROUP_TREE;
+  o->from_rel_ns = o->to_rel_ns = IOCHART_TIME_UNKNOWN;
+  if (o->device != NULL && !iochart_cli_parse_dev (o->device, &o->dev, error))
+    return FALSE;
+  if (o->group_by != NULL && !iochart_group_by_from_name (o->group_by, &o->group))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': bad --group-by: give tree, pid, comm, parent or class", o->group_by);
+      return FALSE;
+    }
+  if ((o->from && !iochart_cli_parse_duration (o->from, "--from", &o->from_rel_ns, error)) ||
+      (o->to && !iochart_cli_parse_duration (o->to, "--to", &o->to_rel_ns, error)))
+    return FALSE;
+  if (o->from_rel_ns != IOCHART_TIME_UNKNOWN && o->to_rel_ns != IOCHART_TIME_UNKNOWN && o->to_rel_ns <= o->from_rel_ns)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': --to must come after --from ('%s')", o->to, o->from);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Turns the options into the summary's, with times from the capture's start. */
+static gboolean
+summary_options (const InfoOptions *o, IochartCapture *capture, IochartSummaryOptions *so, GError **error)
+{
+  gint64 start = iochart_capture_get_start_ns (capture);
+
+  so->top = o->all ? 0 : 20;
+  so->group_by = o->group;
+  if (o->device != NULL && (so->device = iochart_capture_find_device (capture, o->dev)) < 0)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", o->captures[0], o->device);
+      return FALSE;
+    }
+  so->from_ns = o->from_rel_ns != IOCHART_TIME_UNKNOWN ? start + o->from_rel_ns : IOCHART_TIME_UNKNOWN;
+  so->to_ns = o->to_rel_ns != IOCHART_TIME_UNKNOWN ? start + o->to_rel_ns : IOCHART_TIME_UNKNOWN;
+  return TRUE;
+}
+
+static gboolean
+print_btt_json (const IochartSummary *summary, GError **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  iochart_summary_btt_to_json (summary, b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  if (puts (text) < 0)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "cannot write to standard output");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+print_text (const InfoOptions *o, IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  if (bootchart != NULL)
+    iochart_bootchart_print_info (bootchart, stdout);
+  if (summary != NULL && o->btt)
+    iochart_summary_print_btt (summary, out);
+  else if (summary != NULL)
+    iochart_summary_print (summary, out);
+  if (steal != NULL && !o->btt)
+    print_steal (steal, out);
+  return fputs (out->str, stdout) >= 0;
+}
+
 int
 iochart_info_command (int argc, char **argv)
 {
-  gboolean json = FALSE, all = FALSE;
-  g_autofree char *device = NULL, *from = NULL, *to = NULL;
-  g_auto(GStrv) captures = NULL;
-  IochartCliLoadOptions load = { 0 };
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "print JSON", NULL },
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &device, "only this device", "MAJ,MIN" },
-    { "all", 'a', 0, G_OPTION_ARG_NONE, &all, "list every process, not the top 20", NULL },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from, "only requests issued from this time on (from the capture's start)", "TIME" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to, "only requests issued before this time", "TIME" },
-    { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &load.class_rules,
-      "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &captures, NULL, "CAPTURE..." },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("- requests, bytes and latency by device, class and process");
+  InfoOptions o = { 0 };
+  IochartSummaryOptions so = IOCHART_SUMMARY_OPTIONS_INIT;
   g_autoptr(GError) error = NULL;
   g_autoptr(IochartCapture) capture = NULL;
   g_autoptr(IochartSummary) summary = NULL;
   g_autoptr(IochartSteal) steal = NULL;
   g_autoptr(IochartBootchart) bootchart = NULL;
   g_autofree char *bootchart_path = NULL;
-  int dev_index = -1;
-  guint32 dev;
-  gint64 from_rel = IOCHART_TIME_UNKNOWN, to_rel = IOCHART_TIME_UNKNOWN;
+  gboolean ok;
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    goto fail;
-  if (captures == NULL || captures[0] == NULL)
-    {
-      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "info needs a capture (see 'iochart info --help')");
-      goto fail;
-    }
-  if (device != NULL && !iochart_cli_parse_dev (device, &dev, &error))
-    goto fail;
-  if ((from && !iochart_cli_parse_duration (from, "--from", &from_rel, &error)) ||
-      (to && !iochart_cli_parse_duration (to, "--to", &to_rel, &error)))
-    goto fail;
-  if (!split_bootchart (captures, &bootchart_path, &error))
+  if (!parse_options (&o, argc, argv, &error) || !split_bootchart (o.captures, &bootchart_path, &error))
     goto fail;
   if (bootchart_path != NULL)
     {
@@ -165,53 +277,39 @@ iochart_info_command (int argc, char **argv)
       for (guint i = 0; i < iochart_bootchart_get_warnings (bootchart)->len; i++)
         fprintf (stderr, "iochart: warning: %s\n", (char *) g_ptr_array_index (iochart_bootchart_get_warnings (bootchart), i));
     }
-  if (captures[0] != NULL)
-    capture = iochart_cli_load_captures ((const char * const *) captures, &load, &error);
+  if (o.captures[0] != NULL)
+    capture = iochart_cli_load_captures ((const char * const *) o.captures, &o.load, &error);
   else if (bootchart != NULL)   /* a bundle recorded by `iochart record --bootchart` has its own */
     capture = iochart_bootchart_chart_load_bundle_io (bootchart_path, &error);
   if (error != NULL)
     goto fail;
   if (capture != NULL)
     {
-      if (device != NULL && (dev_index = iochart_capture_find_device (capture, dev)) < 0)
-        {
-          g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", captures[0], device);
-          goto fail;
-        }
-      {
-        IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
-        gint64 start = iochart_capture_get_start_ns (capture);
+      IochartStealOptions st = IOCHART_STEAL_OPTIONS_INIT;
 
-        /* a range counts the requests issued inside it, as the app's selection does */
-        if (from_rel != IOCHART_TIME_UNKNOWN)
-          so.from_ns = start + from_rel;
-        if (to_rel != IOCHART_TIME_UNKNOWN)
-          so.to_ns = start + to_rel;
-        summary = iochart_summary_new_range (capture, dev_index, all ? 0 : 20, so.from_ns, so.to_ns);
-        so.device = dev_index;
-        steal = iochart_steal_new (capture, &so);
-      }
-    }
-  if (json)
-    {
-      if (!print_json (summary, steal, bootchart, &error))
+      if (!summary_options (&o, capture, &so, &error))
         goto fail;
+      summary = iochart_summary_new_full (capture, &so);
+      st.device = so.device;
+      st.from_ns = so.from_ns;
+      st.to_ns = so.to_ns;
+      steal = iochart_steal_new (capture, &st);
     }
+  if (o.json && o.btt && summary != NULL)
+    ok = print_btt_json (summary, &error);
+  else if (o.json)
+    ok = print_json (summary, steal, bootchart, &error);
   else
+    ok = print_text (&o, summary, steal, bootchart);
+  if (!ok)
     {
-      g_autoptr(GString) out = g_string_new (NULL);
-
-      if (bootchart != NULL)
-        iochart_bootchart_print_info (bootchart, stdout);
-      if (summary != NULL)
-        iochart_summary_print (summary, out);
-      if (steal != NULL)
-        print_steal (steal, out);
-      fputs (out->str, stdout);
+      if (error == NULL)
+        g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_IO, "cannot write to standard output");
+      goto fail;
     }
-  g_strfreev (load.class_rules);
+  info_options_clear (&o);
   return IOCHART_EXIT_OK;
 fail:
-  g_strfreev (load.class_rules);
+  info_options_clear (&o);
   return iochart_cli_report_error (error);
 }

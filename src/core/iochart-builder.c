@@ -22,7 +22,26 @@ typedef struct {
   guint32 nr;         /* current size in sectors, as the events give it */
   guint8  state;
   guint8  field_rank; /* which event's ioprio field set the class: 0 none, 1 C, 2 I, 3 D */
+  guint8  in_qlist;   /* on its device's list of queued bios */
+  guint8  split;      /* its first bio was split: btt leaves it out */
+  guint32 qprev, qnext;
 } Pending;
+
+/* A bio folded into a request, for btt's per-bio figures. */
+typedef struct {
+  gint64  queue_ns;
+  guint32 process;
+} FoldedBio;
+
+/* Queued bios of one device in queue order, for the pieces of a split bio. */
+typedef struct {
+  guint32 head, tail;
+  guint   len;
+} QueuedList;
+
+/* A device whose bios never become requests (bio-based, like dm) must not make every search
+ * slow: past this many, the oldest queued bios are no longer offered to split pieces. */
+#define QLIST_MAX 4096
 
 /* Open-addressing table: key (dev, sector, nr) -> FIFO chain of requests through Pending.next,
  * or a single request where chains are not needed (the ends and starts of requests). */
@@ -60,6 +79,9 @@ struct _IochartBuilder {
   GArray             *pending;       /* Pending */
   RqMap               queued, inserted, inflight;
   RqMap               ends, starts;  /* single request per key, for merges */
+  GArray             *qlists;        /* QueuedList per device index */
+  GHashTable         *folded;        /* request -> GArray of FoldedBio, until it completes */
+  GArray             *btt_procs;     /* IochartBttFigures per process index */
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
   GArray             *hints;         /* ClassHint per process */
   GHashTable         *dev_to_index;  /* dev + 1 -> device index + 1 */
@@ -73,6 +95,8 @@ struct _IochartBuilder {
   guint               n_done;
   IochartSchedNoteTracker notes;
   GHashTable         *ambiguous;     /* processes whose notes said "idle or be 7" */
+  guint64             bad_times;     /* events dropped: time out of [0, IOCHART_TIME_MAX_NS) */
+  guint64             bad_classes;   /* ioprio fields of class 5-7, read as no field */
   GHashTable         *unowned_tasks; /* pid -> GArray of IochartTaskRec, until the pid has a process */
 };
 
@@ -185,6 +209,83 @@ static inline Pending *
 pending_at (IochartBuilder *b, guint32 rq)
 {
   return &g_array_index (b->pending, Pending, rq);
+}
+
+static QueuedList *
+qlist_of (IochartBuilder *b, guint32 rq)
+{
+  guint16 device = rec_at (b, rq)->device;
+
+  if (device >= b->qlists->len)
+    {
+      guint old = b->qlists->len;
+
+      g_array_set_size (b->qlists, device + 1);
+      for (guint i = old; i <= device; i++)
+        g_array_index (b->qlists, QueuedList, i) = (QueuedList) { NONE, NONE, 0 };
+    }
+  return &g_array_index (b->qlists, QueuedList, device);
+}
+
+static void
+qlist_remove (IochartBuilder *b, guint32 rq)
+{
+  Pending *p = pending_at (b, rq);
+  QueuedList *l;
+
+  if (!p->in_qlist)
+    return;
+  l = qlist_of (b, rq);
+  if (p->qprev == NONE)
+    l->head = p->qnext;
+  else
+    pending_at (b, p->qprev)->qnext = p->qnext;
+  if (p->qnext == NONE)
+    l->tail = p->qprev;
+  else
+    pending_at (b, p->qnext)->qprev = p->qprev;
+  p->in_qlist = FALSE;
+  l->len--;
+}
+
+/* Puts rq after `after` on its device's list, or at the end when after is NONE. */
+static void
+qlist_insert (IochartBuilder *b, guint32 rq, guint32 after)
+{
+  QueuedList *l = qlist_of (b, rq);
+  Pending *p = pending_at (b, rq);
+
+  if (after == NONE)
+    after = l->tail;
+  p->in_qlist = TRUE;
+  p->qprev = after;
+  p->qnext = after == NONE ? l->head : pending_at (b, after)->qnext;
+  if (after == NONE)
+    l->head = rq;
+  else
+    pending_at (b, after)->qnext = rq;
+  if (p->qnext == NONE)
+    l->tail = rq;
+  else
+    pending_at (b, p->qnext)->qprev = rq;
+  if (++l->len > QLIST_MAX)
+    qlist_remove (b, l->head);
+}
+
+/* The oldest queued bio of dev whose sectors hold sector. */
+static guint32
+qlist_find (IochartBuilder *b, guint16 device, guint64 sector)
+{
+  if (device >= b->qlists->len)
+    return NONE;
+  for (guint32 rq = g_array_index (b->qlists, QueuedList, device).head; rq != NONE; rq = pending_at (b, rq)->qnext)
+    {
+      const IochartRequestRec *rec = rec_at (b, rq);
+
+      if (rec->sector <= sector && sector < rec->sector + pending_at (b, rq)->nr)
+        return rq;
+    }
+  return NONE;
 }
 
 static void
@@ -318,6 +419,10 @@ set_state (IochartBuilder *b, guint32 rq, guint8 state)
   guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
   RqMap *m;
 
+  if (p->state == ST_QUEUED && state != ST_QUEUED)
+    qlist_remove (b, rq);
+  else if (p->state != ST_QUEUED && state == ST_QUEUED && !p->in_qlist)
+    qlist_insert (b, rq, NONE);
   p->state = state;
   m = state_map (b, state);
   if (m != NULL)
@@ -326,6 +431,152 @@ set_state (IochartBuilder *b, guint32 rq, guint8 state)
     track_extent (b, rq);
   else
     untrack_extent (b, rq);
+}
+
+static inline IochartProcess *proc_at (IochartBuilder *b, guint32 index);
+
+/* ---- btt's per-bio figures ---- */
+
+static void
+btt_add (IochartBttStat *st, gint64 v)
+{
+  if (st->n == 0 || v < st->min_ns)
+    st->min_ns = v;
+  if (st->n == 0 || v > st->max_ns)
+    st->max_ns = v;
+  st->sum_ns += v;
+  st->n++;
+}
+
+static IochartBttFigures *
+btt_slot (GArray *figures, guint index)
+{
+  IochartBttFigures *f;
+
+  if (index >= figures->len)
+    g_array_set_size (figures, index + 1);
+  f = &g_array_index (figures, IochartBttFigures, index);
+  f->index = index;
+  return f;
+}
+
+static void
+btt_sample (IochartBuilder *b, guint16 device, guint32 process, gint64 q2c_ns, gint64 d2c_ns)
+{
+  IochartBttFigures *f = btt_slot (b->capture->btt_devices, device);
+
+  btt_add (&f->q2c, q2c_ns);
+  btt_add (&f->d2c, d2c_ns);
+  if (process == IOCHART_NO_PROCESS)
+    return;
+  f = btt_slot (b->btt_procs, process);
+  btt_add (&f->q2c, q2c_ns);
+  btt_add (&f->d2c, d2c_ns);
+}
+
+/* Moves the bios of `from` (its own and those folded into it) to `into`, which it joined. */
+static void
+btt_fold (IochartBuilder *b, guint32 from, guint32 into)
+{
+  const IochartRequestRec *rec = rec_at (b, from);
+  gint64 queue_ns = _iochart_rec_get_time (b->capture, rec, IOCHART_T_QUEUE);
+  gboolean own = queue_ns != IOCHART_TIME_UNKNOWN && !pending_at (b, from)->split;
+  GArray *src = NULL, *dst;
+
+  g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (from), NULL, (gpointer *) &src);
+  if (!own && src == NULL)
+    return;
+  dst = g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into));
+  if (dst == NULL)
+    {
+      dst = g_array_new (FALSE, FALSE, sizeof (FoldedBio));
+      g_hash_table_insert (b->folded, GUINT_TO_POINTER (into), dst);
+    }
+  if (own)
+    {
+      FoldedBio bio = { queue_ns, rec->process };
+      g_array_append_val (dst, bio);
+    }
+  if (src != NULL)
+    {
+      g_array_append_vals (dst, src->data, src->len);
+      g_array_unref (src);
+    }
+}
+
+static void
+btt_complete (IochartBuilder *b, guint32 rq)
+{
+  const IochartRequestRec *rec = rec_at (b, rq);
+  gint64 c = _iochart_rec_get_time (b->capture, rec, IOCHART_T_COMPLETE);
+  gint64 d = _iochart_rec_get_time (b->capture, rec, IOCHART_T_ISSUE);
+  gint64 q = _iochart_rec_get_time (b->capture, rec, IOCHART_T_QUEUE);
+  g_autoptr(GArray) folded = NULL;
+
+  g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (rq), NULL, (gpointer *) &folded);
+  if (d == IOCHART_TIME_UNKNOWN)
+    return;
+  if (q != IOCHART_TIME_UNKNOWN && !pending_at (b, rq)->split)
+    btt_sample (b, rec->device, rec->process, c - q, c - d);
+  for (guint i = 0; folded != NULL && i < folded->len; i++)
+    {
+      const FoldedBio *bio = &g_array_index (folded, FoldedBio, i);
+      btt_sample (b, rec->device, bio->process, c - bio->queue_ns, c - d);
+    }
+}
+
+static void
+btt_merge (IochartBttStat *dst, const IochartBttStat *src)
+{
+  if (src->n == 0)
+    return;
+  if (dst->n == 0 || src->min_ns < dst->min_ns)
+    dst->min_ns = src->min_ns;
+  if (dst->n == 0 || src->max_ns > dst->max_ns)
+    dst->max_ns = src->max_ns;
+  dst->n += src->n;
+  dst->sum_ns += src->sum_ns;
+}
+
+static int
+btt_comm_cmp (gconstpointer a, gconstpointer b)
+{
+  return strcmp (((const IochartBttFigures *) a)->comm, ((const IochartBttFigures *) b)->comm);
+}
+
+/* Keeps the figures per process name, as btt adds them up. */
+static void
+btt_finish (IochartBuilder *b)
+{
+  IochartCapture *c = b->capture;
+  g_autoptr(GHashTable) by_comm = g_hash_table_new (NULL, NULL);
+
+  g_array_set_size (c->btt_devices, c->devices->len);
+  for (guint i = 0; i < c->btt_devices->len; i++)
+    g_array_index (c->btt_devices, IochartBttFigures, i).index = i;
+  for (guint i = 0; i < b->btt_procs->len; i++)
+    {
+      const IochartBttFigures *f = &g_array_index (b->btt_procs, IochartBttFigures, i);
+      const char *comm;
+      gpointer at;
+      IochartBttFigures *dst;
+
+      if (f->q2c.n == 0)
+        continue;
+      comm = proc_at (b, i)->comm ? proc_at (b, i)->comm : _iochart_capture_intern (c, "<...>", -1);
+      if (!g_hash_table_lookup_extended (by_comm, comm, NULL, &at))
+        {
+          IochartBttFigures fresh = { G_MAXUINT32, comm, { 0 }, { 0 } };
+
+          g_array_append_val (c->btt_processes, fresh);
+          at = GUINT_TO_POINTER (c->btt_processes->len - 1);
+          g_hash_table_insert (by_comm, (gpointer) comm, at);
+        }
+      dst = &g_array_index (c->btt_processes, IochartBttFigures, GPOINTER_TO_UINT (at));
+      btt_merge (&dst->q2c, &f->q2c);
+      btt_merge (&dst->d2c, &f->d2c);
+    }
+  g_array_sort (c->btt_processes, btt_comm_cmp);
 }
 
 /* ---- devices and processes ---- */
@@ -424,16 +675,24 @@ proc_for (IochartBuilder *b, gint32 pid, gint64 ts_ns, const char *comm, gsize l
   return index;
 }
 
-static void
+/* FALSE for a time no clock gives: the event is dropped (and counted). */
+static gboolean
 see_time (IochartBuilder *b, gint64 ts_ns)
 {
   IochartCapture *c = b->capture;
+
+  if (G_UNLIKELY (ts_ns < 0 || ts_ns >= IOCHART_TIME_MAX_NS))
+    {
+      b->bad_times++;
+      return FALSE;
+    }
 
   if (c->start_ns == IOCHART_TIME_UNKNOWN || ts_ns < c->start_ns)
     c->start_ns = ts_ns;
   if (c->end_ns == IOCHART_TIME_UNKNOWN || ts_ns > c->end_ns)
     c->end_ns = ts_ns;
   c->n_events++;
+  return TRUE;
 }
 
 /* ---- public builder API ---- */
@@ -446,6 +705,9 @@ _iochart_builder_new (const char *name)
   b->capture = g_object_new (IOCHART_TYPE_CAPTURE, NULL);
   b->capture->name = g_strdup (name);
   b->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  b->qlists = g_array_new (FALSE, FALSE, sizeof (QueuedList));
+  b->folded = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  b->btt_procs = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
   b->hints = g_array_new (FALSE, FALSE, sizeof (ClassHint));
   b->dev_to_index = g_hash_table_new (NULL, NULL);
@@ -462,6 +724,9 @@ _iochart_builder_free (IochartBuilder *b)
     return;
   g_clear_object (&b->capture);
   g_array_unref (b->pending);
+  g_array_unref (b->qlists);
+  g_hash_table_unref (b->folded);
+  g_array_unref (b->btt_procs);
   map_clear (&b->queued);
   map_clear (&b->inserted);
   map_clear (&b->inflight);
@@ -586,7 +851,8 @@ void
 _iochart_builder_sched_switch (IochartBuilder *b, gint64 ts_ns, gint32 prev_pid,
                                IochartTaskState prev_state, gint32 next_pid)
 {
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   b->capture->has_tasks = TRUE;
   if (prev_pid > 0)
     task_change (b, ts_ns, prev_pid, prev_state);
@@ -597,7 +863,8 @@ _iochart_builder_sched_switch (IochartBuilder *b, gint64 ts_ns, gint32 prev_pid,
 void
 _iochart_builder_sched_wakeup (IochartBuilder *b, gint64 ts_ns, gint32 pid)
 {
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   if (pid > 0)
     task_change (b, ts_ns, pid, IOCHART_TASK_RUNNABLE);
 }
@@ -660,7 +927,7 @@ static guint32
 request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 {
   IochartRequestRec rec = { 0 };
-  Pending p = { NONE, ev->nr_sector, ST_DEAD, 0 };
+  Pending p = { .next = NONE, .nr = ev->nr_sector, .state = ST_DEAD };
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   ClassHint hint = { IOCHART_CLASS_UNKNOWN, 0, IOCHART_CLASS_SOURCE_UNKNOWN };
 
@@ -684,6 +951,7 @@ static void
 kill_request (IochartBuilder *b, guint32 rq)
 {
   untrack_extent (b, rq);
+  qlist_remove (b, rq);
   pending_at (b, rq)->state = ST_DEAD;
   rec_at (b, rq)->op_flags = OP_DEAD;
 }
@@ -737,6 +1005,8 @@ merge_target (IochartBuilder *b, guint32 dev, guint64 sector, guint32 nr, gboole
   return NONE;
 }
 
+static guint32 pop_queued (IochartBuilder *b, const IochartBlockEvent *ev);
+
 static void
 on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent *ev)
 {
@@ -746,10 +1016,16 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
   guint extra = 0;
   gboolean front;
 
-  /* A bio merge follows the bio's own queue event; a request merge names a waiting request. */
-  merged = chain_pop (b, &b->queued, ev->dev, key, ev->nr_sector);
-  if (merged == NONE && action == IOCHART_BLOCK_RQ_MERGE)
-    merged = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
+  /* A bio merge follows the bio's own queue event (or takes a piece of a split bio); a request
+   * merge names a waiting request. */
+  if (action == IOCHART_BLOCK_RQ_MERGE)
+    {
+      merged = chain_pop (b, &b->queued, ev->dev, key, ev->nr_sector);
+      if (merged == NONE)
+        merged = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
+    }
+  else
+    merged = pop_queued (b, ev);
   if (merged != NONE)
     {
       bytes = rec_at (b, merged)->bytes;
@@ -760,9 +1036,60 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
   if (target == NONE || target == merged)
     {
       b->lost_merges++;
+      if (merged != NONE)
+        g_hash_table_remove (b->folded, GUINT_TO_POINTER (merged));
       return;
     }
+  if (merged != NONE)
+    btt_fold (b, merged, target);
   grow_request (b, target, ev->sector, ev->nr_sector, bytes, front, 1 + extra);
+}
+
+/* A new record for the sectors [sector, sector + nr) of rq, with its queue time, owner and class. */
+static guint32
+clone_piece (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
+{
+  IochartRequestRec copy = *rec_at (b, rq);
+  Pending pend = { .next = NONE, .nr = nr, .state = ST_DEAD, .field_rank = pending_at (b, rq)->field_rank,
+                   .split = pending_at (b, rq)->split };
+
+  copy.sector = sector;
+  copy.bytes = nr * 512u;
+  copy.merges_source &= 0xf000;
+  g_array_append_val (b->capture->requests, copy);
+  g_array_append_val (b->pending, pend);
+  return b->capture->requests->len - 1;
+}
+
+/* Gives a queued bio the sectors [sector, sector + nr) that are left of it. */
+static void
+rekey_queued (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
+{
+  IochartRequestRec *rec = rec_at (b, rq);
+  Pending *p = pending_at (b, rq);
+  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
+
+  untrack_extent (b, rq);
+  chain_remove (b, &b->queued, dev, key_sector (rec->sector, p->nr), p->nr, rq);
+  rec->sector = sector;
+  rec->bytes = nr * 512u;
+  p->nr = nr;
+  chain_push (b, &b->queued, dev, sector, nr, rq);
+  track_extent (b, rq);
+}
+
+/* Queues a piece right after the bio it came from, so that first in stays first out. */
+static void
+queue_after (IochartBuilder *b, guint32 rq, guint32 after)
+{
+  const IochartRequestRec *rec = rec_at (b, rq);
+  Pending *p = pending_at (b, rq);
+  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
+
+  p->state = ST_QUEUED;
+  chain_push (b, &b->queued, dev, rec->sector, p->nr, rq);
+  track_extent (b, rq);
+  qlist_insert (b, rq, after);
 }
 
 /* A bio too big for the device is split after it was queued: the front piece keeps the queue
@@ -770,54 +1097,82 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
 static void
 on_split (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  guint32 rq = single_get (&b->starts, ev->dev, ev->sector), tail;
-  IochartRequestRec *rec, copy;
-  Pending *p, rest;
+  guint32 rq = single_get (&b->starts, ev->dev, ev->sector), rest;
+  guint64 sector;
+  guint32 nr;
 
   if (rq == NONE || ev->nr_sector == 0)
     return;
-  rec = rec_at (b, rq);
-  p = pending_at (b, rq);
-  if (p->state != ST_QUEUED || rec->sector != ev->sector || p->nr <= ev->nr_sector)
+  sector = rec_at (b, rq)->sector;
+  nr = pending_at (b, rq)->nr;
+  if (pending_at (b, rq)->state != ST_QUEUED || sector != ev->sector || nr <= ev->nr_sector)
     return;
-  untrack_extent (b, rq);
-  chain_remove (b, &b->queued, ev->dev, rec->sector, p->nr, rq);
-  copy = *rec;
-  rest = *p;
-  copy.sector = rec->sector + ev->nr_sector;
-  copy.bytes = (p->nr - ev->nr_sector) * 512u;
-  rest.nr = p->nr - ev->nr_sector;
-  rec->bytes = ev->nr_sector * 512u;
-  p->nr = ev->nr_sector;
-  set_state (b, rq, ST_QUEUED);
-  g_array_append_val (b->capture->requests, copy);
-  g_array_append_val (b->pending, rest);
-  tail = b->capture->requests->len - 1;
-  set_state (b, tail, ST_QUEUED);
+  rest = clone_piece (b, rq, sector + ev->nr_sector, nr - ev->nr_sector);
+  rekey_queued (b, rq, sector, ev->nr_sector);
+  queue_after (b, rest, rq);
+  pending_at (b, rq)->split = pending_at (b, rest)->split = TRUE;
 }
 
+/* Most captures have no split events: a request that no queue event matches exactly takes its
+ * sectors from the oldest queued bio that holds its first sector, as the split did, with that
+ * bio's queue time and owner; the bio keeps what is left. A piece in the middle leaves two. */
 static guint32
-find_or_create (IochartBuilder *b, const IochartBlockEvent *ev, const RqMap *const *maps, guint n)
+take_piece (IochartBuilder *b, guint32 bio, const IochartBlockEvent *ev)
 {
-  guint64 key = key_sector (ev->sector, ev->nr_sector);
+  guint64 s = rec_at (b, bio)->sector, e = s + pending_at (b, bio)->nr;
+  guint64 a = ev->sector, z = MIN (a + ev->nr_sector, e);
+  guint32 piece;
 
-  for (guint i = 0; i < n; i++)
+  if (a == s && z == e)
     {
-      guint32 rq = chain_pop (b, (RqMap *) maps[i], ev->dev, key, ev->nr_sector);
-      if (rq != NONE)
-        return rq;
+      /* the whole rest of it: the caller moves it on to its next state */
+      IochartRequestRec *rec = rec_at (b, bio);
+      Pending *p = pending_at (b, bio);
+
+      untrack_extent (b, bio);
+      chain_remove (b, &b->queued, ev->dev, key_sector (s, p->nr), p->nr, bio);
+      p->nr = ev->nr_sector;
+      rec->bytes = ev->nr_sector * 512u;
+      return bio;
     }
-  return request_new (b, ev);
+  pending_at (b, bio)->split = TRUE;
+  piece = clone_piece (b, bio, a, ev->nr_sector);
+  if (a > s && z < e)
+    queue_after (b, clone_piece (b, bio, z, e - z), bio);
+  if (a == s)
+    rekey_queued (b, bio, z, e - z);
+  else
+    rekey_queued (b, bio, s, a - s);
+  return piece;
+}
+
+/* The queued bio an event is about: the one with its exact sectors, else the piece of a split
+ * bio; NONE when there is neither. */
+static guint32
+pop_queued (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  guint32 rq = chain_pop (b, &b->queued, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
+  guint32 bio;
+  gpointer v;
+
+  if (rq != NONE || ev->nr_sector == 0)
+    return rq;
+  v = g_hash_table_lookup (b->dev_to_index, GUINT_TO_POINTER (ev->dev + 1));
+  if (v == NULL || (bio = qlist_find (b, GPOINTER_TO_UINT (v) - 1, ev->sector)) == NONE)
+    return NONE;
+  return take_piece (b, bio, ev);
 }
 
 static void
 on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  const RqMap *maps[] = { &b->queued };
-  guint32 rq = find_or_create (b, ev, maps, 1);
-  IochartRequestRec *rec = rec_at (b, rq);
-
+  guint32 rq = pop_queued (b, ev);
+  IochartRequestRec *rec;
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+
+  if (rq == NONE)
+    rq = request_new (b, ev);
+  rec = rec_at (b, rq);
 
   if (rec->process == IOCHART_NO_PROCESS)
     rec->process = proc;
@@ -845,7 +1200,6 @@ find_redispatch (IochartBuilder *b, const IochartBlockEvent *ev)
 static void
 on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  const RqMap *maps[] = { &b->inserted, &b->queued };
   guint64 key = key_sector (ev->sector, ev->nr_sector);
   guint32 rq = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
@@ -857,7 +1211,9 @@ on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
   if (rq == NONE && (rq = find_redispatch (b, ev)) != NONE)
     again = TRUE;
   if (rq == NONE)
-    rq = find_or_create (b, ev, maps, 0);
+    rq = pop_queued (b, ev);
+  if (rq == NONE)
+    rq = request_new (b, ev);
   rec = rec_at (b, rq);
   /* Issue often runs in a kworker: it names the process only when nothing earlier did. */
   if (rec->process == IOCHART_NO_PROCESS)
@@ -932,6 +1288,7 @@ on_complete (IochartBuilder *b, const IochartBlockEvent *ev)
   rec = rec_at (b, rq);
   _iochart_rec_set_time (b->capture, rec, IOCHART_T_COMPLETE, ev->ts_ns);
   rec->error = (guint8) MIN (ABS (ev->error), 255);
+  btt_complete (b, rq);
   apply_field (b, rq, ev->ioprio, 1);
   pending_at (b, rq)->state = ST_DONE;
   b->recent_done[b->n_done++ % G_N_ELEMENTS (b->recent_done)] = rq;
@@ -949,7 +1306,18 @@ on_queue (IochartBuilder *b, const IochartBlockEvent *ev)
 void
 _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent *ev)
 {
-  see_time (b, ev->ts_ns);
+  IochartBlockEvent checked;
+
+  if (!see_time (b, ev->ts_ns))
+    return;
+  if (G_UNLIKELY (ev->ioprio >= 0 && IOCHART_IOPRIO_CLASS (ev->ioprio) > IOCHART_CLASS_IDLE))
+    {
+      /* the kernel knows classes 0-3 only: a damaged field tells no class */
+      b->bad_classes++;
+      checked = *ev;
+      checked.ioprio = -1;
+      ev = &checked;
+    }
   switch (action)
     {
     case IOCHART_BLOCK_QUEUE: b->seen_admission = TRUE; on_queue (b, ev); break;
@@ -973,6 +1341,8 @@ _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const Ioch
 void
 _iochart_builder_comm (IochartBuilder *b, gint64 ts_ns, gint32 pid, const char *comm, gsize comm_len)
 {
+  if (G_UNLIKELY (ts_ns < 0 || ts_ns >= IOCHART_TIME_MAX_NS))
+    return;
   proc_for (b, pid, ts_ns, comm, comm_len);
 }
 
@@ -984,7 +1354,8 @@ _iochart_builder_fork (IochartBuilder *b, gint64 ts_ns, gint32 parent_pid, gint3
   ClassHint hint;
   IochartProcess *p;
 
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns) || parent_pid < 0 || child_pid < 0)   /* a damaged record */
+    return;
   parent = proc_for (b, parent_pid, ts_ns, NULL, 0);
   child = proc_new (b, child_pid);   /* a fork always starts a new process, even on a reused pid */
   p = proc_at (b, child);
@@ -1007,7 +1378,8 @@ _iochart_builder_exec (IochartBuilder *b, gint64 ts_ns, gint32 pid, const char *
 {
   g_autofree char *base = g_path_get_basename (filename);
 
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   /* The kernel names a task after the first 15 bytes of its program's base name. */
   proc_for (b, pid, ts_ns, base, MIN (strlen (base), 15));
 }
@@ -1017,9 +1389,10 @@ _iochart_builder_exit (IochartBuilder *b, gint64 ts_ns, gint32 pid)
 {
   guint32 index;
 
-  see_time (b, ts_ns);
-  index = proc_for (b, pid, ts_ns, NULL, 0);
-  proc_at (b, index)->exit_ns = ts_ns;
+  if (!see_time (b, ts_ns))
+    return;
+  if ((index = proc_for (b, pid, ts_ns, NULL, 0)) != IOCHART_NO_PROCESS)   /* a damaged pid */
+    proc_at (b, index)->exit_ns = ts_ns;
 }
 
 void
@@ -1040,7 +1413,8 @@ _iochart_builder_ioprio_set (IochartBuilder *b, gint64 ts_ns, gint32 caller_pid,
   IochartClass klass = IOCHART_IOPRIO_CLASS (ioprio);
   guint8 level = IOCHART_IOPRIO_LEVEL (ioprio);
 
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   /* IOPRIO_WHO_PGRP and _USER name groups we cannot enumerate: the caller, or the group's
    * leader, is the best evidence a trace gives. */
   if (who == 0 || which < 1 || which > 3)
@@ -1062,7 +1436,8 @@ _iochart_builder_message (IochartBuilder *b, gint64 ts_ns, guint32 dev, gint32 p
 {
   IochartSchedNote note;
 
-  see_time (b, ts_ns);
+  if (!see_time (b, ts_ns))
+    return;
   if (!iochart_sched_note_may_tell_class (&b->notes, dev, pid, text, len) ||
       !iochart_sched_note_track (&b->notes, dev, pid, text, len, &note))
     return;
@@ -1226,6 +1601,7 @@ _iochart_builder_finish (IochartBuilder *b)
   IochartCapture *c = b->capture;
 
   drop_dead (b);
+  btt_finish (b);
   group_comms (b);
   late_hints (b);
   apply_rules (b);
@@ -1233,6 +1609,13 @@ _iochart_builder_finish (IochartBuilder *b)
   _iochart_capture_retally (c);
   keep_ambiguous (b);
   group_tasks (b);
+  if (b->bad_times > 0)
+    _iochart_builder_warn (b, "'%s': %" G_GUINT64_FORMAT " event%s with a time no clock gives (negative or "
+                           "past 2^62 ns) dropped as damaged", c->name, b->bad_times, b->bad_times == 1 ? "" : "s");
+  if (b->bad_classes > 0)
+    _iochart_builder_warn (b, "'%s': %" G_GUINT64_FORMAT " event%s with an ioprio class of 4-7 (the kernel "
+                           "has 0-3): read as giving no class", c->name, b->bad_classes,
+                           b->bad_classes == 1 ? "" : "s");
   if (b->lost_merges > 0)
     g_debug ("%" G_GUINT64_FORMAT " merges into requests that began before the capture", b->lost_merges);
   g_ptr_array_add (c->warnings, NULL);

@@ -215,6 +215,8 @@ struct _IochartCapture {
   GArray      *task_index;   /* guint32 per process + 1: each process's first record in tasks */
   GPtrArray   *warnings;     /* char*, NULL-terminated on finish */
   GArray      *ambiguous;    /* guint32 processes whose notes said "idle or be 7" */
+  GArray      *btt_devices;  /* IochartBttFigures per device index */
+  GArray      *btt_processes;/* IochartBttFigures of processes with a sample, by index */
 };
 
 const char *_iochart_capture_intern     (IochartCapture *self, const char *s, gssize len);

@@ -18,6 +18,8 @@ iochart_capture_finalize (GObject *object)
   g_clear_pointer (&self->requests, g_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->ambiguous, g_array_unref);
+  g_clear_pointer (&self->btt_devices, g_array_unref);
+  g_clear_pointer (&self->btt_processes, g_array_unref);
   g_clear_pointer (&self->tasks, g_array_unref);
   g_clear_pointer (&self->task_index, g_array_unref);
   G_OBJECT_CLASS (iochart_capture_parent_class)->finalize (object);
@@ -41,6 +43,8 @@ iochart_capture_init (IochartCapture *self)
   self->requests = g_array_new (FALSE, FALSE, sizeof (IochartRequestRec));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->ambiguous = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->btt_devices = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
+  self->btt_processes = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   self->tasks = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
   self->base_ns = IOCHART_TIME_UNKNOWN;
   self->start_ns = IOCHART_TIME_UNKNOWN;
@@ -337,6 +341,7 @@ iochart_capture_get_model_size (IochartCapture *self)
          (gsize) self->processes->len * sizeof (IochartProcess) +
          (gsize) self->comms->len * sizeof (IochartComm) +
          (gsize) self->devices->len * sizeof (IochartDevice) +
+         (gsize) (self->btt_devices->len + self->btt_processes->len) * sizeof (IochartBttFigures) +
          (gsize) self->tasks->len * sizeof (IochartTaskRec) +
          self->string_bytes + (gsize) n_strings * 2 * sizeof (gpointer);
 }
@@ -468,4 +473,32 @@ _iochart_capture_add_warning (IochartCapture *self, char *text)
     g_ptr_array_insert (self->warnings, self->warnings->len - 1, text);
   else
     g_ptr_array_add (self->warnings, text);
+}
+
+guint
+iochart_capture_get_n_btt_devices (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->btt_devices->len;
+}
+
+const IochartBttFigures *
+iochart_capture_get_btt_device (IochartCapture *self, guint i)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self) && i < self->btt_devices->len, NULL);
+  return &g_array_index (self->btt_devices, IochartBttFigures, i);
+}
+
+guint
+iochart_capture_get_n_btt_processes (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  return self->btt_processes->len;
+}
+
+const IochartBttFigures *
+iochart_capture_get_btt_process (IochartCapture *self, guint i)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self) && i < self->btt_processes->len, NULL);
+  return &g_array_index (self->btt_processes, IochartBttFigures, i);
 }

@@ -98,6 +98,32 @@ guint64               iochart_capture_get_n_requeues               (IochartCaptu
 /* Events the kernel dropped while recording (ring-buffer overruns), when the capture says. */
 guint64               iochart_capture_get_n_lost_events            (IochartCapture *self);
 
+/* btt's own figures: each queued bio from its queue event to the completion of the request it
+ * ended in (Q2C), and that request's issue to completion (D2C), min/avg/max per device and per
+ * process. Bios that were split are left out, as btt's counts come out. The model keeps requests,
+ * not bios, so the builder keeps these as it folds bios into requests. */
+typedef struct {
+  guint64 n;
+  gint64  min_ns;
+  gint64  max_ns;
+  gint64  sum_ns;
+} IochartBttStat;
+
+typedef struct {
+  guint32        index;     /* device index */
+  const char    *comm;      /* processes: the name, as btt gives it ("<...>" when unknown) */
+  IochartBttStat q2c;
+  IochartBttStat d2c;
+} IochartBttFigures;
+
+/* Per device index (every device, n may be 0), and per process name (btt adds up the processes
+ * of one name), in name order. */
+guint                    iochart_capture_get_n_btt_devices   (IochartCapture *self);
+const IochartBttFigures *iochart_capture_get_btt_device      (IochartCapture *self,
+                                                              guint           i);
+guint                    iochart_capture_get_n_btt_processes (IochartCapture *self);
+const IochartBttFigures *iochart_capture_get_btt_process     (IochartCapture *self,
+                                                              guint           i);
 /* What a task was doing, from sched_switch and sched_wakeup events. */
 typedef enum {
   IOCHART_TASK_UNKNOWN,

@@ -18,13 +18,6 @@ iochart_check_limits_validate (const IochartCheckLimits *l, gboolean has_io, gbo
                    "nothing to check: give --max-stolen-pct, --max-stolen-ms, --max-p99-ms or --max-boot-s");
       return FALSE;
     }
-  /* the per-class latency breakdown is the summary's to compute (issue 8); until then, no guess */
-  if (l->max_p99_ms >= 0)
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "'--max-p99-ms': the per-class latency figures are not in this build yet");
-      return FALSE;
-    }
   if (needs_io != NULL && !has_io)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': needs a capture with block I/O", needs_io);
@@ -113,15 +106,47 @@ check_boot (const IochartCheckLimits *l, IochartBootchart *bc, GPtrArray *result
   r->note = g_strdup ("never idle before the capture's end");
 }
 
+/* Queue-to-complete p99 per class, on the device the steal figures are about: the summary's
+ * btt breakdown of that device. */
+static void
+check_p99 (const IochartCheckLimits *l, const IochartSummary *summary, IochartSteal *steal, GPtrArray *results)
+{
+  const IochartStealDevice *d = steal ? iochart_steal_get_primary (steal) : NULL;
+  int device = d ? (int) d->device : summary->primary;
+  const IochartSummaryDevice *sd;
+  guint32 dev;
+
+  if (device < 0 || (guint) device >= summary->devices->len)
+    return;
+  sd = &g_array_index (summary->devices, IochartSummaryDevice, device);
+  dev = sd->dev;
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      const IochartLatencyStats *q2c = &sd->class_latency[k].kind[IOCHART_LATENCY_Q2C];
+      gboolean asked = l->p99_classes ? (l->p99_classes & (1u << k)) != 0
+                                      : k != IOCHART_CLASS_IDLE && sd->counts.by_class[k].requests > 0;
+      IochartCheckResult *r;
+
+      if (!asked)
+        continue;
+      r = add_result (results, "p99-ms",
+                      g_strdup_printf ("%u,%u, class %s", IOCHART_DEV_MAJOR (dev), IOCHART_DEV_MINOR (dev), iochart_class_name (k)),
+                      q2c->n > 0 ? q2c->p99_ns / 1e6 : NAN, l->max_p99_ms, "ms");
+      if (q2c->n == 0)
+        r->note = g_strdup ("no request of this class completed");
+    }
+}
+
 GPtrArray *
 iochart_check_run (const IochartCheckLimits *l, const IochartSummary *summary, IochartSteal *steal,
                    IochartBootchart *bootchart)
 {
   GPtrArray *results = g_ptr_array_new_with_free_func (result_free);
 
-  (void) summary;
   if (l->max_stolen_pct >= 0 || l->max_stolen_ms >= 0)
     check_steal (l, steal, results);
+  if (l->max_p99_ms >= 0 && summary != NULL)
+    check_p99 (l, summary, steal, results);
   if (l->max_boot_s >= 0 && bootchart != NULL)
     check_boot (l, bootchart, results);
   return results;

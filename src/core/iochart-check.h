@@ -27,7 +27,7 @@ typedef struct {
 
 typedef struct {
   char       *name;      /* "stolen-pct", "stolen-ms", "p99-ms", "boot-s": the option without max- */
-  char       *subject;   /* what was measured: "7,0", "be on 7,0", "boot" */
+  char       *subject;   /* what was measured: "7,0", "7,0, class be", "boot" */
   double      value;     /* in unit; NAN when the capture has no such figure */
   double      limit;
   const char *unit;      /* "%", "ms", "s" */

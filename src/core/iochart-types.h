@@ -7,6 +7,9 @@ G_BEGIN_DECLS
 
 /* Every time in iochart is int64 nanoseconds on the capture's own clock. */
 #define IOCHART_TIME_UNKNOWN G_MININT64
+/* Times a capture may hold: [0, 2^62) ns, 146 years, any clock a trace uses; the builder drops
+ * an event outside it (a damaged record), so that differences and sums of times never overflow. */
+#define IOCHART_TIME_MAX_NS  (G_GINT64_CONSTANT (1) << 62)
 #define IOCHART_NO_PROCESS   G_MAXUINT32
 
 #define IOCHART_DEV_MAJOR(d) ((guint32) (d) >> 20)

@@ -40,6 +40,20 @@ assert (t.get('tests'), t.get('failures')) == ('1', '1'), t.attrib
 assert '19.4 % > 5 %' in t.find('testcase/failure').get('message')
 " 2>"$tmp/py" && ok "--json equals info's stolen_pct ($pct); --junit lists the failure" || bad "--json/--junit: $(tail -1 "$tmp/py")"
 
+# Latency: queue-to-complete p99 per class on 7,0, as info --json gives it (be 31.1 ms, idle 112.4 ms).
+run 0 --max-p99-ms 50 "$HDD" && [ "$(cat "$tmp/out")" = 'ok   p99-ms on 7,0, class be: 31.1 ms <= 50 ms' ] \
+  && ok "p99 without --class: every class but idle" || bad "p99: $(cat "$tmp/out")"
+run 1 --max-p99-ms 50 --class idle --class be --json "$HDD" && python3 -c "
+import json
+j = json.load(open('$tmp/out')); i = json.load(open('$tmp/info.json'))
+d = [d for d in i['devices'] if d['dev'] == '7,0'][0]['classes']
+got = {c['subject']: (c['value'], c['passed']) for c in j['checks']}
+assert got == {'7,0, class idle': (d['idle']['latency']['q2c']['p99_ns'] / 1e6, False),
+               '7,0, class be': (d['be']['latency']['q2c']['p99_ns'] / 1e6, True)}, got
+" 2>"$tmp/py" && ok "p99 per --class equals info's q2c p99; idle over the limit fails" || bad "p99 --class: $(tail -1 "$tmp/py")"
+run 0 --max-p99-ms 50 --class rt "$HDD" && grep -q '^ok   p99-ms on 7,0, class rt: no request of this class completed' "$tmp/out" \
+  && ok "p99 of a class with no request: no figure, no failure" || bad "p99 rt: $(cat "$tmp/out")"
+
 # --device picks the disk under the loop device.
 run 0 --device 254,0 --max-stolen-pct 100 "$HDD" && grep -q '^ok   stolen-pct on 254,0' "$tmp/out" \
   && ok "--device 254,0" || bad "--device: $(cat "$tmp/out")"

@@ -39,6 +39,18 @@ iochart_group_by_from_name (const char *name, IochartGroupBy *group_by)
   return FALSE;
 }
 
+IochartCapture *
+iochart_lanes_get_capture (IochartLanes *lanes)
+{
+  return lanes->capture;
+}
+
+const char *
+iochart_group_by_name (IochartGroupBy group_by)
+{
+  return group_by < G_N_ELEMENTS (group_names) ? group_names[group_by] : "?";
+}
+
 static gboolean
 known (gint64 ts)
 {
@@ -344,9 +356,10 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
       p = rq.process < n_proc ? rq.process : n_proc;
       g = &groups[self->group_by == IOCHART_GROUP_CLASS ? MIN (rq.klass, IOCHART_N_CLASSES - 1)
                                                         : self->group_of[p]];
-      g->n_requests++;
-      g->bytes += rq.bytes;
-      g->class_bytes[MIN (rq.klass, IOCHART_N_CLASSES - 1)] += rq.bytes;
+      /* counted as iochart_counts_compute() counts: issues */
+      g->n_requests += rq.issues;
+      g->bytes += (guint64) rq.issues * rq.bytes;
+      g->class_bytes[MIN (rq.klass, IOCHART_N_CLASSES - 1)] += (guint64) rq.issues * rq.bytes;
       g->class_mask |= 1u << MIN (rq.klass, IOCHART_N_CLASSES - 1);
       if (!known (g->first_io_ns) || a < g->first_io_ns)
         g->first_io_ns = a;

@@ -19,7 +19,9 @@ typedef enum {
   IOCHART_GROUP_CLASS,    /* every request of one priority class */
 } IochartGroupBy;
 
-gboolean iochart_group_by_from_name (const char *name, IochartGroupBy *group_by);
+gboolean    iochart_group_by_from_name (const char *name, IochartGroupBy *group_by);
+/* "tree", "pid", "comm", "parent", "class" */
+const char *iochart_group_by_name      (IochartGroupBy group_by);
 
 typedef struct {
   IochartGroupBy   group_by;
@@ -59,6 +61,7 @@ void               iochart_lanes_free               (IochartLanes              *
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartLanes, iochart_lanes_free)
 
 guint              iochart_lanes_get_n_lanes        (IochartLanes              *lanes);
+IochartCapture    *iochart_lanes_get_capture        (IochartLanes              *lanes);
 /* How the lanes were grouped: as asked, or by name and class when a tree was asked of a
  * capture without fork events. */
 IochartGroupBy     iochart_lanes_get_group_by       (IochartLanes              *lanes);

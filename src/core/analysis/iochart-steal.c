@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "iochart-steal.h"
+#include "iochart-summary.h"
 #include "iochart-bins.h"
 
 struct _IochartSteal {
@@ -507,6 +508,33 @@ iochart_steal_pick_device (IochartCapture *capture)
   return best;
 }
 
+static void
+count_classes (IochartSteal *self, const IochartStealOptions *o)
+{
+  guint n = iochart_capture_get_n_requests (self->capture);
+
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+      IochartStealDevice *d;
+
+      iochart_capture_get_request (self->capture, i, &rq);
+      if (!iochart_counts_request_in (&rq, o->device, o->from_ns, o->to_ns) ||
+          (d = (IochartStealDevice *) iochart_steal_find_device (self, rq.device)) == NULL)
+        continue;
+      if (rq.klass == IOCHART_CLASS_IDLE)
+        d->idle_requests += rq.issues;
+      else if (rq.klass == IOCHART_CLASS_UNKNOWN)
+        d->unknown_requests += rq.issues;
+    }
+}
+
+gboolean
+iochart_steal_device_is_unknown (const IochartStealDevice *d)
+{
+  return d != NULL && d->idle_requests == 0 && d->unknown_requests > 0;
+}
+
 IochartSteal *
 iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
 {
@@ -563,6 +591,7 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
       sweep_device (&s, ev + lo, hi - lo, d);
     }
   g_array_sort (self->episodes, episode_cmp);
+  count_classes (self, options);
 
   primary_dev = options->device >= 0 ? options->device : iochart_steal_pick_device (capture);
   for (guint i = 0; i < self->devices->len; i++)
@@ -682,21 +711,74 @@ json_shares (JsonBuilder *b, IochartCapture *capture, GArray *shares)
 }
 
 static void
-json_figures (JsonBuilder *b, IochartCapture *capture, const IochartStealDevice *dev)
+json_episode (JsonBuilder *b, IochartCapture *capture, const IochartStealEpisode *ep)
 {
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "start_ns");
+  json_builder_add_int_value (b, ep->start_ns);
+  json_builder_set_member_name (b, "end_ns");
+  json_builder_add_int_value (b, ep->end_ns);
+  json_dev (b, capture, ep->device);
   json_builder_set_member_name (b, "stolen_ns");
-  json_builder_add_int_value (b, dev ? dev->stolen_ns : 0);
+  json_builder_add_int_value (b, ep->stolen_ns);
+  json_process (b, capture, ep->idle_process, "idle_pid", "idle_comm");
+  json_builder_set_member_name (b, "waiting_pids");
+  json_builder_begin_array (b);
+  for (guint j = 0; j < ep->waiting->len; j++)
+    {
+      guint32 p = g_array_index (ep->waiting, guint32, j);
+      json_builder_add_int_value (b, iochart_capture_get_process (capture, p)->pid);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+/* The figures of one device, and its episodes: a device's object says all about it. */
+static void
+json_figures (JsonBuilder *b, IochartSteal *steal, const IochartStealDevice *dev)
+{
+  gboolean unknown = iochart_steal_device_is_unknown (dev);
+
+  json_builder_set_member_name (b, "verdict");
+  json_builder_add_string_value (b, dev == NULL ? "no-device" : unknown ? "unknown" : "measured");
+  json_builder_set_member_name (b, "stolen_ns");
+  if (unknown)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_int_value (b, dev ? dev->stolen_ns : 0);
   json_builder_set_member_name (b, "foreground_active_ns");
   json_builder_add_int_value (b, dev ? dev->foreground_active_ns : 0);
   json_builder_set_member_name (b, "stolen_pct");
-  json_builder_add_double_value (b, dev && dev->foreground_active_ns > 0
-                                 ? 100.0 * dev->stolen_ns / dev->foreground_active_ns : 0.0);
+  if (unknown)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_double_value (b, dev && dev->foreground_active_ns > 0
+                                   ? 100.0 * dev->stolen_ns / dev->foreground_active_ns : 0.0);
   if (dev == NULL)
     return;
-  json_dev (b, capture, dev->device);
+  if (unknown)
+    {
+      g_autofree char *reason = g_strdup_printf ("%" G_GUINT64_FORMAT " requests have no class", dev->unknown_requests);
+
+      json_builder_set_member_name (b, "reason");
+      json_builder_add_string_value (b, reason);
+    }
+  json_builder_set_member_name (b, "unknown_requests");
+  json_builder_add_int_value (b, dev->unknown_requests);
+  json_dev (b, steal->capture, dev->device);
   json_builder_set_member_name (b, "n_episodes");
   json_builder_add_int_value (b, dev->n_episodes);
-  json_shares (b, capture, dev->idle);
+  json_shares (b, steal->capture, dev->idle);
+  json_builder_set_member_name (b, "episodes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < steal->episodes->len; i++)
+    {
+      const IochartStealEpisode *ep = iochart_steal_get_episode (steal, i);
+
+      if (ep->device == dev->device)
+        json_episode (b, steal->capture, ep);
+    }
+  json_builder_end_array (b);
 }
 
 void
@@ -705,41 +787,14 @@ iochart_steal_to_json (IochartSteal *steal, JsonBuilder *b)
   g_return_if_fail (steal != NULL && JSON_IS_BUILDER (b));
 
   json_builder_begin_object (b);
-  json_figures (b, steal->capture, iochart_steal_get_primary (steal));
-
+  /* the headline device's figures and episodes, then each device with its own */
+  json_figures (b, steal, iochart_steal_get_primary (steal));
   json_builder_set_member_name (b, "devices");
   json_builder_begin_array (b);
   for (guint i = 0; i < steal->devices->len; i++)
     {
       json_builder_begin_object (b);
-      json_figures (b, steal->capture, iochart_steal_get_device (steal, i));
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-
-  json_builder_set_member_name (b, "episodes");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < steal->episodes->len; i++)
-    {
-      const IochartStealEpisode *ep = iochart_steal_get_episode (steal, i);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "start_ns");
-      json_builder_add_int_value (b, ep->start_ns);
-      json_builder_set_member_name (b, "end_ns");
-      json_builder_add_int_value (b, ep->end_ns);
-      json_dev (b, steal->capture, ep->device);
-      json_builder_set_member_name (b, "stolen_ns");
-      json_builder_add_int_value (b, ep->stolen_ns);
-      json_process (b, steal->capture, ep->idle_process, "idle_pid", "idle_comm");
-      json_builder_set_member_name (b, "waiting_pids");
-      json_builder_begin_array (b);
-      for (guint j = 0; j < ep->waiting->len; j++)
-        {
-          guint32 p = g_array_index (ep->waiting, guint32, j);
-          json_builder_add_int_value (b, iochart_capture_get_process (steal->capture, p)->pid);
-        }
-      json_builder_end_array (b);
+      json_figures (b, steal, iochart_steal_get_device (steal, i));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

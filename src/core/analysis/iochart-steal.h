@@ -49,6 +49,8 @@ typedef struct {
   gint64   foreground_active_ns;
   guint    n_episodes;
   GArray  *idle;       /* IochartStealShare per idle process, most stolen first */
+  guint64  idle_requests;    /* issued in the range, as iochart_counts_compute() counts */
+  guint64  unknown_requests; /* of no known class: the figure cannot see them */
   double  *stolen_columns;   /* n_columns stolen ns per column, or NULL */
   double  *active_columns;   /* n_columns foreground-active ns per column, or NULL */
 } IochartStealDevice;
@@ -83,6 +85,10 @@ const IochartStealEpisode *iochart_steal_get_episode      (IochartSteal         
  * The top-level figures are the primary device's. */
 void                       iochart_steal_to_json          (IochartSteal              *steal,
                                                            JsonBuilder               *builder);
+
+/* No idle-class request is known on the device while some requests have no class (BFQ level 7
+ * is idle or best-effort 7): no figure can be given, not even 0. */
+gboolean                   iochart_steal_device_is_unknown (const IochartStealDevice *device);
 
 /* Picks the device a chart or headline is about when the user named none. */
 int                        iochart_steal_pick_device      (IochartCapture            *capture);

@@ -1237,65 +1237,37 @@ collect_milestones (Chart *c, GArray *ms, GError **error)
   return TRUE;
 }
 
-/* Milestone labels go in rows above the strips: each in the first row where it fits, so they
- * never overlap; returns the band's height. */
-static double
-milestone_band (Chart *c, GArray *ms, double top)
+/* Milestones are the blocks' marks: labels in rows above the strips, lines across them. */
+static GArray *
+marks_of (GArray *ms)
 {
-  g_autoptr(GArray) row_end = g_array_new (FALSE, FALSE, sizeof (double));
-  double line_h = FONT_SMALL + 5;
+  GArray *marks = g_array_sized_new (FALSE, TRUE, sizeof (IochartBlocksMark), ms->len);
 
   for (guint i = 0; i < ms->len; i++)
     {
       Milestone *m = &g_array_index (ms, Milestone, i);
-      double x, w, left;
-      guint r;
-      g_autofree char *text = NULL;
-      IochartDlItem *tick;
+      IochartBlocksMark mark = { m->ns, m->label, m->tooltip, m->done };
 
-      if (m->ns < c->b.from_ns || m->ns > c->b.to_ns)
-        continue;
-      x = time_x (c, m->ns);
-      text = iochart_text_ellipsize (m->label, FONT_SMALL, m->done, 300);
-      w = iochart_text_width (text, FONT_SMALL, m->done);
-      /* labels start at their line, or end at it near the right edge */
-      left = x + w + 3 > c->b.width - MARGIN ? x - w - 3 : x + 3;
-      for (r = 0; r < row_end->len; r++)
-        if (g_array_index (row_end, double, r) + 6 <= left)
-          break;
-      if (r == row_end->len)
-        {
-          double none = -1e9;
-          g_array_append_val (row_end, none);
-        }
-      g_array_index (row_end, double, r) = left + w;
-      label_full (c, left, top + (r + 1) * line_h - 4, text, FONT_SMALL, m->done, IOCHART_ANCHOR_START,
-                  m->done ? c->pal->done : c->pal->milestone, 0, m->tooltip);
-      /* a tick from the label down to the plot, where the line takes over */
-      tick = iochart_display_list_line (c->b.dl, x, top + r * line_h + 1, x, top + row_end->len * line_h + 18,
-                                        m->done ? c->pal->done : c->pal->milestone, m->done ? 1.5 : 1);
-      tick->dashed = !m->done;
-      iochart_dl_item_set_tooltip (tick, m->tooltip);
+      g_array_append_val (marks, mark);
     }
-  return row_end->len * line_h;
+  return marks;
+}
+
+static double
+milestone_band (Chart *c, GArray *ms, double top)
+{
+  g_autoptr(GArray) marks = marks_of (ms);
+
+  return iochart_blocks_marks_band (&c->b, (IochartBlocksMark *) marks->data, marks->len, top,
+                                    c->pal->milestone, c->pal->done);
 }
 
 static void
 milestone_lines (Chart *c, GArray *ms)
 {
-  for (guint i = 0; i < ms->len; i++)
-    {
-      Milestone *m = &g_array_index (ms, Milestone, i);
-      double x;
-      IochartDlItem *line;
+  g_autoptr(GArray) marks = marks_of (ms);
 
-      if (m->ns < c->b.from_ns || m->ns > c->b.to_ns)
-        continue;
-      x = time_x (c, m->ns);
-      line = iochart_display_list_line (c->b.dl, x, c->b.plot_top, x, c->b.plot_bottom,
-                                        m->done ? c->pal->done : c->pal->milestone, m->done ? 1.5 : 1);
-      line->dashed = !m->done;
-    }
+  iochart_blocks_mark_lines (&c->b, (IochartBlocksMark *) marks->data, marks->len, c->pal->milestone, c->pal->done);
 }
 
 static void

@@ -870,7 +870,8 @@ _iochart_bootchart_parse_cmdline2 (IochartBootchart *self, const char *data, gsi
       proc->exe = g_strndup (exe, exe_len);
       g_strfreev (proc->args);
       GPtrArray *argv = g_ptr_array_new ();
-      for (const char *a = args, *e = args + args_len; a != NULL && a < e;)
+      /* a record without an args line has none: no arithmetic on its NULL */
+      for (const char *a = args, *e = args ? args + args_len : NULL; a != NULL && a < e;)
         {
           const char *z = memchr (a, '\0', e - a);
           g_ptr_array_add (argv, g_strndup (a, (z ? z : e) - a));

@@ -71,6 +71,8 @@ typedef struct {
   guint64       records;
   guint64       out_of_order;
   guint64       last_time;
+  gsize         lost;         /* bytes after the damage that ended the file */
+  gsize         lost_at;
 } CpuFile;
 
 typedef struct {
@@ -157,17 +159,20 @@ cpu_file_check_head (CpuFile *f, GError **error)
 static void
 cpu_file_load (Reader *r, CpuFile *f)
 {
-  const guint8 *p = f->data + f->off;
+  const guint8 *p;
   BlkIoTrace *t = &f->cur;
   gsize left = f->len - f->off;
 
   f->live = FALSE;
   if (left == 0)
-    return;
+    return;   /* before any pointer arithmetic: an empty file's mapping is NULL */
+  p = f->data + f->off;
   if (left < sizeof (BlkIoTrace))
     {
       _iochart_builder_warn (r->b, "'%s': cut mid-record at offset %" G_GSIZE_FORMAT
                              " (%" G_GSIZE_FORMAT " bytes lost)", f->path, f->off, left);
+      f->lost = left;
+      f->lost_at = f->off;
       return;
     }
   memcpy (t, p, sizeof *t);
@@ -175,6 +180,8 @@ cpu_file_load (Reader *r, CpuFile *f)
     {
       _iochart_builder_warn (r->b, "'%s': bad magic at offset %" G_GSIZE_FORMAT
                              " (the last %" G_GSIZE_FORMAT " bytes are lost)", f->path, f->off, left);
+      f->lost = left;
+      f->lost_at = f->off;
       return;
     }
   if (f->swap)
@@ -195,6 +202,8 @@ cpu_file_load (Reader *r, CpuFile *f)
       _iochart_builder_warn (r->b, "'%s': pdu_len %u past the end at offset %" G_GSIZE_FORMAT
                              " (the last %" G_GSIZE_FORMAT " bytes are lost)",
                              f->path, t->pdu_len, f->off, left);
+      f->lost = left;
+      f->lost_at = f->off;
       return;
     }
   if (t->time < f->last_time && f->out_of_order++ == 0)
@@ -503,7 +512,8 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   g_autoptr(GError) first_error = NULL;
   Reader *r = g_new0 (Reader, 1);
   guint n_live = 0;
-  gsize total_bytes = 0;
+  gsize total_bytes = 0, lost = 0;
+  guint worst = 0;
   guint64 records = 0;
   gboolean ok = TRUE;
 
@@ -536,7 +546,22 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
    * never moves while it grows */
   _iochart_builder_reserve (r->b, total_bytes / (sizeof (BlkIoTrace) * 6));
   records = merge (r, heap, n_live, total_bytes);
-  if (records == 0)
+  for (guint i = 0; i < n_files; i++)
+    {
+      lost += files[i].lost;
+      if (files[i].lost > files[worst].lost)
+        worst = i;
+    }
+  /* A cut capture loses its last record; one whose damage starts near its head is not a capture. */
+  if (records > 0 && lost > total_bytes / 2)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                   "'%s': damaged: no blktrace record at offset %" G_GSIZE_FORMAT " and after; %"
+                   G_GSIZE_FORMAT " of the capture's %" G_GSIZE_FORMAT " bytes are not blktrace records",
+                   files[worst].path, files[worst].lost_at, lost, total_bytes);
+      ok = FALSE;
+    }
+  else if (records == 0)
     {
       if (first_error != NULL)
         g_propagate_error (error, g_steal_pointer (&first_error));

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
+#include <traceevent/event-parse.h>
 
 #include "iochart-readers-private.h"
 
@@ -42,6 +43,8 @@ enum {
   OPT_BUFFER = 3,
   OPT_HEADER_INFO = 16,
   OPT_EVENT_FORMATS = 18,
+  OPT_KALLSYMS = 19,
+  OPT_PRINTK = 20,
   OPT_CMDLINES = 21,
   OPT_BUFFER_TEXT = 22,
 };
@@ -172,6 +175,145 @@ check_section (const DatFile *f, guint64 off, guint id, const char *what, guint1
   return need (f, off + DAT_SECTION_HEADER, rd (f, off + 8, 8), label, error);
 }
 
+/* v6 puts its sections one after another, each a size and its bytes. */
+static gboolean
+skip_sized (const DatFile *f, guint64 *p, guint width, const char *what, GError **error)
+{
+  if (!need (f, *p, width, what, error))
+    return FALSE;
+  {
+    guint64 size = rd (f, *p, width);
+
+    if (!need (f, *p + width, size, what, error))
+      return FALSE;
+    *p += width + size;
+  }
+  return TRUE;
+}
+
+static gboolean
+expect_tag (const DatFile *f, guint64 p, const char *tag, gsize len, GError **error)
+{
+  if (!need (f, p, len, tag, error))
+    return FALSE;
+  if (memcmp (f->data + p, tag, len) != 0)
+    return damaged (f, error, p, "expected '%s'", tag);
+  return TRUE;
+}
+
+/* ---- sections libtraceevent parses without checking ---- */
+
+/* "TAG: DIGITS;" at *p in [*p, end); moves *p past it. */
+static gboolean
+take_number_field (const char **p, const char *end, const char *tag)
+{
+  gsize n = strlen (tag);
+  const char *q = *p;
+
+  if ((gsize) (end - q) < n || memcmp (q, tag, n) != 0)
+    return FALSE;
+  q += n;
+  if (q >= end || !g_ascii_isdigit (*q))
+    return FALSE;
+  while (q < end && g_ascii_isdigit (*q))
+    q++;
+  if (q >= end || *q != ';')
+    return FALSE;
+  *p = q + 1;
+  return TRUE;
+}
+
+/* "\tfield: TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" as the kernel prints the ring buffer page's
+ * fields; *name gets NAME. */
+static gboolean
+header_page_line (const char *p, const char *end, char *name, gsize name_size)
+{
+  const char *semi, *n;
+
+  if ((gsize) (end - p) < 7 || memcmp (p, "\tfield:", 7) != 0)
+    return FALSE;
+  p += 7;
+  if ((semi = memchr (p, ';', end - p)) == NULL)
+    return FALSE;
+  for (n = semi; n > p && n[-1] != ' '; n--)
+    ;
+  if (n == p || n == semi || (gsize) (semi - n) >= name_size)
+    return FALSE;
+  for (const char *c = n; c < semi; c++)
+    if (!g_ascii_isalnum (*c) && *c != '_' && *c != '[' && *c != ']')
+      return FALSE;
+  memcpy (name, n, semi - n);
+  name[semi - n] = '\0';
+  p = semi + 1;
+  if (!take_number_field (&p, end, "\toffset:") || !take_number_field (&p, end, "\tsize:"))
+    return FALSE;
+  if (p < end && !take_number_field (&p, end, "\tsigned:"))
+    return FALSE;
+  return p == end;
+}
+
+/* The header page: libtraceevent's parse of a damaged one leaves libtracecmd to fault later. */
+static gboolean
+check_header_page (const DatFile *f, guint64 off, guint64 len, GError **error)
+{
+  const char *p = (const char *) f->data + off, *end = p + len;
+  guint found = 0;
+
+  while (p < end)
+    {
+      const char *eol = memchr (p, '\n', end - p);
+      char name[64];
+
+      if (eol == NULL)
+        eol = end;
+      if (eol > p)
+        {
+          if (!header_page_line (p, eol, name, sizeof name))
+            return damaged (f, error, p - (const char *) f->data, "header page: not a field line");
+          found |= (strcmp (name, "timestamp") == 0) | (strcmp (name, "commit") == 0) << 1 |
+                   (strcmp (name, "data") == 0) << 2;
+        }
+      p = eol + 1;
+    }
+  if (found != 7)
+    return damaged (f, error, off, "header page lacks the timestamp, commit or data field");
+  return TRUE;
+}
+
+/* "header_page\0" SIZE TEXT "header_event\0" SIZE TEXT at *p (v6 in place, v7 in its section). */
+static gboolean
+check_headers (const DatFile *f, guint64 *p, GError **error)
+{
+  guint64 size;
+
+  if (!expect_tag (f, *p, "header_page", 12, error) || !need (f, *p + 12, 8, "header page", error))
+    return FALSE;
+  size = rd (f, *p + 12, 8);
+  if (!need (f, *p + 20, size, "header page", error) || !check_header_page (f, *p + 20, size, error))
+    return FALSE;
+  *p += 20 + size;
+  return expect_tag (f, *p, "header_event", 13, error) && skip_sized (f, (*p += 13, p), 8, "header event", error);
+}
+
+/* kallsyms, printk formats, saved command lines: a size, then text that libtraceevent takes as a C
+ * string: a NUL inside sends it past the buffer. */
+static gboolean
+check_text (const DatFile *f, guint64 *p, guint width, const char *what, GError **error)
+{
+  guint64 size;
+  const guint8 *nul;
+
+  if (!need (f, *p, width, what, error))
+    return FALSE;
+  size = rd (f, *p, width);
+  if (!need (f, *p + width, size, what, error))
+    return FALSE;
+  if (size > 1 && (nul = memchr (f->data + *p + width, 0, size - 1)) != NULL)
+    return damaged (f, error, nul - f->data, "NUL byte inside the %s", what);
+  *p += width + size;
+  return TRUE;
+}
+
 /* One CPU's data: raw, or (compressed files) a chunk count then (csize, usize, bytes) chunks. */
 static gboolean
 check_cpu_data (DatFile *f, const char *buffer, guint cpu, guint64 off, guint64 size,
@@ -238,6 +380,27 @@ check_buffer_v7 (DatFile *f, guint64 p, guint64 end, GError **error)
   return TRUE;
 }
 
+/* A section libtraceevent parses: its bytes too, when they are not compressed. */
+static gboolean
+check_section_v7 (const DatFile *f, guint64 off, guint id, GError **error)
+{
+  guint16 flags;
+  guint64 body, len;
+
+  if (!check_section (f, off, id, section_name (id), &flags, &body, &len, error))
+    return FALSE;
+  if (flags & DAT_SECTION_COMPRESSED)
+    return TRUE;
+  switch (id)
+    {
+    case OPT_HEADER_INFO: return check_headers (f, &body, error);
+    case OPT_KALLSYMS: return check_text (f, &body, 4, "kallsyms", error);
+    case OPT_PRINTK: return check_text (f, &body, 4, "printk formats", error);
+    case OPT_CMDLINES: return check_text (f, &body, 8, "saved command lines", error);
+    default: return TRUE;
+    }
+}
+
 /* trace-cmd writes the last section (strings) right after the last options section. */
 static gboolean
 check_tail_v7 (const DatFile *f, guint64 end, GError **error)
@@ -297,8 +460,7 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
             add_cpu_stats (f, p, size);
           if (id == OPT_EVENT_FORMATS)
             f->formats = rd (f, p, 8);
-          if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES &&
-              !check_section (f, rd (f, p, 8), id, section_name (id), NULL, NULL, NULL, error))
+          if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && !check_section_v7 (f, rd (f, p, 8), id, error))
             return FALSE;
           if (id == OPT_BUFFER_TEXT && size >= 8 &&
               !check_section (f, rd (f, p, 8), id, section_name (id), NULL, NULL, NULL, error))
@@ -308,32 +470,6 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
       off = next;
     }
   return check_tail_v7 (f, last_end, error);
-}
-
-/* v6 puts its sections one after another, each a size and its bytes. */
-static gboolean
-skip_sized (const DatFile *f, guint64 *p, guint width, const char *what, GError **error)
-{
-  if (!need (f, *p, width, what, error))
-    return FALSE;
-  {
-    guint64 size = rd (f, *p, width);
-
-    if (!need (f, *p + width, size, what, error))
-      return FALSE;
-    *p += width + size;
-  }
-  return TRUE;
-}
-
-static gboolean
-expect_tag (const DatFile *f, guint64 p, const char *tag, gsize len, GError **error)
-{
-  if (!need (f, p, len, tag, error))
-    return FALSE;
-  if (memcmp (f->data + p, tag, len) != 0)
-    return damaged (f, error, p, "expected '%s'", tag);
-  return TRUE;
 }
 
 /* "flyrecord\0" then (offset, size) per cpu */
@@ -359,9 +495,7 @@ check_v6 (DatFile *f, guint64 p, GError **error)
   guint64 n;
   guint ncpus;
 
-  if (!expect_tag (f, p, "header_page", 12, error) || !skip_sized (f, (p += 12, &p), 8, "header page", error) ||
-      !expect_tag (f, p, "header_event", 13, error) || !skip_sized (f, (p += 13, &p), 8, "header event", error) ||
-      !need (f, p, 4, "ftrace event formats", error))
+  if (!check_headers (f, &p, error) || !need (f, p, 4, "ftrace event formats", error))
     return FALSE;
   n = rd (f, p, 4);
   p += 4;
@@ -385,8 +519,8 @@ check_v6 (DatFile *f, guint64 p, GError **error)
         if (!skip_sized (f, &p, 8, "event formats", error))
           return FALSE;
     }
-  if (!skip_sized (f, &p, 4, "kallsyms", error) || !skip_sized (f, &p, 4, "printk formats", error) ||
-      !skip_sized (f, &p, 8, "saved command lines", error) || !need (f, p, 4 + 10, "cpu count", error))
+  if (!check_text (f, &p, 4, "kallsyms", error) || !check_text (f, &p, 4, "printk formats", error) ||
+      !check_text (f, &p, 8, "saved command lines", error) || !need (f, p, 4 + 10, "cpu count", error))
     return FALSE;
   ncpus = rd (f, p, 4);
   p += 4;
@@ -500,41 +634,90 @@ _iochart_dat_check (const char *path, GError **error)
   return inspect (path, NULL, error);
 }
 
-/* ---- opening ---- */
+/* ---- the guard around libtracecmd ---- */
 
-/* libtraceevent 1.7 dereferences NULL on some damaged event formats: a flipped byte inside the
- * zstd-compressed formats section still decompresses (trace-cmd writes no checksums). While
- * libtracecmd parses the formats, a fault in this thread ends the parse, not the process. */
-static __thread sigjmp_buf *open_fault;
+/* libtracecmd and libtraceevent 1.7 dereference NULL on some damaged files that our layout check
+ * cannot see (a flipped byte inside a zstd-compressed section still decompresses: trace-cmd
+ * writes no checksums). Every library call on the file runs under this guard: a fault in this
+ * thread while it is set ends the call, not the process. Our own code (the record callback) runs
+ * unguarded, so that a fault of ours still reaches the sanitizers and the fuzzers. */
+static __thread sigjmp_buf *lib_fault;
+static struct sigaction saved_segv, saved_bus;
 
 static void
-on_open_fault (int sig)
+on_lib_fault (int sig)
 {
-  if (open_fault != NULL)
-    siglongjmp (*open_fault, sig);
-  /* Another thread's fault: let it take its course. */
-  signal (sig, SIG_DFL);
+  if (lib_fault != NULL)
+    siglongjmp (*lib_fault, sig);
+  /* not the library's: the fault repeats under the handler that was there before */
+  sigaction (SIGSEGV, &saved_segv, NULL);
+  sigaction (SIGBUS, &saved_bus, NULL);
 }
 
-static struct tracecmd_input *
-open_guarded (const char *path, int *fault)
+typedef void (*LibCall) (gpointer data);
+
+/* Runs call (data) under the guard; returns the signal that ended it, or 0. */
+static int
+guarded (LibCall call, gpointer data)
 {
-  struct sigaction sa = { .sa_handler = on_open_fault }, old_segv, old_bus;
-  struct tracecmd_input *volatile handle = NULL;
+  struct sigaction sa = { .sa_handler = on_lib_fault };
   sigjmp_buf jmp;
+  volatile int fault;
 
   sigemptyset (&sa.sa_mask);
-  sigaction (SIGSEGV, &sa, &old_segv);
-  sigaction (SIGBUS, &sa, &old_bus);
-  if ((*fault = sigsetjmp (jmp, 1)) == 0)
+  sigaction (SIGSEGV, &sa, &saved_segv);
+  sigaction (SIGBUS, &sa, &saved_bus);
+  if ((fault = sigsetjmp (jmp, 1)) == 0)
     {
-      open_fault = &jmp;
-      handle = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS);
+      lib_fault = &jmp;
+      call (data);
     }
-  open_fault = NULL;
-  sigaction (SIGSEGV, &old_segv, NULL);
-  sigaction (SIGBUS, &old_bus, NULL);
-  return handle;
+  lib_fault = NULL;
+  sigaction (SIGSEGV, &saved_segv, NULL);
+  sigaction (SIGBUS, &saved_bus, NULL);
+  return fault;
+}
+
+typedef struct {
+  const char            *path;
+  struct tracecmd_input *top;
+  GPtrArray             *handles;   /* top, then every instance buffer that opens */
+  GPtrArray             *lost;      /* names of instance buffers that do not (owned) */
+} Opened;
+
+static void
+open_call (gpointer data)
+{
+  Opened *o = data;
+  int n;
+
+  /* their messages go to stderr: ours name the file and the offset instead */
+  tep_set_loglevel (TEP_LOG_NONE);
+  tracecmd_set_loglevel (TEP_LOG_NONE);
+  o->top = tracecmd_open (o->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+  if (o->top == NULL)
+    return;
+  g_ptr_array_add (o->handles, o->top);
+  n = tracecmd_buffer_instances (o->top);
+  for (int i = 0; i < n; i++)
+    {
+      struct tracecmd_input *h = tracecmd_buffer_instance_handle (o->top, i);
+
+      if (h != NULL)
+        g_ptr_array_add (o->handles, h);
+      else
+        g_ptr_array_add (o->lost, g_strdup (tracecmd_buffer_instance_name (o->top, i)));
+    }
+}
+
+static void
+close_call (gpointer data)
+{
+  Opened *o = data;
+
+  for (guint i = o->handles->len; i-- > 1;)
+    tracecmd_close (o->handles->pdata[i]);
+  tracecmd_close (o->top);
 }
 
 /* ---- reading ---- */
@@ -620,6 +803,7 @@ typedef struct {
   guint                   n_handles;
   guint64               (*offsets)[PROGRESS_CPUS][2];
   guint64                 data_bytes;
+  guint64                 last_offset;  /* of the last record read, for messages */
 } ReadState;
 
 static void
@@ -888,6 +1072,7 @@ on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void 
   EventDesc *d;
   int type;
 
+  st->last_offset = rec->offset;
   if (G_UNLIKELY (rec->missed_events != 0))
     st->n_missed += rec->missed_events > 0 ? (guint64) rec->missed_events : 1;
   if (G_UNLIKELY (++st->n_records % PROGRESS_EVERY == 0))
@@ -905,52 +1090,68 @@ on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void 
       st->n_damaged++;
       return 0;
     }
-  dispatch (st, d, t->tep, rec);
+  {
+    /* our code: unguarded (see guarded ()) */
+    sigjmp_buf *guard = lib_fault;
+
+    lib_fault = NULL;
+    dispatch (st, d, t->tep, rec);
+    lib_fault = guard;
+  }
   return 0;
+}
+
+static void
+iterate_call (gpointer data)
+{
+  ReadState *st = data;
+
+  tracecmd_iterate_events_multi (st->handles, st->n_handles, on_record, st);
 }
 
 gboolean
 _iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
 {
   ReadState st = { .b = b, .path = path };
-  struct tracecmd_input *top;
   g_autoptr(GPtrArray) handles = g_ptr_array_new ();
+  g_autoptr(GPtrArray) lost = g_ptr_array_new_with_free_func (g_free);
+  Opened o = { path, NULL, handles, lost };
   DatFile f;
-  int n, fault;
+  int fault;
 
   g_return_val_if_fail (b != NULL && path != NULL, FALSE);
   if (!inspect (path, &f, error))
     return FALSE;
   st.data_bytes = f.data_bytes;
-  top = open_guarded (path, &fault);
-  if (top == NULL)
+  if ((fault = guarded (open_call, &o)) != 0 || o.top == NULL)
     {
+      /* after a fault the half-built handles cannot be freed safely: they are left */
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE, fault != 0
-                   ? "'%s': damaged: libtraceevent fails on its event formats (offset %" G_GUINT64_FORMAT
+                   ? "'%s': damaged: libtracecmd fails on its headers or event formats (offset %" G_GUINT64_FORMAT
                      " and after)"
                    : "'%s': damaged: libtracecmd cannot read its headers or event formats (offset %"
-                     G_GUINT64_FORMAT " and after)", path, fault != 0 ? f.formats : (guint64) DAT_MAGIC_LEN);
+                     G_GUINT64_FORMAT " and after)", path, f.formats != 0 ? f.formats : (guint64) DAT_MAGIC_LEN);
       return FALSE;
     }
-  g_ptr_array_add (handles, top);
-  n = tracecmd_buffer_instances (top);
-  for (int i = 0; i < n; i++)
-    {
-      struct tracecmd_input *h = tracecmd_buffer_instance_handle (top, i);
-
-      if (h != NULL)
-        g_ptr_array_add (handles, h);
-      else
-        _iochart_builder_warn (b, "'%s': buffer '%s' could not be read: its events are missing", path,
-                               tracecmd_buffer_instance_name (top, i));
-    }
+  for (guint i = 0; i < lost->len; i++)
+    _iochart_builder_warn (b, "'%s': buffer '%s' could not be read: its events are missing", path,
+                           (const char *) lost->pdata[i]);
   st.tables = g_ptr_array_new_with_free_func (event_table_free);
   st.handles = (struct tracecmd_input **) handles->pdata;
   st.n_handles = handles->len;
   st.offsets = g_malloc0 (sizeof *st.offsets * handles->len);
   _iochart_builder_progress (b, 0.0);
-  tracecmd_iterate_events_multi (st.handles, st.n_handles, on_record, &st);
+  fault = guarded (iterate_call, &st);
   _iochart_builder_progress (b, 1.0);
+  g_free (st.offsets);
+  g_ptr_array_unref (st.tables);
+  if (fault != 0)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                   "'%s': damaged: libtracecmd fails on its CPU data after the record at offset %"
+                   G_GUINT64_FORMAT, path, st.last_offset);
+      return FALSE;
+    }
 
   _iochart_builder_add_events (b, st.n_other);
   if (st.n_damaged > 0)
@@ -959,10 +1160,6 @@ _iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
   if (MAX (st.n_missed, f.lost) > 0)
     _iochart_builder_warn (b, "'%s': the ring buffer lost about %" G_GUINT64_FORMAT " events while "
                            "recording: some requests may be unmatched", path, MAX (st.n_missed, f.lost));
-  g_free (st.offsets);
-  g_ptr_array_unref (st.tables);
-  for (guint i = handles->len; i-- > 1;)
-    tracecmd_close (handles->pdata[i]);
-  tracecmd_close (top);
+  guarded (close_call, &o);
   return TRUE;
 }

@@ -366,3 +366,66 @@ iochart_blocks_shade_runs (IochartBlocks *b, const double *columns, double min_w
       i = j;
     }
 }
+
+/* ---- marks ---- */
+
+double
+iochart_blocks_marks_band (IochartBlocks *b, const IochartBlocksMark *marks, guint n_marks, double top,
+                           guint32 color, guint32 strong_color)
+{
+  g_autoptr(GArray) row_end = g_array_new (FALSE, FALSE, sizeof (double));
+  double line_h = FONT_SMALL + 5;
+
+  for (guint i = 0; i < n_marks; i++)
+    {
+      const IochartBlocksMark *m = &marks[i];
+      double x, w, left;
+      guint r;
+      g_autofree char *text = NULL;
+      IochartDlItem *tick;
+
+      if (m->ns < b->from_ns || m->ns > b->to_ns)
+        continue;
+      x = iochart_blocks_time_x (b, m->ns);
+      text = iochart_text_ellipsize (m->label, FONT_SMALL, m->strong, 300);
+      w = iochart_text_width (text, FONT_SMALL, m->strong);
+      /* labels start at their line, or end at it near the right edge */
+      left = x + w + 3 > b->width - IOCHART_BLOCKS_MARGIN ? x - w - 3 : x + 3;
+      for (r = 0; r < row_end->len; r++)
+        if (g_array_index (row_end, double, r) + 6 <= left)
+          break;
+      if (r == row_end->len)
+        {
+          double none = -1e9;
+          g_array_append_val (row_end, none);
+        }
+      g_array_index (row_end, double, r) = left + w;
+      iochart_blocks_label (b, left, top + (r + 1) * line_h - 4, text, FONT_SMALL, m->strong, IOCHART_ANCHOR_START,
+                            m->strong ? strong_color : color, 0, m->tooltip);
+      /* a tick from the label down to the plot, where the line takes over */
+      tick = iochart_display_list_line (b->dl, x, top + r * line_h + 1, x, top + row_end->len * line_h + 18,
+                                        m->strong ? strong_color : color, m->strong ? 1.5 : 1);
+      tick->dashed = !m->strong;
+      iochart_dl_item_set_tooltip (tick, m->tooltip);
+    }
+  return row_end->len * line_h;
+}
+
+void
+iochart_blocks_mark_lines (IochartBlocks *b, const IochartBlocksMark *marks, guint n_marks, guint32 color,
+                           guint32 strong_color)
+{
+  for (guint i = 0; i < n_marks; i++)
+    {
+      const IochartBlocksMark *m = &marks[i];
+      IochartDlItem *line;
+      double x;
+
+      if (m->ns < b->from_ns || m->ns > b->to_ns)
+        continue;
+      x = iochart_blocks_time_x (b, m->ns);
+      line = iochart_display_list_line (b->dl, x, b->plot_top, x, b->plot_bottom,
+                                        m->strong ? strong_color : color, m->strong ? 1.5 : 1);
+      line->dashed = !m->strong;
+    }
+}

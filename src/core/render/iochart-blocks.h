@@ -105,4 +105,20 @@ typedef void (*IochartBlocksRunTip) (IochartBlocks *b, guint c0, guint c1, char 
 void     iochart_blocks_shade_runs    (IochartBlocks *b, const double *columns, double min_width,
                                        IochartBlocksRunTip tip, gpointer user_data);
 
+/* A labelled vertical line at a time: "boot done", a user's annotation, the longest steal episode. */
+typedef struct {
+  gint64      ns;
+  const char *label;
+  const char *tooltip;
+  gboolean    strong;    /* bold label, solid line; others are dashed */
+} IochartBlocksMark;
+
+/* Mark labels in rows from top, each in the first row where it fits so that none overlap, with a
+ * tick down to the plot; returns the band's height. marks are in time order. */
+double   iochart_blocks_marks_band    (IochartBlocks *b, const IochartBlocksMark *marks, guint n_marks,
+                                       double top, guint32 color, guint32 strong_color);
+/* The marks' lines across the plot, from plot_top to plot_bottom. */
+void     iochart_blocks_mark_lines    (IochartBlocks *b, const IochartBlocksMark *marks, guint n_marks,
+                                       guint32 color, guint32 strong_color);
+
 G_END_DECLS

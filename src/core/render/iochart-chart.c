@@ -89,8 +89,12 @@ iochart_class_color (IochartClass klass)
 static char *
 fmt_dev (IochartCapture *capture, int device)
 {
-  const IochartDevice *d = iochart_capture_get_device (capture, device);
+  const IochartDevice *d;
 
+  /* a capture with events but no block request has no device: its chart is empty, not absent */
+  if (device < 0 || (guint) device >= iochart_capture_get_n_devices (capture))
+    return g_strdup ("none");
+  d = iochart_capture_get_device (capture, device);
   if (d->name)
     return g_strdup_printf ("%u,%u (%s)", IOCHART_DEV_MAJOR (d->dev), IOCHART_DEV_MINOR (d->dev), d->name);
   return g_strdup_printf ("%u,%u", IOCHART_DEV_MAJOR (d->dev), IOCHART_DEV_MINOR (d->dev));
@@ -983,19 +987,24 @@ header (Chart *c, const IochartChartStyle *style)
   g_autofree char *s_from = iochart_format_duration (from - c->b.origin_ns);
   g_autofree char *s_to = iochart_format_duration (to - c->b.origin_ns);
   g_autofree char *s_span = iochart_format_duration (iochart_capture_get_end_ns (c->capture) - c->b.origin_ns);
-  g_autofree char *dev = device >= 0 ? fmt_dev (c->capture, device) : g_strdup ("none");
+  g_autofree char *dev = fmt_dev (c->capture, device);
   guint n_dev = iochart_capture_get_n_devices (c->capture);
   g_autofree char *line = NULL;
 
   c->b.y = MARGIN;
   header_line (c, title ? title : "capture", 16, TRUE, c->pal->base.fg, NULL);
-  line = g_strdup_printf ("device %s%s · %s – %s of a %s capture",
-                          dev,
-                          n_dev > 1 ? (iochart_view_get_options (c->view)->device >= 0
-                                       ? " (chosen with --device)"
-                                       : " (of several: the one with the most processes issuing I/O; --device to choose)")
-                                    : "",
-                          s_from, s_to, s_span);
+  if (n_dev == 0)
+    line = g_strdup_printf ("no block requests in this capture (%" G_GUINT64_FORMAT " event%s) · %s – %s of a %s capture",
+                            iochart_capture_get_n_events (c->capture),
+                            iochart_capture_get_n_events (c->capture) == 1 ? "" : "s", s_from, s_to, s_span);
+  else
+    line = g_strdup_printf ("device %s%s · %s – %s of a %s capture",
+                            dev,
+                            n_dev > 1 ? (iochart_view_get_options (c->view)->device >= 0
+                                         ? " (chosen with --device)"
+                                         : " (of several: the one with the most processes issuing I/O; --device to choose)")
+                                      : "",
+                            s_from, s_to, s_span);
   header_line (c, line, FONT, FALSE, c->pal->base.dim, NULL);
   legend_line (c);
   steal_lines (c);
@@ -1009,7 +1018,7 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   IochartChartStyle defaults = IOCHART_CHART_STYLE_INIT;
   Chart c = { 0 };
   IochartDisplayList *dl;
-  double axis_top;
+  double axis_top, band_top;
 
   g_return_val_if_fail (view != NULL, NULL);
   if (style == NULL)
@@ -1029,6 +1038,8 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
 
   header (&c, style);
   c.b.y += 10;
+  band_top = c.b.y;
+  c.b.y += iochart_blocks_marks_band (&c.b, style->marks, style->n_marks, band_top, c.pal->base.dim, c.pal->base.fg);
   axis_top = c.b.y + 10;
   c.b.y += 16;
   c.b.plot_top = c.b.y;
@@ -1057,6 +1068,8 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   c.b.y += 24;
   if (c.bins)
     shade_steal (&c);
+  c.b.plot_top = axis_top + 4;
+  iochart_blocks_mark_lines (&c.b, style->marks, style->n_marks, c.pal->base.dim, c.pal->base.fg);
 
   dl = iochart_blocks_finish (&c.b);
   g_clear_pointer (&c.splits, iochart_time_splits_free);

@@ -20,11 +20,13 @@ typedef enum {
 } IochartTheme;
 
 typedef struct {
-  const char   *title;       /* NULL: the capture's name */
-  IochartTheme  theme;
+  const char              *title;       /* NULL: the capture's name */
+  IochartTheme             theme;
+  const IochartBlocksMark *marks;       /* labelled lines at times on the capture's clock, in time order */
+  guint                    n_marks;
 } IochartChartStyle;
 
-#define IOCHART_CHART_STYLE_INIT { .title = NULL, .theme = IOCHART_THEME_LIGHT }
+#define IOCHART_CHART_STYLE_INIT { .title = NULL, .theme = IOCHART_THEME_LIGHT, .marks = NULL, .n_marks = 0 }
 
 gboolean            iochart_theme_from_name (const char              *name,
                                              IochartTheme            *theme);

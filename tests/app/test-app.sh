@@ -1,0 +1,12 @@
+#!/bin/sh
+# Runs the GUI test under a virtual display with the cairo renderer (and a session bus, which GTK
+# warns without); skips (77) without a display or xvfb-run.
+set -u
+test_bin=$1
+bus=""
+command -v dbus-run-session >/dev/null && bus="dbus-run-session --"
+if [ -z "${DISPLAY:-}" ]; then
+  command -v xvfb-run >/dev/null || { echo "1..0 # SKIP no xvfb-run"; exit 77; }
+  exec $bus xvfb-run -a -s "-screen 0 1600x1000x24" env GSK_RENDERER=cairo NO_AT_BRIDGE=1 "$test_bin"
+fi
+GSK_RENDERER=cairo NO_AT_BRIDGE=1 exec $bus "$test_bin"
