@@ -324,6 +324,74 @@ check_damage (const char *what, void (*damage) (GByteArray *), const char *expec
   test_remove_dir (dir);
 }
 
+/* The merge in a thread of its own gives the very capture the merge taking turns gives: every
+ * request, process name, note and warning, in the same order, across many batches. */
+static void
+test_threaded_merge (void)
+{
+  g_autofree char *dir = test_make_dir ();
+  g_autoptr(GByteArray) c0 = g_byte_array_new ();
+  g_autoptr(GByteArray) c1 = g_byte_array_new ();
+  g_autoptr(IochartCapture) one = NULL, two = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize saved = _iochart_blktrace_thread_min_bytes;
+  const char * const *w1, * const *w2;
+  char comm[16] = "worker";
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 t = 1000 * (guint64) i;
+      guint32 pid = 100 + i % 50;
+
+      if (i < 50)
+        put (c0, FALSE, 0, t, 0, 0, ACT (0, C_NOTIFY), pid, 0, comm, sizeof comm);
+      put_rq (c0, FALSE, t + 10, 1, C_QUEUE, 8 * (guint64) i, 4096, pid, 0);
+      if (i % 7 == 0)
+        put_message (c0, FALSE, t + 11, pid, "bfq0A new_ioprio 7 new_weight 10");
+      put_rq (c1, FALSE, t + 20, 7, C_ISSUE, 8 * (guint64) i, 4096, pid, 1);
+      put_rq (c1, FALSE, t + 30, 8, C_COMPLETE, 8 * (guint64) i, 4096, 0, 1);
+    }
+  /* a record out of time order halfway, and a cut tail */
+  memset (c1->data + (c1->len / 96) * 48 + 8, 0, 8);
+  g_byte_array_set_size (c1, c1->len - 20);
+  g_free (write_file (dir, "vdc.blktrace.0", c0));
+  g_free (write_file (dir, "vdc.blktrace.1", c1));
+
+  _iochart_blktrace_thread_min_bytes = 0;
+  one = load (dir, &error);
+  g_assert_no_error (error);
+  _iochart_blktrace_thread_min_bytes = G_MAXSIZE;
+  two = load (dir, &error);
+  _iochart_blktrace_thread_min_bytes = saved;
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (iochart_capture_get_n_requests (one), >, 19000);
+  g_assert_cmpuint (iochart_capture_get_n_requests (one), ==, iochart_capture_get_n_requests (two));
+  g_assert_cmpuint (iochart_capture_get_n_events (one), ==, iochart_capture_get_n_events (two));
+  for (guint i = 0; i < iochart_capture_get_n_requests (one); i++)
+    {
+      IochartRequest a, b;
+
+      iochart_capture_get_request (one, i, &a);
+      iochart_capture_get_request (two, i, &b);
+      g_assert_cmpint (a.queue_ns, ==, b.queue_ns);
+      g_assert_cmpint (a.issue_ns, ==, b.issue_ns);
+      g_assert_cmpint (a.complete_ns, ==, b.complete_ns);
+      g_assert_cmpuint (a.sector, ==, b.sector);
+      g_assert_cmpuint (a.process, ==, b.process);
+      g_assert_cmpuint (a.klass, ==, b.klass);
+      g_assert_cmpuint (a.class_source, ==, b.class_source);
+    }
+  w1 = iochart_capture_get_warnings (one);
+  w2 = iochart_capture_get_warnings (two);
+  g_assert_nonnull (w1);
+  g_assert_cmpuint (g_strv_length ((char **) w1), >=, 2);
+  g_assert_cmpstrv (w1, w2);
+  g_assert_true (has_warning (one, "vdc.blktrace.1", "out of time order"));
+  g_assert_true (has_warning (one, "vdc.blktrace.1", "cut mid-record"));
+  test_remove_dir (dir);
+}
+
 static void cut_mid_record (GByteArray *a) { g_byte_array_set_size (a, 5 * 48 + 20); }
 static void bad_magic (GByteArray *a) { a->data[3 * 48] ^= 0xff; }
 static void pdu_past_end (GByteArray *a) { a->data[9 * 48 + 46] = 0x40; }
@@ -400,6 +468,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blktrace/merge-cpus", test_merge_cpus);
   g_test_add_func ("/blktrace/expand", test_expand);
   g_test_add_func ("/blktrace/damage", test_damage);
+  g_test_add_func ("/blktrace/threaded-merge", test_threaded_merge);
   g_test_add_func ("/blktrace/missing-cpu", test_missing_cpu);
   g_test_add_func ("/blktrace/nothing-readable", test_nothing_readable);
   return g_test_run ();

@@ -562,7 +562,7 @@ _iochart_bootchart_parse_proc_ps (IochartBootchart *self, const char *data, gsiz
             continue;
           /* comm may hold spaces and parentheses: it ends at the last ')' */
           const char *open = memchr (line, '(', n);
-          const char *close = open ? g_strrstr_len (open, end - open, ")") : NULL;
+          const char *close = open ? memrchr (open, ')', end - open) : NULL;
           if (!parse_i64 (&p, end, &pid) || open == NULL || close == NULL || pid < 0
               || pid > G_MAXINT32)
             return fail (error, name, l.line_no, "expected a /proc/PID/stat line", line, n);

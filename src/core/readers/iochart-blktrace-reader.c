@@ -5,7 +5,14 @@
  * a PROCESS note names is pointed to inside the mapping, so that reading allocates nothing per
  * record. A file whose tail is damaged gives what came before the damage; only when no file
  * gives anything does the read fail.
+ *
+ * Decoding and merging (checks, byte order, the time merge of the CPU files) run in a thread of
+ * their own on a large capture, handing batches of decoded records in time order to the
+ * builder, which stays on the caller's thread: the two halves of the work overlap on two cores.
+ * Whatever the merge has to say (damage, progress) travels in the batches, so that the builder
+ * hears it in the same order as without the thread.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -93,6 +100,33 @@ typedef struct {
   guint8          rwbs[1 << 9][2]; /* op, flags by category bits; op 0xff: not yet worked out */
 } Reader;
 
+/* One record as the merge hands it on (where it lies: the builder's side decodes it, so that
+ * little crosses between the cores), or a warning the merge gave at that point. */
+typedef struct {
+  const guint8  *rec;
+  const CpuFile *f;
+  char          *warning;   /* not NULL: no record, this to say */
+} Item;
+
+#define BATCH_ITEMS 4096
+
+typedef struct {
+  Item     items[BATCH_ITEMS];
+  guint    n;
+  double   progress;        /* < 0: none to report after this batch */
+  gboolean last;
+} Batch;
+
+/* The merge's own state: only the merging thread touches it while the read runs. */
+typedef struct {
+  IochartBuilder *b;
+  CpuFile       **heap;
+  guint           n;
+  gsize           total_bytes;
+  guint64         merged;
+  Batch          *sink;     /* warnings go here while a batch fills, else straight to b */
+} Merger;
+
 /* ---- one CPU file ---- */
 
 static inline guint32
@@ -155,35 +189,29 @@ cpu_file_check_head (CpuFile *f, GError **error)
   return TRUE;
 }
 
-/* Loads the record at f->off into f->cur. Damage ends the file with a warning. */
-static void
-cpu_file_load (Reader *r, CpuFile *f)
+static void G_GNUC_PRINTF (2, 3)
+merger_warn (Merger *m, const char *format, ...)
 {
-  const guint8 *p;
-  BlkIoTrace *t = &f->cur;
-  gsize left = f->len - f->off;
+  va_list args;
+  char *text;
 
-  f->live = FALSE;
-  if (left == 0)
-    return;   /* before any pointer arithmetic: an empty file's mapping is NULL */
-  p = f->data + f->off;
-  if (left < sizeof (BlkIoTrace))
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (m->sink != NULL)
+    m->sink->items[m->sink->n++] = (Item) { .warning = text };
+  else
     {
-      _iochart_builder_warn (r->b, "'%s': cut mid-record at offset %" G_GSIZE_FORMAT
-                             " (%" G_GSIZE_FORMAT " bytes lost)", f->path, f->off, left);
-      f->lost = left;
-      f->lost_at = f->off;
-      return;
+      _iochart_builder_warn (m->b, "%s", text);
+      g_free (text);
     }
+}
+
+/* The record at p in host order. */
+static inline void
+record_decode (const CpuFile *f, const guint8 *p, BlkIoTrace *t)
+{
   memcpy (t, p, sizeof *t);
-  if (t->magic != f->magic_raw)
-    {
-      _iochart_builder_warn (r->b, "'%s': bad magic at offset %" G_GSIZE_FORMAT
-                             " (the last %" G_GSIZE_FORMAT " bytes are lost)", f->path, f->off, left);
-      f->lost = left;
-      f->lost_at = f->off;
-      return;
-    }
   if (f->swap)
     {
       t->sequence = fix32 (f, t->sequence);
@@ -197,28 +225,57 @@ cpu_file_load (Reader *r, CpuFile *f)
       t->error = fix16 (f, t->error);
       t->pdu_len = fix16 (f, t->pdu_len);
     }
+}
+
+/* Loads the record at f->off into f->cur. Damage ends the file with a warning. */
+static void
+cpu_file_load (Merger *m, CpuFile *f)
+{
+  const guint8 *p;
+  BlkIoTrace *t = &f->cur;
+  gsize left = f->len - f->off;
+
+  f->live = FALSE;
+  if (left == 0)
+    return;   /* before any pointer arithmetic: an empty file's mapping is NULL */
+  p = f->data + f->off;
+  if (left < sizeof (BlkIoTrace))
+    {
+      merger_warn (m, "'%s': cut mid-record at offset %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " bytes lost)",
+                   f->path, f->off, left);
+      f->lost = left;
+      f->lost_at = f->off;
+      return;
+    }
+  record_decode (f, p, t);
+  if (t->magic != f->magic_raw)   /* as it lies in the file: record_decode leaves it */
+    {
+      merger_warn (m, "'%s': bad magic at offset %" G_GSIZE_FORMAT " (the last %" G_GSIZE_FORMAT " bytes are lost)",
+                   f->path, f->off, left);
+      f->lost = left;
+      f->lost_at = f->off;
+      return;
+    }
   if (t->pdu_len > left - sizeof *t)
     {
-      _iochart_builder_warn (r->b, "'%s': pdu_len %u past the end at offset %" G_GSIZE_FORMAT
-                             " (the last %" G_GSIZE_FORMAT " bytes are lost)",
-                             f->path, t->pdu_len, f->off, left);
+      merger_warn (m, "'%s': pdu_len %u past the end at offset %" G_GSIZE_FORMAT
+                   " (the last %" G_GSIZE_FORMAT " bytes are lost)", f->path, t->pdu_len, f->off, left);
       f->lost = left;
       f->lost_at = f->off;
       return;
     }
   if (t->time < f->last_time && f->out_of_order++ == 0)
-    _iochart_builder_warn (r->b, "'%s': records out of time order at offset %" G_GSIZE_FORMAT,
-                           f->path, f->off);
+    merger_warn (m, "'%s': records out of time order at offset %" G_GSIZE_FORMAT, f->path, f->off);
   f->last_time = t->time;
   f->live = TRUE;
 }
 
 static inline void
-cpu_file_advance (Reader *r, CpuFile *f)
+cpu_file_advance (Merger *m, CpuFile *f)
 {
   f->off += sizeof (BlkIoTrace) + f->cur.pdu_len;
   f->records++;
-  cpu_file_load (r, f);
+  cpu_file_load (m, f);
 }
 
 static gboolean
@@ -351,10 +408,8 @@ on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *pdu, gs
 }
 
 static void
-on_record (Reader *r, const CpuFile *f)
+on_record (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *pdu)
 {
-  const BlkIoTrace *t = &f->cur;
-  const guint8 *pdu = f->data + f->off + sizeof *t;
   gsize pdu_len = t->pdu_len;
   guint32 cat = t->action >> 16, code = t->action & 0xff;
   IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
@@ -433,31 +488,130 @@ heap_sift_down (CpuFile **heap, guint n, guint i)
     }
 }
 
-static guint64
-merge (Reader *r, CpuFile **heap, guint n, gsize total_bytes)
+/* Fills a batch with the next records in time order; FALSE when every file is done. */
+static gboolean
+merge_batch (Merger *m, Batch *batch)
 {
-  guint64 records = 0;
-  gsize done_bytes = 0;
-
-  for (guint i = n; i-- > 0;)
-    heap_sift_down (heap, n, i);
-  while (n > 0)
+  batch->n = 0;
+  batch->progress = -1;
+  m->sink = batch;
+  /* room for a record and the warning its successor may bring */
+  while (m->n > 0 && batch->n + 2 <= BATCH_ITEMS)
     {
-      CpuFile *f = heap[0];
+      CpuFile *f = m->heap[0];
 
-      on_record (r, f);
-      cpu_file_advance (r, f);
-      if (G_UNLIKELY ((++records & 0xffff) == 0))
+      batch->items[batch->n++] = (Item) { f->data + f->off, f, NULL };
+      cpu_file_advance (m, f);
+      if (G_UNLIKELY ((++m->merged & 0xffff) == 0))
         {
-          done_bytes = 0;
-          for (guint i = 0; i < n; i++)
-            done_bytes += heap[i]->off;
-          _iochart_builder_progress (r->b, (double) done_bytes / MAX (total_bytes, 1));
+          gsize done_bytes = 0;
+
+          for (guint i = 0; i < m->n; i++)
+            done_bytes += m->heap[i]->off;
+          batch->progress = (double) done_bytes / MAX (m->total_bytes, 1);
         }
       if (!f->live)
-        heap[0] = heap[--n];
-      heap_sift_down (heap, n, 0);
+        m->heap[0] = m->heap[--m->n];
+      heap_sift_down (m->heap, m->n, 0);
     }
+  m->sink = NULL;
+  batch->last = m->n == 0;
+  return !batch->last;
+}
+
+/* Hands a batch to the builder; the number of records in it. */
+static guint64
+build_batch (Reader *r, Batch *batch)
+{
+  guint64 records = 0;
+
+  for (guint i = 0; i < batch->n; i++)
+    {
+      Item *it = &batch->items[i];
+      BlkIoTrace t;
+
+      if (G_UNLIKELY (it->warning != NULL))
+        {
+          _iochart_builder_warn (r->b, "%s", it->warning);
+          g_clear_pointer (&it->warning, g_free);
+          continue;
+        }
+      record_decode (it->f, it->rec, &t);
+      on_record (r, it->f, &t, it->rec + sizeof t);
+      records++;
+    }
+  if (batch->progress >= 0)
+    _iochart_builder_progress (r->b, batch->progress);
+  return records;
+}
+
+/* Batches go round between the merging thread and the builder: "free" holds empty ones. */
+#define N_BATCHES 4
+
+typedef struct {
+  Merger      *m;
+  GAsyncQueue *full, *free;
+} Pipe;
+
+static gpointer
+merge_thread (gpointer data)
+{
+  Pipe *p = data;
+
+  for (;;)
+    {
+      Batch *batch = g_async_queue_pop (p->free);
+      gboolean more = merge_batch (p->m, batch);
+
+      g_async_queue_push (p->full, batch);
+      if (!more)
+        return NULL;
+    }
+}
+
+/* A capture this big pays for a thread: below it, merging and building take turns. */
+gsize _iochart_blktrace_thread_min_bytes = 4u << 20;
+
+static guint64
+merge (Reader *r, Merger *m)
+{
+  g_autofree Batch *batches = g_new (Batch, N_BATCHES);
+  guint64 records = 0;
+  Pipe p = { m, NULL, NULL };
+  GThread *thread;
+
+  for (guint i = m->n; i-- > 0;)
+    heap_sift_down (m->heap, m->n, i);
+  if (m->total_bytes < _iochart_blktrace_thread_min_bytes || g_get_num_processors () < 2)
+    {
+      gboolean more;
+
+      do
+        {
+          more = merge_batch (m, &batches[0]);
+          records += build_batch (r, &batches[0]);
+        }
+      while (more);
+      return records;
+    }
+  p.full = g_async_queue_new ();
+  p.free = g_async_queue_new ();
+  for (guint i = 0; i < N_BATCHES; i++)
+    g_async_queue_push (p.free, &batches[i]);
+  thread = g_thread_new ("iochart-blktrace-merge", merge_thread, &p);
+  for (;;)
+    {
+      Batch *batch = g_async_queue_pop (p.full);
+      gboolean last = batch->last;
+
+      records += build_batch (r, batch);
+      if (last)
+        break;
+      g_async_queue_push (p.free, batch);
+    }
+  g_thread_join (thread);
+  g_async_queue_unref (p.full);
+  g_async_queue_unref (p.free);
   return records;
 }
 
@@ -511,8 +665,8 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   g_autofree CpuFile **heap = g_new (CpuFile *, n_files);
   g_autoptr(GError) first_error = NULL;
   Reader *r = g_new0 (Reader, 1);
-  guint n_live = 0;
-  gsize total_bytes = 0, lost = 0;
+  Merger m = { b, heap, 0, 0, 0, NULL };
+  gsize lost = 0;
   guint worst = 0;
   guint64 records = 0;
   gboolean ok = TRUE;
@@ -537,15 +691,15 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
             first_error = g_steal_pointer (&local);
           continue;
         }
-      total_bytes += f->len;
-      cpu_file_load (r, f);
+      m.total_bytes += f->len;
+      cpu_file_load (&m, f);
       if (f->live)
-        heap[n_live++] = f;
+        heap[m.n++] = f;
     }
   /* about five records a request (Q, G, I, D, C) and a few notes: room enough that the store
    * never moves while it grows */
-  _iochart_builder_reserve (r->b, total_bytes / (sizeof (BlkIoTrace) * 6));
-  records = merge (r, heap, n_live, total_bytes);
+  _iochart_builder_reserve (r->b, m.total_bytes / (sizeof (BlkIoTrace) * 6));
+  records = merge (r, &m);
   for (guint i = 0; i < n_files; i++)
     {
       lost += files[i].lost;
@@ -553,12 +707,12 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
         worst = i;
     }
   /* A cut capture loses its last record; one whose damage starts near its head is not a capture. */
-  if (records > 0 && lost > total_bytes / 2)
+  if (records > 0 && lost > m.total_bytes / 2)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
                    "'%s': damaged: no blktrace record at offset %" G_GSIZE_FORMAT " and after; %"
                    G_GSIZE_FORMAT " of the capture's %" G_GSIZE_FORMAT " bytes are not blktrace records",
-                   files[worst].path, files[worst].lost_at, lost, total_bytes);
+                   files[worst].path, files[worst].lost_at, lost, m.total_bytes);
       ok = FALSE;
     }
   else if (records == 0)

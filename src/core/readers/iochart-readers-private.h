@@ -40,6 +40,9 @@ gboolean _iochart_blkparse_text_read  (IochartBuilder *b, const IochartText *tex
 /* Binary blktrace: the per-CPU files of one device, merged by time. */
 gboolean _iochart_blktrace_sniff    (const guint8 *head, gsize len);
 gboolean _iochart_blktrace_read     (IochartBuilder *b, const char * const *cpu_files, GError **error);
+/* From this many bytes of CPU files on, decoding and merging run in a thread of their own
+ * (tests lower it to see both ways give the same capture). */
+extern gsize _iochart_blktrace_thread_min_bytes;
 
 G_END_DECLS
 
