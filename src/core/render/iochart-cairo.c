@@ -143,9 +143,8 @@ iochart_cairo_write_png (IochartDisplayList *dl, const char *path, GError **erro
   cairo_t *cr;
   gboolean ok;
 
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
-                                        (int) iochart_display_list_get_width (dl),
-                                        (int) iochart_display_list_get_height (dl));
+  surface = iochart_png_surface_new ((int) iochart_display_list_get_width (dl),
+                                     (int) iochart_display_list_get_height (dl));
   cr = cairo_create (surface);
   iochart_cairo_draw (dl, cr);
   cairo_destroy (cr);
