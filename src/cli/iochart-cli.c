@@ -128,7 +128,7 @@ gboolean
 iochart_cli_parse_duration (const char *text, const char *option, gint64 *ns, GError **error)
 {
   static const struct { const char *unit; double scale; } units[] = {
-    { "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "µs", 1e3 }, { "ns", 1 }, { "m", 60e9 },
+    { "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "µs", 1e3 }, { "ns", 1 }, { "m", 60e9 }, { "h", 3600e9 },
   };
   char *end = NULL;
   double v;

@@ -23,6 +23,8 @@
 
 #include "iochart-cli-private.h"
 #include "record/iochart-recorder.h"
+#include "record/iochart-live.h"
+#include "iochart-format.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -246,6 +248,8 @@ write_bundle (const char *out, const Member *members, guint n, const char *dat_p
 typedef struct {
   gboolean bootchart, until_idle, no_events, no_sched, live;
   char    *out;
+  char    *keep;
+  gint64   keep_ns;
   double   duration;
   int      hz;
   char   **devices;
@@ -404,19 +408,56 @@ spawn_command (char **command, GPid *pid, GError **error)
   return FALSE;
 }
 
+/* "12 s · rt 0 B/s · be 12 MiB/s (1,234/s) · idle ... · stolen 11.2% · top idle cat[24829] 38 MiB ·
+ * 201,345 events/s · lost 0" */
+static void
+show_live (IochartRecorder *rec, IochartLive *live)
+{
+  static const IochartClass shown[] = { IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_IDLE,
+                                        IOCHART_CLASS_UNKNOWN };
+  IochartLiveStatus st;
+  IochartRecorderStats rs;
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autofree char *events = NULL;
+
+  iochart_live_get_status (live, &st);
+  iochart_recorder_get_stats (rec, &rs);
+  g_string_append_printf (line, "iochart: %5.1f s", st.elapsed_ns / 1e9);
+  for (guint i = 0; i < G_N_ELEMENTS (shown); i++)
+    {
+      IochartClass k = shown[i];
+      g_autofree char *rate = iochart_format_bytes ((guint64) st.bytes_per_s[k]);
+      g_autofree char *iops = iochart_format_count ((guint64) st.requests_per_s[k]);
+      if (k == IOCHART_CLASS_UNKNOWN && st.requests_per_s[k] == 0)
+        continue;
+      g_string_append_printf (line, " · %s %s/s (%s/s)", iochart_class_name (k), rate, iops);
+    }
+  g_string_append_printf (line, " · stolen %.1f%%", st.stolen_pct);
+  if (st.top_idle[0] != '\0')
+    {
+      g_autofree char *b = iochart_format_bytes (st.top_idle_bytes);
+      g_string_append_printf (line, " · top idle %s %s", st.top_idle, b);
+    }
+  events = iochart_format_count ((guint64) st.events_per_s);
+  g_string_append_printf (line, " · %s events/s · lost %" G_GUINT64_FORMAT, events, MAX (rs.lost, st.missed));
+  fprintf (stderr, "%s\n", line->str);
+}
+
 /* Polls until COMMAND exits, the duration passes or a signal asks to stop. Returns the
  * command's wait status, or -1 without one. */
 static int
-record_loop (IochartRecorder *rec, const RecordOptions *o, GPid child, GError **error)
+record_loop (IochartRecorder *rec, IochartLive *live, const RecordOptions *o, GPid child, GError **error)
 {
   gint64 start = g_get_monotonic_time (), last_shown = start;
-  gboolean tty = isatty (STDERR_FILENO);
+  gboolean tty = live == NULL && isatty (STDERR_FILENO);
   int status = -1;
 
   while (!stop_requested)
     {
       if (!iochart_recorder_drain (rec, error))
         break;
+      if (live != NULL)
+        iochart_live_update (live);
       gint64 now = g_get_monotonic_time ();
       if (child > 0 && waitpid (child, &status, WNOHANG) == child)
         break;
@@ -424,6 +465,8 @@ record_loop (IochartRecorder *rec, const RecordOptions *o, GPid child, GError **
         break;
       if (now - last_shown >= G_USEC_PER_SEC)
         {
+          if (live != NULL)
+            show_live (rec, live);
           show_progress (rec, start, tty);
           last_shown = now;
         }
@@ -469,6 +512,7 @@ record_events (RecordOptions *o)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(IochartRecorder) rec = NULL;
+  g_autoptr(IochartLive) live = NULL;
   g_autoptr(GArray) devs = g_array_new (FALSE, FALSE, sizeof (guint32));
   IochartRecorderOptions ro = { .sched = !o->no_sched };
   GPid child = 0;
@@ -488,13 +532,28 @@ record_events (RecordOptions *o)
   if ((rec = iochart_recorder_new (&ro, &error)) == NULL)
     return iochart_cli_report_error (error);
   print_missing (rec);
+  if (o->live)
+    {
+      if ((live = iochart_live_new (o->keep_ns / G_GINT64_CONSTANT (1000000000), &error)) == NULL)
+        return iochart_cli_report_error (error);
+      iochart_recorder_set_page_func (rec, iochart_live_add_page, live);
+    }
   iochart_recorder_start (rec);
   if (o->command != NULL && !spawn_command (o->command, &child, &error))
     return iochart_cli_report_error (error);   /* the instance goes with rec */
-  status = record_loop (rec, o, child, &error);
+  status = record_loop (rec, live, o, child, &error);
   if (!iochart_recorder_stop (rec, error ? NULL : &error) || error != NULL
       || !iochart_recorder_write (rec, o->out, &error))
     return iochart_cli_report_error (error);
+  if (live != NULL)
+    {
+      IochartLiveStatus st;
+      iochart_live_update (live);
+      iochart_live_get_status (live, &st);
+      fprintf (stderr, "iochart: decoded live %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT
+               " block), live figures held in %" G_GSIZE_FORMAT " KiB\n", st.events, st.block_events,
+               iochart_live_get_memory (live) / 1024);
+    }
   report_written (rec, o->out, status);
   return IOCHART_EXIT_OK;
 }
@@ -509,6 +568,8 @@ iochart_record_command (int argc, char **argv)
     { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &o.duration, "Stop after S seconds (--bootchart: default 60)", "S" },
     { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.devices, "Only block events of this device (repeatable)", "MAJ,MIN" },
     { "no-sched", 0, 0, G_OPTION_ARG_NONE, &o.no_sched, "Without sched_switch and sched_wakeup", NULL },
+    { "live", 0, 0, G_OPTION_ARG_NONE, &o.live, "A status line a second: rate per class, idle steal, top idle process, lost events", NULL },
+    { "keep", 0, 0, G_OPTION_ARG_STRING, &o.keep, "--live: the window its figures cover (default 10m)", "TIME" },
     { "bootchart", 0, 0, G_OPTION_ARG_NONE, &o.bootchart, "Record a boot chart (/proc samples and block events)", NULL },
     { "until-idle", 0, 0, G_OPTION_ARG_NONE, &o.until_idle, "--bootchart: stop once CPU and disks rest for 2 s", NULL },
     { "hz", 0, 0, G_OPTION_ARG_INT, &o.hz, "--bootchart: samples per second (default 10)", "N" },
@@ -524,15 +585,17 @@ iochart_record_command (int argc, char **argv)
     "Record block I/O, processes and scheduling into a trace-cmd .dat, while COMMAND runs, for\n"
     "S seconds or until Ctrl-C; or, with --bootchart, a boot (or any period) as a bootchart bundle.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !iochart_cli_parse_duration (o.keep ? o.keep : "10m", "--keep", &o.keep_ns, &error))
     rc = iochart_cli_report_error (error);
   else if (o.out == NULL || o.duration < 0 || o.hz < 1 || o.hz > 1000
            || (o.bootchart && ((o.duration > 0 && o.until_idle) || rest || o.devices || o.no_sched))
-           || (!o.bootchart && (o.until_idle || o.no_events)))
+           || (!o.bootchart && (o.until_idle || o.no_events))
+           || (o.bootchart && (o.live || o.keep)) || o.keep_ns < G_GINT64_CONSTANT (1000000000))
     {
       g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
                    "usage: iochart record -o OUT.dat [--duration S] [--device MAJ,MIN]... [--no-sched] "
-                   "[-- COMMAND ARGS...]\n"
+                   "[--live [--keep TIME]] [-- COMMAND ARGS...]\n"
                    "       iochart record --bootchart -o OUT [--duration S | --until-idle] [--hz N]");
       rc = iochart_cli_report_error (error);
     }
@@ -542,6 +605,7 @@ iochart_record_command (int argc, char **argv)
       rc = o.bootchart ? record_bootchart (&o) : record_events (&o);
     }
   g_free (o.out);
+  g_free (o.keep);
   g_strfreev (o.devices);
   g_strfreev (rest);
   return rc;

@@ -17,6 +17,7 @@ xz -dc "$A" | python3 -c "
 import re, sys
 sys.stdout.write(re.sub(r'(?<=\s)(\d+)\.(\d{6}):', lambda m: '%d.%06d:' % divmod(int(m[1]) * 1000000 + int(m[2]) + 2500000, 1000000), sys.stdin.read()))" >"$tmp/shifted.txt"
 
+"$IOCHART" info --json "$A" >"$tmp/info.json" 2>/dev/null
 diff_json "$A" "$A"
 py "itself: no row changed" "
 assert j['changed'] == 0 and j['shift_ns'] == 0, j['changed']
@@ -36,9 +37,13 @@ for r in rows:
     a, b = r['a'], r['b']
     assert r['changes'] == ['start', 'end'], r
     assert b['start_ns'] - a['start_ns'] == b['end_ns'] - a['end_ns'] == 2500000000, r
-    assert (a['requests'], a['bytes'], a['stolen_ns']) == (b['requests'], b['bytes'], b['stolen_ns']), r
+    assert (a['requests'], a['bytes'], a['stolen_ns'], a['q2c_p99_ns']) == (b['requests'], b['bytes'], b['stolen_ns'], b['q2c_p99_ns']), r
 dev = j['rows'][0]
-assert dev['kind'] == 'device' and dev['name'] == '7,0' and dev['a']['stolen_ns'] > 700000000, dev"
+assert dev['kind'] == 'device' and dev['name'] == '7,0' and dev['a']['stolen_ns'] > 700000000, dev
+i = json.load(open('$tmp/info.json'))
+idle = [r for r in j['rows'] if r['kind'] == 'class' and r['name'] == 'idle'][0]
+d = [d for d in i['devices'] if d['dev'] == '7,0'][0]['classes']['idle']['latency']['q2c']
+assert idle['a']['q2c_p99_ns'] == d['p99_ns'] and idle['a']['q2c_p50_ns'] == d['p50_ns'], (idle, d)"
 
 diff_json --align find "$A" "$tmp/shifted.txt"
 py "aligned on a process (find): no change" "assert j['changed'] == 0 and j['shift_ns'] == 2500000000, j['shift_ns']"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The README's DuckDB recipe: CSV exports of several captures in one DuckDB table give the figures
-# of `info --json` per class and per process, and go to Parquet and back. Needs node and npm's
+# of `info --json` per class, per process and per lane, and go to Parquet and back. Needs node and npm's
 # @duckdb/node-api, installed into a scratch folder: skips (77) when either cannot be had.
 set -u
 S=$IOCHART_SOURCE_ROOT/samples
@@ -20,7 +20,7 @@ done
 if ! node duckdb-recipe.mjs "$tmp/csv/*.csv" "$tmp/all.parquet" >duck.json 2>duck.err; then
   echo "not ok - the recipe fails: $(tail -3 duck.err)"; exit 1
 fi
-if python3 - "$S" "${captures[@]}" <<'PY' 2>py.err; then echo "ok - DuckDB over ${#captures[@]} CSV exports equals info --json; Parquet round trip"; else echo "not ok - $(tail -1 py.err)"; fail=1; fi
+if python3 - "$S" "${captures[@]}" <<'PY' 2>py.err; then echo "ok - DuckDB over ${#captures[@]} CSV exports equals info --json per class, process and lane; Parquet round trip"; else echo "not ok - $(tail -1 py.err)"; fail=1; fi
 import json, sys, collections
 S, caps = sys.argv[1], sys.argv[2:]
 d = json.load(open('duck.json'))
@@ -33,9 +33,10 @@ for c in caps:
     proc = {(int(r['pid']), r['comm']): (int(r['requests']), int(r['bytes']))
             for r in d['perProcess'] if r['capture'] == f'{S}/{c}' and r['pid'] is not None and int(r['requests']) > 0}
     assert proc == {(p['pid'], p['comm']): (p['requests'], p['bytes']) for p in info['processes']}, c
-    lanes = [r for r in d['perLane'] if r['capture'] == f'{S}/{c}']
-    assert sum(int(r['requests']) for r in lanes) == sum(x['requests'] for x in info['devices']), c
-    assert any(' × cat' in r['lane'] for r in lanes), c
+    lanes = {r['lane']: (int(r['requests']), int(r['bytes']))
+             for r in d['perLane'] if r['capture'] == f'{S}/{c}' and r['lane'] and int(r['requests']) > 0}
+    assert lanes == {l['label']: (l['requests'], l['bytes']) for l in info['lanes']}, c
+    assert any(' × cat' in l for l in lanes), c
 assert int(d['parquet']['n']) == int(d['csv']['n']) > 1000 and d['parquet']['bytes'] == d['csv']['bytes'], d
 PY
 exit $fail

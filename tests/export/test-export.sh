@@ -17,7 +17,7 @@ for f in ionice-bfq.dat hdd-bfq-idle-vs-normal-5s.report.txt.xz blktrace/bfq-idl
   n=$(basename "$f")
   "$IOCHART" export --format csv -o "$tmp/$n.csv" "$S/$f" 2>"$tmp/err" || bad "export csv $f: $(cat "$tmp/err")"
   "$IOCHART" info --json --all "$S/$f" >"$tmp/$n.info.json" 2>/dev/null || bad "info $f"
-  py "$n: CSV per device, class and process equals info --json --all" "
+  py "$n: CSV per device, class, process and lane equals info --json --all" "
 rows = list(csv.DictReader(open('$tmp/$n.csv', newline='')))
 info = json.load(open('$tmp/$n.info.json'))
 def sums(key):
@@ -35,6 +35,9 @@ proc = sums(lambda r: (int(r['pid']), r['comm']) if r['pid'] else None)
 want = {(p['pid'], p['comm']): (p['requests'], p['bytes']) for p in info['processes']}
 got = {k: tuple(v) for k, v in proc.items() if k is not None and v[0] > 0}
 assert got == want, set(got.items()) ^ set(want.items())
+lane = sums(lambda r: r['lane'] or None)
+got = {k: tuple(v) for k, v in lane.items() if k is not None and v[0] > 0}
+assert got == {l['label']: (l['requests'], l['bytes']) for l in info['lanes']}, 'lanes'
 assert list(rows[0].keys()) == 'capture,device,sector,bytes,op,class,level,class_source,pid,comm,lane,issues,queue_ns,insert_ns,issue_ns,complete_ns'.split(',')
 assert all(r['lane'] for r in rows if r['pid'])
 t = [(r['queue_ns'], r['insert_ns'], r['issue_ns'], r['complete_ns']) for r in rows]

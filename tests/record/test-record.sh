@@ -110,7 +110,18 @@ for path in sys.argv[2:]:
               f"sleep {100 * t['sleep_ns'] / life:.0f}%")
 PY
 
-# 4. Ctrl-C in the middle of a recording without a command
+# 4. --live: a status line a second while the readers run, and every event decoded live
+rc=0; "$IOCHART" record -o "$tmp/live.dat" --no-sched --live --keep 30s --device "$majmin" \
+  -- sh -c "sh '$tmp/readers.sh'; sleep 1.2" 2> "$tmp/live.log" || rc=$?
+[ $rc = 0 ] || fail "record --live exited $rc: $(cat "$tmp/live.log")"
+grep -q ' · idle .* · stolen [0-9.]*% .* events/s · lost [0-9]*$' "$tmp/live.log" \
+  || fail "no live status line: $(cat "$tmp/live.log")"
+decoded=$(sed -n 's/.*decoded live \([0-9]*\) events.*/\1/p' "$tmp/live.log")
+read_back=$(trace-cmd report "$tmp/live.dat" 2> /dev/null | grep -vc '^cpus=')
+[ "$decoded" = "$read_back" ] || fail "decoded $decoded events live, trace-cmd report reads $read_back"
+echo "live: $decoded events decoded, as many as trace-cmd report reads; $(grep -c 'events/s' "$tmp/live.log") status lines"
+
+# 5. Ctrl-C in the middle of a recording without a command
 echo 3 > /proc/sys/vm/drop_caches
 "$IOCHART" record -o "$tmp/int.dat" --no-sched 2> "$tmp/int.log" &
 rec=$!
@@ -125,12 +136,12 @@ import json, sys
 info = json.load(sys.stdin)
 assert info["classes"]["idle"]["requests"] > 0, info["classes"]'
 
-# 5. nothing left behind, nothing else touched
+# 6. nothing left behind, nothing else touched
 [ -z "$(left_behind)" ] || fail "instances left behind: $(left_behind)"
 [ "$(cat $T/tracing_on)" = "$top_on_before" ] || fail "the top-level tracing_on changed"
 [ "$(cat $T/set_event)" = "$top_events_before" ] || fail "the top-level events changed"
 
-# 6. clear errors: not root, a command that does not exist
+# 7. clear errors: not root, a command that does not exist
 if command -v setpriv >/dev/null; then
   rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups "$IOCHART" record -o "$tmp/x.dat" 2> "$tmp/err" || rc=$?
   [ $rc = 2 ] && grep -q 'needs root' "$tmp/err" || fail "not root: exit $rc, $(cat "$tmp/err")"

@@ -5,6 +5,7 @@
 #include "iochart-format.h"
 #include "iochart-lanes.h"
 #include "iochart-steal.h"
+#include "iochart-summary.h"
 
 struct _IochartDiff {
   IochartDiffOptions options;
@@ -97,11 +98,13 @@ find_zero (IochartCapture *c, int device, const IochartDiffOptions *o, gint64 *z
   return known (best);
 }
 
+/* The side of a name, added when new; the pointer holds until the next row is added. */
 static IochartDiffSide *
 rows_get (Rows *rows, const char *name)
 {
   guint pos = GPOINTER_TO_UINT (g_hash_table_lookup (rows->index, name));
-  IochartDiffSide side = { .present = TRUE, .start_ns = IOCHART_TIME_UNKNOWN, .end_ns = IOCHART_TIME_UNKNOWN };
+  IochartDiffSide side = { .present = TRUE, .start_ns = IOCHART_TIME_UNKNOWN, .end_ns = IOCHART_TIME_UNKNOWN,
+                           .q2c_p50_ns = IOCHART_TIME_UNKNOWN, .q2c_p99_ns = IOCHART_TIME_UNKNOWN };
 
   if (pos > 0)
     return &g_array_index (rows->sides, IochartDiffSide, pos - 1);
@@ -147,35 +150,63 @@ lane_names (IochartCapture *c, IochartLanes *lanes)
 }
 
 static void
+set_latency (IochartDiffSide *side, const IochartLatencyRow *row)
+{
+  const IochartLatencyStats *q = &row->kind[IOCHART_LATENCY_Q2C];
+
+  side->q2c_p50_ns = q->n ? q->p50_ns : IOCHART_TIME_UNKNOWN;
+  side->q2c_p99_ns = q->n ? q->p99_ns : IOCHART_TIME_UNKNOWN;
+}
+
+/* Lanes and latency from the summary of the device (every lane), counts and times from the
+ * requests, stolen time from the steal analysis. */
+static void
 collect (IochartCapture *c, int device, gint64 zero, Rows *rows, guint *n_class_rows)
 {
-  IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+  IochartSummaryOptions sumo = IOCHART_SUMMARY_OPTIONS_INIT;
   IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
-  g_autoptr(IochartLanes) lanes = NULL;
+  g_autoptr(IochartSummary) summary = NULL;
   g_autoptr(IochartSteal) steal = NULL;
   g_autoptr(GPtrArray) names = NULL;
   const IochartStealDevice *sd;
+  const IochartSummaryDevice *sdev;
+  IochartLanes *lanes;
   guint32 dev = iochart_capture_get_device (c, device)->dev;
   g_autofree char *devname = g_strdup_printf ("%u,%u", IOCHART_DEV_MAJOR (dev), IOCHART_DEV_MINOR (dev));
-  g_autofree IochartDiffSide **lane_side = NULL;
+  g_autofree guint *lane_pos = NULL;
 
-  lo.top_n = 0;
-  lo.device = device;
-  lanes = iochart_lanes_new (c, &lo);
+  sumo.device = device;
+  sumo.top = 0;
+  summary = iochart_summary_new_full (c, &sumo);
+  lanes = summary->lanes;
+  sdev = &g_array_index (summary->devices, IochartSummaryDevice, device);
   names = lane_names (c, lanes);
   so.device = device;
   steal = iochart_steal_new (c, &so);
   sd = iochart_steal_find_device (steal, device);
 
   rows_get (rows, devname)->stolen_ns = sd ? sd->stolen_ns : 0;
+  set_latency (rows_get (rows, devname), &sdev->latency);
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-    rows_get (rows, iochart_class_name (k))->stolen_ns = k == IOCHART_CLASS_IDLE && sd ? sd->stolen_ns : 0;
+    {
+      IochartDiffSide *side = rows_get (rows, iochart_class_name (k));
+
+      side->stolen_ns = k == IOCHART_CLASS_IDLE && sd ? sd->stolen_ns : 0;
+      set_latency (side, &sdev->class_latency[k]);
+    }
   *n_class_rows = IOCHART_N_CLASSES;
-  lane_side = g_new0 (IochartDiffSide *, names->len);
+  lane_pos = g_new0 (guint, names->len);
   for (guint l = 0; l < names->len; l++)
     {
-      lane_side[l] = rows_get (rows, g_ptr_array_index (names, l));
-      lane_side[l]->label = g_strdup (iochart_lanes_get_lane (lanes, l)->label);
+      rows_get (rows, g_ptr_array_index (names, l))->label = g_strdup (iochart_lanes_get_lane (lanes, l)->label);
+      lane_pos[l] = GPOINTER_TO_UINT (g_hash_table_lookup (rows->index, g_ptr_array_index (names, l))) - 1;
+    }
+#define LANE_SIDE(l) (&g_array_index (rows->sides, IochartDiffSide, lane_pos[l]))
+  for (guint i = 0; i < summary->lane_rows->len; i++)
+    {
+      const IochartSummaryLane *sl = &g_array_index (summary->lane_rows, IochartSummaryLane, i);
+
+      set_latency (LANE_SIDE (sl->lane), &sl->latency);
     }
   for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
     {
@@ -188,7 +219,7 @@ collect (IochartCapture *c, int device, gint64 zero, Rows *rows, guint *n_class_
       side_add (rows_get (rows, devname), &r, zero);
       side_add (rows_get (rows, iochart_class_name (r.klass)), &r, zero);
       if ((l = iochart_lanes_lane_of_request (lanes, &r)) >= 0)
-        side_add (lane_side[l], &r, zero);
+        side_add (LANE_SIDE (l), &r, zero);
     }
   for (guint i = 0; sd && sd->idle && i < sd->idle->len; i++)
     {
@@ -196,8 +227,9 @@ collect (IochartCapture *c, int device, gint64 zero, Rows *rows, guint *n_class_
       int l = iochart_lanes_lane_of_process (lanes, share->process);
 
       if (l >= 0)
-        lane_side[l]->stolen_ns += share->stolen_ns;
+        LANE_SIDE (l)->stolen_ns += share->stolen_ns;
     }
+#undef LANE_SIDE
 }
 
 static void
@@ -233,13 +265,16 @@ changes_of (const IochartDiffSide *a, const IochartDiffSide *b, gint64 tol)
     ch |= IOCHART_DIFF_BYTES;
   if (ABS (a->stolen_ns - b->stolen_ns) > tol)
     ch |= IOCHART_DIFF_STOLEN;
+  if (time_differs (a->q2c_p50_ns, b->q2c_p50_ns, tol) || time_differs (a->q2c_p99_ns, b->q2c_p99_ns, tol))
+    ch |= IOCHART_DIFF_LATENCY;
   return ch;
 }
 
 static void
 add_row (IochartDiff *d, const char *name, IochartDiffSide *a, IochartDiffSide *b)
 {
-  IochartDiffSide none = { .present = FALSE, .start_ns = IOCHART_TIME_UNKNOWN, .end_ns = IOCHART_TIME_UNKNOWN };
+  IochartDiffSide none = { .present = FALSE, .start_ns = IOCHART_TIME_UNKNOWN, .end_ns = IOCHART_TIME_UNKNOWN,
+                           .q2c_p50_ns = IOCHART_TIME_UNKNOWN, .q2c_p99_ns = IOCHART_TIME_UNKNOWN };
   IochartDiffRow row = { g_strdup (name), a ? *a : none, b ? *b : none, 0 };
 
   /* the row owns the labels now */
@@ -382,7 +417,7 @@ iochart_diff_get_n_changed (IochartDiff *d)
 char *
 iochart_diff_changes_text (guint changes)
 {
-  static const char * const names[] = { "start", "end", "requests", "bytes", "stolen", "only-in-one" };
+  static const char * const names[] = { "start", "end", "requests", "bytes", "stolen", "only-in-one", "latency" };
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -420,8 +455,8 @@ iochart_diff_print (IochartDiff *d, GString *out)
   g_string_append_printf (out, "%u of %u rows changed; B's alignment point is %s%s after A's on their clocks\n",
                           iochart_diff_get_n_changed (d), d->rows->len,
                           iochart_diff_get_shift_ns (d) > 0 ? "+" : "", shift);
-  g_string_append_printf (out, "  %-6s %-28s %10s %10s %10s %10s %12s %12s %12s %s\n", "", "name", "start A", "Δstart",
-                          "end A", "Δend", "bytes A", "Δbytes", "Δstolen", "changed");
+  g_string_append_printf (out, "  %-6s %-28s %10s %10s %10s %10s %12s %12s %10s %10s %12s %s\n", "", "name", "start A",
+                          "Δstart", "end A", "Δend", "bytes A", "Δbytes", "q2c p99 A", "Δp99", "Δstolen", "changed");
   for (guint i = 0; i < d->rows->len; i++)
     {
       const IochartDiffRow *r = &g_array_index (d->rows, IochartDiffRow, i);
@@ -432,11 +467,12 @@ iochart_diff_print (IochartDiff *d, GString *out)
                             : g_strdup_printf ("%+" G_GINT64_FORMAT, (gint64) (r->b.bytes - r->a.bytes));
       g_autofree char *dst = r->a.stolen_ns == r->b.stolen_ns ? g_strdup ("=") : delta_time (r->a.stolen_ns, r->b.stolen_ns);
       g_autofree char *what = iochart_diff_changes_text (r->changes);
+      g_autofree char *pa = side_time (r->a.q2c_p99_ns), *dp = delta_time (r->a.q2c_p99_ns, r->b.q2c_p99_ns);
 
       if (i > 0 && !r->a.present == !r->b.present && r->a.requests == 0 && r->b.requests == 0)
         continue;
-      g_string_append_printf (out, "%s %-6s %-28s %10s %10s %10s %10s %12s %12s %12s %s\n", r->changes ? "*" : " ",
-                              iochart_diff_row_kind (d, i), r->name, sa, ds, ea, de, ba, db, dst, what);
+      g_string_append_printf (out, "%s %-6s %-28s %10s %10s %10s %10s %12s %12s %10s %10s %12s %s\n", r->changes ? "*" : " ",
+                              iochart_diff_row_kind (d, i), r->name, sa, ds, ea, de, ba, db, pa, dp, dst, what);
     }
 }
 
@@ -460,6 +496,10 @@ json_side (JsonBuilder *b, const char *name, const IochartDiffSide *s)
   json_builder_add_int_value (b, s->bytes);
   json_builder_set_member_name (b, "stolen_ns");
   json_builder_add_int_value (b, s->stolen_ns);
+  json_builder_set_member_name (b, "q2c_p50_ns");
+  if (known (s->q2c_p50_ns)) json_builder_add_int_value (b, s->q2c_p50_ns); else json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "q2c_p99_ns");
+  if (known (s->q2c_p99_ns)) json_builder_add_int_value (b, s->q2c_p99_ns); else json_builder_add_null_value (b);
   if (s->label)
     {
       json_builder_set_member_name (b, "label");

@@ -3,7 +3,8 @@
  * Both captures are put on one time scale by an alignment point, their lanes are matched by name
  * (the lane's process name and class, numbered in order of first I/O when several share it, never
  * by pid, which differs from run to run), and per lane, per class and for the device the figures
- * are set side by side: first I/O, last completion, requests, bytes, stolen time.
+ * are set side by side: first I/O, last completion, requests, bytes, latency (the summary's), stolen
+ * time.
  */
 #pragma once
 
@@ -39,6 +40,8 @@ typedef struct {
   guint64  requests;     /* issued, as info counts them */
   guint64  bytes;
   gint64   stolen_ns;    /* lanes: idle steal its processes took; classes: the idle class's; device: all */
+  gint64   q2c_p50_ns;   /* queue-to-complete latency, from the summary; IOCHART_TIME_UNKNOWN: none */
+  gint64   q2c_p99_ns;
   char    *label;        /* the lane's label in this capture (with pids), or NULL */
 } IochartDiffSide;
 
@@ -50,6 +53,7 @@ typedef enum {
   IOCHART_DIFF_BYTES       = 1 << 3,
   IOCHART_DIFF_STOLEN      = 1 << 4,
   IOCHART_DIFF_PRESENCE    = 1 << 5,   /* only in one capture */
+  IOCHART_DIFF_LATENCY     = 1 << 6,   /* q2c p50 or p99 */
 } IochartDiffChange;
 
 typedef struct {

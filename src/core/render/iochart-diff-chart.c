@@ -12,7 +12,7 @@
 static char *
 side_tip (const char *which, const char *name, const IochartDiffSide *s)
 {
-  g_autofree char *start = NULL, *end = NULL, *bytes = NULL, *stolen = NULL;
+  g_autofree char *start = NULL, *end = NULL, *bytes = NULL, *stolen = NULL, *p99 = NULL;
 
   if (!s->present)
     return g_strdup_printf ("%s: %s: not in this capture", which, name);
@@ -20,9 +20,11 @@ side_tip (const char *which, const char *name, const IochartDiffSide *s)
   end = s->end_ns != IOCHART_TIME_UNKNOWN ? iochart_format_duration (s->end_ns) : g_strdup ("-");
   bytes = iochart_format_bytes (s->bytes);
   stolen = iochart_format_duration (s->stolen_ns);
-  return g_strdup_printf ("%s: %s%s%s%s\nfirst I/O %s, last completion %s\n%" G_GUINT64_FORMAT " requests, %s, idle steal %s",
+  p99 = s->q2c_p99_ns != IOCHART_TIME_UNKNOWN ? iochart_format_duration (s->q2c_p99_ns) : g_strdup ("-");
+  return g_strdup_printf ("%s: %s%s%s%s\nfirst I/O %s, last completion %s\n%" G_GUINT64_FORMAT " requests, %s, "
+                          "queue-to-complete p99 %s, idle steal %s",
                           which, name, s->label ? " (" : "", s->label ? s->label : "", s->label ? ")" : "",
-                          start, end, s->requests, bytes, stolen);
+                          start, end, s->requests, bytes, p99, stolen);
 }
 
 static void
