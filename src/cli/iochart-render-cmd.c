@@ -9,6 +9,7 @@
 #include <string.h>
 #include "iochart-cli-private.h"
 #include "iochart-summary.h"
+#include "iochart-output.h"
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
 #include "render/iochart-svg.h"
@@ -72,14 +73,8 @@ write_json (IochartCapture *capture, int dev_index, IochartSteal *steal, Iochart
 {
   g_autoptr(IochartSummary) summary = capture ? iochart_summary_new (capture, dev_index, 20) : NULL;
   g_autofree char *text = iochart_cli_json_document (summary, capture ? steal : NULL, bootchart);
-  g_autoptr(GError) local = NULL;
 
-  if (!g_file_set_contents (path, text, -1, &local))
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, local->message);
-      return FALSE;
-    }
-  return TRUE;
+  return iochart_output_replace_bytes (path, text, strlen (text), error);
 }
 
 static gboolean
@@ -223,6 +218,18 @@ write_outputs (Options *o, IochartView *view, IochartDisplayList *dl, GError **e
   return TRUE;
 }
 
+/* Before the load, which may take minutes: every output can be written and none is an input. */
+static gboolean
+check_outputs (Options *o, GError **error)
+{
+  const char *outputs[] = { o->svg, o->png, o->pdf, o->json };
+
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    if (outputs[i] != NULL && !iochart_output_check (outputs[i], (const char * const *) o->captures, error))
+      return FALSE;
+  return TRUE;
+}
+
 /* Takes the bootchart capture out of o->captures; the rest is block I/O of the same boot. */
 static char *
 take_bootchart (Options *o)
@@ -332,7 +339,7 @@ iochart_render_command (int argc, char **argv)
 
   char *bootchart;
 
-  if (!parse_options (&o, argc, argv, &error))
+  if (!parse_options (&o, argc, argv, &error) || !check_outputs (&o, &error))
     goto fail;
   if (!o.svg && !o.png && !o.pdf && !o.json)
     {

@@ -63,6 +63,15 @@ _iochart_capture_intern (IochartCapture *self, const char *s, gssize len)
   if (len >= 0)
     s = tmp = g_strndup (s, len);
   found = g_hash_table_lookup (self->interned, s);
+  if (found == NULL && !g_utf8_validate (s, -1, NULL))
+    {
+      /* a name from the trace is bytes: every output (JSON first) needs it valid UTF-8 */
+      char *valid = g_utf8_make_valid (s, -1);
+
+      g_free (tmp);
+      s = tmp = valid;
+      found = g_hash_table_lookup (self->interned, s);
+    }
   if (found == NULL)
     {
       found = g_string_chunk_insert_const (self->strings, s);

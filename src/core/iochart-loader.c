@@ -3,6 +3,7 @@
 #include <string.h>
 #include <archive.h>
 #include <archive_entry.h>
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include "iochart-loader.h"
 #include "iochart-side-capture.h"
@@ -29,13 +30,22 @@ typedef struct {
   GMappedFile *mapped;
   GByteArray  *inflated;
   IochartText  text;
+  char        *damage;      /* what a cut or damaged compressed file lost, for a warning */
 } TextFile;
+
+/* Text inflates at most this many times its compressed size (trace text compresses 10-25 times),
+ * and never past MAX_INFLATED: more is a bomb, or a capture to decompress first. */
+#define MAX_RATIO     100
+#define MIN_ALLOWED   (G_GUINT64_CONSTANT (64) << 20)
+#define MAX_INFLATED  (G_GUINT64_CONSTANT (3) << 30)
+#define SNIFF_TEXT    (64 * 1024)
 
 static void
 text_file_clear (TextFile *tf)
 {
   g_clear_pointer (&tf->mapped, g_mapped_file_unref);
   g_clear_pointer (&tf->inflated, g_byte_array_unref);
+  g_clear_pointer (&tf->damage, g_free);
 }
 
 static gboolean
@@ -46,39 +56,97 @@ is_compressed (const guint8 *h, gsize n)
          (n >= 4 && memcmp (h, "\x28\xb5\x2f\xfd", 4) == 0);
 }
 
+static guint64
+inflate_limit (const char *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || st.st_size <= 0)
+    return MIN_ALLOWED;
+  return CLAMP ((guint64) st.st_size * MAX_RATIO, MIN_ALLOWED, MAX_INFLATED);
+}
+
 static gboolean
-inflate_file (const char *path, GByteArray **out, GError **error)
+too_big (const char *path, guint64 limit, GError **error)
+{
+  g_autofree char *size = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
+
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+               "'%s': inflates past %s (%u times its compressed size, or 3 GiB): not text iochart "
+               "reads whole; if it is a capture, decompress it first", path, size, MAX_RATIO);
+  return FALSE;
+}
+
+/* A gzip file up to its damage: libarchive drops the last block it was filling when its input
+ * ends early, GIO's zlib converter gives every byte that came out. */
+static void
+inflate_gzip_prefix (const char *path, guint64 limit, GByteArray *buf)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, NULL));
+  g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) in = NULL;
+  guint8 chunk[65536];
+  gssize n;
+
+  if (raw == NULL)
+    return;
+  in = g_converter_input_stream_new (raw, G_CONVERTER (z));
+  g_byte_array_set_size (buf, 0);
+  while (buf->len < limit && (n = g_input_stream_read (in, chunk, sizeof chunk, NULL, NULL)) > 0)
+    g_byte_array_append (buf, chunk, MIN ((guint64) n, limit - buf->len));
+}
+
+/* Inflates path into *out, all of it, or its first `want` bytes when want > 0 (sniffing). A
+ * damaged or cut file gives what came before the damage, and *damage says so. */
+static gboolean
+inflate_file (const char *path, gsize want, GByteArray **out, char **damage, GError **error)
 {
   struct archive *a = archive_read_new ();
   struct archive_entry *entry;
   g_autoptr(GByteArray) buf = g_byte_array_new ();
+  guint64 limit = inflate_limit (path);
   gboolean ok = FALSE;
-  la_ssize_t n;
+  la_ssize_t n = 0;
   guint8 chunk[65536];
 
   archive_read_support_filter_all (a);
   archive_read_support_format_raw (a);
+  /* a file cut inside its first block fails here already */
   if (archive_read_open_filename (a, path, 1 << 16) != ARCHIVE_OK ||
       archive_read_next_header (a, &entry) != ARCHIVE_OK)
-    goto out;
-  while ((n = archive_read_data (a, chunk, sizeof chunk)) > 0)
-    g_byte_array_append (buf, chunk, n);
+    n = -1;
+  else
+    while ((want == 0 || buf->len < want) && (n = archive_read_data (a, chunk, sizeof chunk)) > 0)
+      {
+        if (buf->len + (guint64) n > limit)
+          {
+            ok = too_big (path, limit, error);
+            goto out;
+          }
+        g_byte_array_append (buf, chunk, n);
+      }
   if (n < 0)
     {
-      /* Keep what came out before the damage: a cut text capture still loads. */
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
-                   "'%s': damaged compressed data after %u bytes of text: %s", path, buf->len,
-                   archive_error_string (a));
+      guint before = buf->len;
+
+      inflate_gzip_prefix (path, want ? want : limit, buf);
+      if (buf->len < before)
+        g_byte_array_set_size (buf, before);   /* not gzip: what libarchive gave */
       if (buf->len == 0)
-        goto out;
-      g_clear_error (error);
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                       "'%s': cut or damaged compressed data, nothing readable before the damage", path);
+          goto out;
+        }
+      /* Keep what came out before the damage: a cut text capture still loads. */
+      if (damage != NULL)
+        *damage = g_strdup_printf ("'%s': compressed data cut or damaged after %u bytes of text: "
+                                   "the rest is lost", path, buf->len);
     }
   ok = TRUE;
   *out = g_steal_pointer (&buf);
 out:
-  if (!ok && error != NULL && *error == NULL)
-    g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE, "'%s': cannot decompress: %s", path,
-                 archive_error_string (a) ? archive_error_string (a) : "unknown error");
   archive_read_free (a);
   return ok;
 }
@@ -100,7 +168,7 @@ read_head (const char *path, guint8 *head, gsize *len, GError **error)
 }
 
 static gboolean
-text_file_open (TextFile *tf, const char *path, GError **error)
+text_file_open (TextFile *tf, const char *path, gsize want, GError **error)
 {
   guint8 head[SNIFF_BYTES];
   gsize n = 0;
@@ -110,7 +178,7 @@ text_file_open (TextFile *tf, const char *path, GError **error)
   tf->text.path = path;
   if (is_compressed (head, n))
     {
-      if (!inflate_file (path, &tf->inflated, error))
+      if (!inflate_file (path, want, &tf->inflated, &tf->damage, error))
         return FALSE;
       tf->text.data = (const char *) tf->inflated->data;
       tf->text.len = tf->inflated->len;
@@ -184,11 +252,11 @@ iochart_detect_format (const char *path, GError **error)
     {
       TextFile tf = { 0 };
 
-      if (text_file_open (&tf, path, error))
+      if (text_file_open (&tf, path, SNIFF_TEXT, error))
         {
           IochartText sniff = tf.text;
 
-          sniff.len = MIN (sniff.len, 64 * 1024);
+          sniff.len = MIN (sniff.len, SNIFF_TEXT);
           format = detect_text (&sniff);
         }
       text_file_clear (&tf);
@@ -209,8 +277,10 @@ read_text (IochartBuilder *b, const char *path, IochartFormat format, GError **e
   TextFile tf = { 0 };
   gboolean ok = FALSE;
 
-  if (!text_file_open (&tf, path, error))
+  if (!text_file_open (&tf, path, 0, error))
     return FALSE;
+  if (tf.damage != NULL)
+    _iochart_builder_warn (b, "%s", tf.damage);
   switch (format)
     {
     case IOCHART_FORMAT_FTRACE_TEXT: ok = _iochart_ftrace_text_read (b, &tf.text, error); break;

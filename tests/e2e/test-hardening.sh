@@ -94,4 +94,74 @@ else
   echo "ok - # SKIP .dat section checks: trace-cmd is not installed"
 fi
 
+# 4. bombs: a gzip text that inflates 1000 times (format detection streams, the load stops at a
+# bound), a sparse .tgz whose members claim 1 GiB each; and a cut .gz loads its valid part
+{ head -n 40 "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt"; head -c 100000000 /dev/zero; } | gzip -1 >"$tmp/bomb.txt.gz"
+expect "gzip bomb" 2 "bomb.txt.gz': inflates past 64.0.MiB" info "$tmp/bomb.txt.gz"
+mkdir "$tmp/sparse"
+( cd "$tmp/sparse" && printf 'version = 0.8\n' >header && truncate -s 1G proc_ps.log proc_stat.log proc_diskstats.log &&
+  tar --sparse -czf ../sparse.tgz header proc_ps.log proc_stat.log proc_diskstats.log )
+rm -rf "$tmp/sparse"
+expect "sparse tgz bomb" 2 "sparse.tgz': member 'proc_ps.log' is too large" --svg "$tmp/x.svg" "$tmp/sparse.tgz"
+gzip -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt" | head -c 8000 >"$tmp/cut.txt.gz"
+expect "cut .gz loads its valid part" 0 "cut.txt.gz': compressed data cut or damaged after [0-9]+ bytes of text" info "$tmp/cut.txt.gz"
+xz -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt" | head -c 2000 >"$tmp/cut.txt.xz"
+expect "cut .xz: our message, not liblzma's" 2 "cut.txt.xz': cut or damaged compressed data, nothing readable" info "$tmp/cut.txt.xz"
+
+# A bootchart folder from the fuzz seed (members after "==> NAME <==" lines).
+mkboot () {   # mkboot DIR
+  python3 - "$IOCHART_SOURCE_ROOT/tests/bootchart/seeds/small.seed" "$1" <<'PY'
+import os, re, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+parts = re.split(rb'^==> (.*) <==\n', open(sys.argv[1], 'rb').read(), flags=re.M)
+for name, body in zip(parts[1::2], parts[2::2]):
+    open(os.path.join(sys.argv[2], name.decode()), 'wb').write(body)
+PY
+}
+
+# 6. a cmdline2 record without an args line (UBSan: zero offset to a null pointer)
+mkboot "$tmp/boot"
+printf '41\n:/bin/a\n\n' >"$tmp/boot/cmdline2.log"
+expect "bootchart: cmdline2 without args" 0 "" --json "$tmp/boot.json" "$tmp/boot"
+
+# 7. invalid UTF-8 in process names: every JSON output parses (a strict UTF-8 decoder)
+printf 'cpus=2\n              c\377at-15444 [001]  1784.916653: block_rq_insert:      7,1 RA 16384 () 266528 + 32 0x2,0,2 [c\377at]\n              c\377at-15444 [001]  1784.916663: block_rq_issue:       7,1 RA 16384 () 266528 + 32 0x2,0,2 [c\377at]\n           <idle>-0     [001]  1784.916926: block_rq_complete:    7,1 RA () 266528 + 32 0x2,0,2 [0]\n' >"$tmp/utf.txt"
+run info --json "$tmp/utf.txt"; cp "$tmp/out" "$tmp/info-utf.json"
+run --json "$tmp/render-utf.json" "$tmp/utf.txt"
+mkboot "$tmp/boot-utf"
+sed -i 's/(kthreadd)/(kth\xffreadd)/' "$tmp/boot-utf/proc_ps.log"
+run --json "$tmp/boot-utf.json" "$tmp/boot-utf"
+if python3 -c '
+import json, sys
+for f in sys.argv[1:]:
+    json.loads(open(f, "rb").read().decode("utf-8", "strict"))
+' "$tmp/info-utf.json" "$tmp/render-utf.json" "$tmp/boot-utf.json"; then ok "invalid UTF-8 names: valid JSON"; else bad "invalid UTF-8 JSON"; fi
+
+# 8. a bootchart member symlinked out of its folder is not followed, nor quoted
+mkboot "$tmp/boot-link"
+printf 'root:x:0:0:SECRET-LINE:/root:/bin/bash\n' >"$tmp/passwd"
+ln -sf "$tmp/passwd" "$tmp/boot-link/proc_ps.log"
+run --json "$tmp/link.json" "$tmp/boot-link"
+if grep -q "symlink out of the capture folder" "$tmp/err" && ! grep -q SECRET "$tmp/err" "$tmp/out" "$tmp/link.json" 2>/dev/null; then
+  ok "bootchart: symlink out of the folder not followed"; else bad "bootchart symlink"; fi
+
+# Outputs: written through a temporary file (a failed write leaves the old file whole), keeping an
+# existing file's mode and a symlink's target; never over an input; checked before the load.
+text="$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt"
+mkdir "$tmp/outdir"
+for kind in png pdf svg json; do
+  printf 'old\n' >"$tmp/outdir/old.$kind"
+  ( trap '' XFSZ; ulimit -f 4; "$IOCHART" --$kind "$tmp/outdir/old.$kind" "$text" >/dev/null 2>"$tmp/err" ); rc=$?
+  if [ $rc -eq 2 ] && grep -q "old.$kind': cannot write" "$tmp/err" && [ "$(cat "$tmp/outdir/old.$kind")" = old ] &&
+     [ "$(ls -A "$tmp/outdir" | grep -c '^\.')" -eq 0 ]; then ok "$kind: a failed write keeps the old file"; else bad "$kind: failed write"; fi
+done
+printf 'old\n' >"$tmp/outdir/real.png"; chmod 640 "$tmp/outdir/real.png"; ln -s real.png "$tmp/outdir/link.png"
+run --png "$tmp/outdir/link.png" "$text"
+if [ $rc -eq 0 ] && [ -L "$tmp/outdir/link.png" ] && [ "$(stat -c %a "$tmp/outdir/real.png")" = 640 ] &&
+   [ "$(head -c 4 "$tmp/outdir/real.png" | tail -c 3)" = PNG ]; then ok "png: symlink target replaced, mode kept"; else bad "png: symlink and mode"; fi
+cp "$text" "$tmp/in.txt"
+expect "an output that is an input" 2 "in.txt': refusing to write over the capture" --svg "$tmp/in.txt" "$tmp/in.txt"
+cmp -s "$text" "$tmp/in.txt" && ok "the input is untouched" || bad "the input was overwritten"
+expect "output checked before the load" 2 "nofolder/x.svg': cannot write: no such folder" --svg "$tmp/nofolder/x.svg" "$tmp/garbage.blktrace.0"
+
 exit $fail

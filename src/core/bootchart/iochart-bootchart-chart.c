@@ -9,6 +9,7 @@
 #include <archive_entry.h>
 #include <cairo.h>
 #include <cairo-pdf.h>
+#include "iochart-output.h"
 #include "iochart-format.h"
 #include "render/iochart-blocks.h"
 
@@ -1651,6 +1652,27 @@ write_pdf (IochartBootchart *bc, IochartCapture *io, const IochartBootchartChart
   return ok && cairo_status_ok (status, path, error);
 }
 
+/* each written through a temporary file (iochart_output_replace) */
+typedef struct {
+  IochartBootchart                   *bc;
+  IochartCapture                     *io;
+  const IochartBootchartChartOptions *options;
+} PdfJob;
+
+static gboolean
+png_to (const char *path, gpointer dl, GError **error)
+{
+  return write_png (dl, path, error);
+}
+
+static gboolean
+pdf_to (const char *path, gpointer data, GError **error)
+{
+  PdfJob *job = data;
+
+  return write_pdf (job->bc, job->io, job->options, path, error);
+}
+
 gboolean
 iochart_bootchart_chart_write (IochartBootchart *bc, IochartCapture *io,
                                const IochartBootchartChartOptions *options, const char *svg_path,
@@ -1668,10 +1690,10 @@ iochart_bootchart_chart_write (IochartBootchart *bc, IochartCapture *io,
         return FALSE;
       if (svg_path && !iochart_svg_write (dl, svg_path, error))
         return FALSE;
-      if (png_path && !write_png (dl, png_path, error))
+      if (png_path && !iochart_output_replace (png_path, png_to, dl, error))
         return FALSE;
     }
-  return pdf_path == NULL || write_pdf (bc, io, options, pdf_path, error);
+  return pdf_path == NULL || iochart_output_replace (pdf_path, pdf_to, &(PdfJob) { bc, io, options }, error);
 }
 
 /* ---- events.dat of a bundle ---- */

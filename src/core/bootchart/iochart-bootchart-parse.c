@@ -497,7 +497,7 @@ add_process (IochartBootchart *self, gint32 pid, gint32 ppid, const char *comm, 
   GPtrArray *same;
 
   proc->ppid = ppid;
-  proc->cmd = g_strndup (comm, comm_len);
+  proc->cmd = g_utf8_make_valid (comm, comm_len);   /* bytes from /proc: JSON needs UTF-8 */
   g_ptr_array_add (self->processes, proc);
   same = g_hash_table_lookup (self->by_pid, GINT_TO_POINTER (pid));
   if (same == NULL)
@@ -515,7 +515,7 @@ set_cmd (IochartBootchartProcess *proc, const char *comm, gsize len)
   if (strlen (proc->cmd) == len && memcmp (proc->cmd, comm, len) == 0)
     return;
   g_free (proc->cmd);
-  proc->cmd = g_strndup (comm, len);
+  proc->cmd = g_utf8_make_valid (comm, len);
 }
 
 static void
@@ -867,14 +867,14 @@ _iochart_bootchart_parse_cmdline2 (IochartBootchart *self, const char *data, gsi
         continue;
       IochartBootchartProcess *proc = g_ptr_array_index (same, same->len - 1);
       g_free (proc->exe);
-      proc->exe = g_strndup (exe, exe_len);
+      proc->exe = g_utf8_make_valid (exe, exe_len);
       g_strfreev (proc->args);
       GPtrArray *argv = g_ptr_array_new ();
       /* a record without an args line has none: no arithmetic on its NULL */
       for (const char *a = args, *e = args ? args + args_len : NULL; a != NULL && a < e;)
         {
           const char *z = memchr (a, '\0', e - a);
-          g_ptr_array_add (argv, g_strndup (a, (z ? z : e) - a));
+          g_ptr_array_add (argv, g_utf8_make_valid (a, (z ? z : e) - a));
           a = z ? z + 1 : e;
         }
       g_ptr_array_add (argv, NULL);

@@ -1,5 +1,6 @@
 /* iochart-bootchart.c: the bootchart model, loading from a folder or an archive */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <archive.h>
 #include <archive_entry.h>
@@ -13,6 +14,11 @@ G_DEFINE_FINAL_TYPE (IochartBootchart, iochart_bootchart, G_TYPE_OBJECT)
 
 /* Larger members are not bootchart logs: refuse rather than exhaust memory. */
 #define MAX_MEMBER_SIZE (G_GINT64_CONSTANT (1) << 30)
+/* Bootchart logs compress 10-30 times: members may inflate to 100 times the archive (at least
+ * 64 MiB, at most MAX_MEMBER_SIZE in all), and a sparse hole is never part of a log. */
+#define MAX_RATIO       100
+#define MIN_ALLOWED     (G_GUINT64_CONSTANT (64) << 20)
+#define MAX_HOLE        (1u << 20)
 
 static const char * const member_kinds[] = {
   "header", "proc_stat.log", "proc_diskstats.log", "proc_ps.log", "taskstats.log",
@@ -422,9 +428,25 @@ _iochart_bootchart_finish (IochartBootchart *self, GError **error)
 
 /* ---- loading ---- */
 
+/* A member that is a symlink may point inside the capture folder, never out of it (a capture
+ * from elsewhere must not read, or quote, /etc/passwd). */
+static gboolean
+inside_folder (const char *folder_real, const char *file)
+{
+  g_autofree char *real = NULL;
+
+  if (!g_file_test (file, G_FILE_TEST_IS_SYMLINK))
+    return TRUE;
+  real = realpath (file, NULL);
+  return real != NULL && folder_real != NULL && g_str_has_prefix (real, folder_real) &&
+         real[strlen (folder_real)] == G_DIR_SEPARATOR;
+}
+
 static gboolean
 load_folder (IochartBootchart *self, const char *path, GError **error)
 {
+  g_autofree char *folder_real = realpath (path, NULL);
+
   for (guint i = 0; i < G_N_ELEMENTS (member_kinds); i++)
     {
       g_autofree char *file = g_build_filename (path, member_kinds[i], NULL);
@@ -434,6 +456,11 @@ load_folder (IochartBootchart *self, const char *path, GError **error)
 
       if (!g_file_test (file, G_FILE_TEST_IS_REGULAR))
         continue;
+      if (!inside_folder (folder_real, file))
+        {
+          _iochart_bootchart_warn (self, "'%s': a symlink out of the capture folder: not read", file);
+          continue;
+        }
       if (!g_file_get_contents (file, &contents, &len, &local))
         {
           g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", file, local->message);
@@ -444,6 +471,16 @@ load_folder (IochartBootchart *self, const char *path, GError **error)
         return FALSE;
     }
   return TRUE;
+}
+
+static guint64
+inflate_limit (const char *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || st.st_size <= 0)
+    return MIN_ALLOWED;
+  return CLAMP ((guint64) st.st_size * MAX_RATIO, MIN_ALLOWED, (guint64) MAX_MEMBER_SIZE);
 }
 
 /* NULL with *why set when the file is not an archive libarchive reads. */
@@ -473,6 +510,7 @@ load_archive (IochartBootchart *self, const char *path, GError **error)
   guint n_entries = 0;
   int r;
   gboolean ok = FALSE;
+  guint64 total = 0, limit = inflate_limit (path);
 
   if (a == NULL)
     {
@@ -489,14 +527,15 @@ load_archive (IochartBootchart *self, const char *path, GError **error)
       if (name == NULL || archive_entry_filetype (entry) != AE_IFREG
           || _iochart_bootchart_member_kind (name) == NULL)
         continue;
-      if (size > MAX_MEMBER_SIZE)
+      if (size > (gint64) limit)
         {
           g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
                        "'%s': member '%s' is too large (%" G_GINT64_FORMAT " bytes)", path, name,
                        size);
           goto out;
         }
-      g_autoptr(GByteArray) buf = g_byte_array_sized_new (size > 0 ? MIN (size, MAX_MEMBER_SIZE) : 4096);
+      /* what the header claims is not allocated ahead: a 262-byte archive may claim 1 GiB */
+      g_autoptr(GByteArray) buf = g_byte_array_sized_new (size > 0 ? MIN (size, 1 << 20) : 4096);
       const void *block;
       size_t block_len;
       la_int64_t offset;
@@ -507,6 +546,20 @@ load_archive (IochartBootchart *self, const char *path, GError **error)
           if (offset < 0 || offset + block_len > MAX_MEMBER_SIZE)
             break;
           guint had = buf->len;
+          if ((guint64) offset > had + MAX_HOLE)
+            {
+              g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                           "'%s': member '%s' is sparse (a hole after %u bytes): not a bootchart log",
+                           path, name, had);
+              goto out;
+            }
+          if (total + offset + block_len > limit)
+            {
+              g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                           "'%s': members inflate past %" G_GUINT64_FORMAT " MiB at '%s' (100 times the "
+                           "archive's size, at most 1 GiB): not a bootchart capture", path, limit >> 20, name);
+              goto out;
+            }
           if ((guint64) offset > had)
             {
               g_byte_array_set_size (buf, offset);   /* a sparse hole reads as zeros */
@@ -520,6 +573,7 @@ load_archive (IochartBootchart *self, const char *path, GError **error)
         /* a cut archive: the member's text parser drops its incomplete tail */
         _iochart_bootchart_warn (self, "'%s': '%s' cut after %u bytes: %s", path, name,
                                  buf->len, archive_error_string (a));
+      total += buf->len;
       g_autoptr(GBytes) bytes = g_byte_array_free_to_bytes (g_steal_pointer (&buf));
       if (!_iochart_bootchart_add_member (self, name, bytes, error))
         goto out;

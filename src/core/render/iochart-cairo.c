@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include "iochart-cairo.h"
+#include "iochart-output.h"
 #include "iochart-error.h"
 #include "iochart-png.h"
 
@@ -136,8 +137,8 @@ check_status (cairo_status_t status, const char *path, GError **error)
   return FALSE;
 }
 
-gboolean
-iochart_cairo_write_png (IochartDisplayList *dl, const char *path, GError **error)
+static gboolean
+write_png (const char *path, gpointer dl, GError **error)
 {
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -204,8 +205,8 @@ draw_pages (IochartDisplayList *dl, cairo_surface_t *surface)
   cairo_destroy (cr);
 }
 
-gboolean
-iochart_cairo_write_pdf (IochartDisplayList *dl, const char *path, GError **error)
+static gboolean
+write_pdf (const char *path, gpointer dl, GError **error)
 {
   cairo_surface_t *surface;
   cairo_status_t status;
@@ -218,4 +219,16 @@ iochart_cairo_write_pdf (IochartDisplayList *dl, const char *path, GError **erro
   status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
   return check_status (status, path, error);
+}
+
+gboolean
+iochart_cairo_write_png (IochartDisplayList *dl, const char *path, GError **error)
+{
+  return iochart_output_replace (path, write_png, dl, error);
+}
+
+gboolean
+iochart_cairo_write_pdf (IochartDisplayList *dl, const char *path, GError **error)
+{
+  return iochart_output_replace (path, write_pdf, dl, error);
 }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "iochart-svg.h"
+#include "iochart-output.h"
 #include "iochart-error.h"
 
 /* Shortest fixed form: 12, 12.5 (one decimal is far below a pixel). */
@@ -278,13 +279,6 @@ iochart_svg_write (IochartDisplayList *dl, const char *path, GError **error)
 {
   gsize len;
   g_autofree char *svg = iochart_svg_to_string (dl, &len);
-  g_autoptr(GError) local = NULL;
 
-  if (!g_file_set_contents (path, svg, len, &local))
-    {
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path,
-                   local->message);
-      return FALSE;
-    }
-  return TRUE;
+  return iochart_output_replace_bytes (path, svg, len, error);
 }
