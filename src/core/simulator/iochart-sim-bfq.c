@@ -9,12 +9,14 @@
  * others are busy and never idles; a higher-class arrival ends an idling slice. Not modelled:
  * weight raising, budget feedback, injection, queue merging, cgroups.
  */
+#include <string.h>
 #include "iochart-sim-private.h"
 
 #define NS_MS G_GINT64_CONSTANT (1000000)
 
 typedef struct {
   IochartSimFifo rqs;
+  guint32  owner;
   guint8   klass;
   gboolean sync, alive, busy;
   guint    weight;
@@ -27,9 +29,11 @@ typedef struct {
 
 struct _IochartSimPolicy {
   const IochartSimCtx *ctx;
-  Queue   *q;
+  IochartSimPool pool;         /* Queue; 32 async queues fixed, then one per live process */
+  Queue   *q;                   /* pool.items, again after each _get */
   guint    n_sync;
   guint    busy[4];             /* busy queues per class */
+  GArray  *busy_ids[4];         /* guint32 ids of the busy queues per class, in the order they became busy */
   double   vtime[4];            /* per class: virtual time of the last queue put in service */
   guint32  active;
   gint64   slice_end;           /* timeout_sync of the queue in service */
@@ -41,12 +45,29 @@ struct _IochartSimPolicy {
   guint64  max_budget;
 };
 
+#define N_ASYNC 32
+
 static guint32
 queue_of (IochartSimPolicy *p, const IochartSimRq *rq)
 {
-  if (_iochart_sim_rq_is_sync (rq))
-    return rq->process < p->n_sync - 1 ? rq->process : p->n_sync - 1;
-  return p->n_sync + _iochart_sim_rq_sched_class (rq) * 8 + rq->level;
+  guint32 owner, id;
+  gboolean fresh;
+
+  if (!_iochart_sim_rq_is_sync (rq))
+    return _iochart_sim_rq_sched_class (rq) * 8 + rq->level;
+  owner = rq->process < p->n_sync - 1 ? rq->process : p->n_sync - 1;
+  id = _iochart_sim_pool_get (&p->pool, owner, &fresh);
+  p->q = (Queue *) p->pool.items;
+  if (fresh)
+    {
+      IochartSimFifo keep = p->q[id].rqs;
+
+      memset (&p->q[id], 0, sizeof (Queue));
+      p->q[id].rqs = keep;
+      p->q[id].rqs.head = p->q[id].rqs.len = 0;
+      p->q[id].owner = owner;
+    }
+  return id;
 }
 
 static Queue *
@@ -58,11 +79,22 @@ queue_get (IochartSimPolicy *p, guint32 id, const IochartSimRq *rq)
     {
       q->klass = _iochart_sim_rq_sched_class (rq);
       q->weight = (8 - (q->klass == IOCHART_CLASS_IDLE ? 7 : rq->level)) * 10;
-      q->sync = id < p->n_sync;
+      q->sync = id >= N_ASYNC;
       q->alive = TRUE;
       q->last_end_ns = IOCHART_TIME_UNKNOWN;
     }
   return q;
+}
+
+/* A drained queue of an exited process gives its slot back. */
+static void
+maybe_release (IochartSimPolicy *p, guint32 id)
+{
+  const Queue *q = &p->q[id];
+
+  if (id < N_ASYNC || q->alive || q->rqs.len > 0 || q->dispatched > 0 || q->busy || id == p->active)
+    return;
+  _iochart_sim_pool_release (&p->pool, q->owner);
 }
 
 static IochartSimPolicy *
@@ -78,7 +110,10 @@ bfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
   p->max_budget = (guint64) budget;
   p->ctx = ctx;
   p->n_sync = ctx->n_processes + 1;
-  p->q = g_new0 (Queue, p->n_sync + 32);
+  _iochart_sim_pool_init (&p->pool, sizeof (Queue), N_ASYNC, p->n_sync);
+  p->q = (Queue *) p->pool.items;
+  for (guint c = 0; c < 4; c++)
+    p->busy_ids[c] = g_array_new (FALSE, FALSE, sizeof (guint32));
   p->active = IOCHART_SIM_NONE;
   p->last_idle_served = G_MININT64 / 2;
   return g_steal_pointer (&p);
@@ -87,15 +122,20 @@ bfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
 static void
 bfq_free (IochartSimPolicy *p)
 {
-  for (guint i = 0; i < p->n_sync + 32; i++)
+  for (guint i = 0; i < p->pool.n; i++)
     _iochart_sim_fifo_clear (&p->q[i].rqs);
-  g_free (p->q);
+  for (guint c = 0; c < 4; c++)
+    g_array_unref (p->busy_ids[c]);
+  _iochart_sim_pool_clear (&p->pool);
   g_free (p);
 }
 
 static void
-set_busy (IochartSimPolicy *p, Queue *q, gboolean busy)
+set_busy (IochartSimPolicy *p, guint32 id, gboolean busy)
 {
+  Queue *q = &p->q[id];
+  GArray *ids = p->busy_ids[q->klass];
+
   if (q->busy == busy)
     return;
   q->busy = busy;
@@ -103,24 +143,33 @@ set_busy (IochartSimPolicy *p, Queue *q, gboolean busy)
     {
       p->busy[q->klass]++;
       q->vstart = MAX (q->vstart, p->vtime[q->klass]);
+      g_array_append_val (ids, id);
+      return;
     }
-  else
-    p->busy[q->klass]--;
+  p->busy[q->klass]--;
+  for (guint i = 0; i < ids->len; i++)
+    if (g_array_index (ids, guint32, i) == id)
+      {
+        g_array_remove_index (ids, i);
+        break;
+      }
 }
 
 static void
 expire (IochartSimPolicy *p)
 {
+  guint32 id = p->active;
   Queue *q;
 
-  if (p->active == IOCHART_SIM_NONE)
+  if (id == IOCHART_SIM_NONE)
     return;
-  q = &p->q[p->active];
+  q = &p->q[id];
   q->vstart += (double) p->served / q->weight;
   p->idling = FALSE;
-  p->active = IOCHART_SIM_NONE;
   if (q->rqs.len == 0)
-    set_busy (p, q, FALSE);
+    set_busy (p, id, FALSE);
+  p->active = IOCHART_SIM_NONE;
+  maybe_release (p, id);
 }
 
 static guint
@@ -143,7 +192,7 @@ bfq_add (IochartSimPolicy *p, guint32 rq, gint64 now)
       q->ttime_mean = (7 * q->ttime_mean + tt) / 8;
     }
   _iochart_sim_fifo_push (&q->rqs, rq);
-  set_busy (p, q, TRUE);
+  set_busy (p, id, TRUE);
   if (id == p->active)
     p->idling = FALSE;
   else if (p->idling && q->klass < p->q[p->active].klass)
@@ -171,13 +220,13 @@ pick (IochartSimPolicy *p, gint64 now)
         klass = c;
   if (klass == 0)
     return IOCHART_SIM_NONE;
-  /* the lowest virtual start; ties to the lower id, so a run is the same every time */
-  for (guint32 id = 0; id < p->n_sync + 32; id++)
+  /* the lowest virtual start; ties to the one busy first, so a run is the same every time */
+  for (guint i = 0; i < p->busy_ids[klass]->len; i++)
     {
+      guint32 id = g_array_index (p->busy_ids[klass], guint32, i);
       const Queue *q = &p->q[id];
 
-      if (q->busy && q->klass == klass && q->rqs.len > 0 &&
-          (best == IOCHART_SIM_NONE || q->vstart < p->q[best].vstart))
+      if (q->rqs.len > 0 && (best == IOCHART_SIM_NONE || q->vstart < p->q[best].vstart))
         best = id;
     }
   if (best != IOCHART_SIM_NONE)
@@ -230,6 +279,8 @@ bfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
 
   q->dispatched--;
   q->last_end_ns = now;
+  if (id != p->active)
+    maybe_release (p, id);
   if (id != p->active || q->rqs.len > 0 || q->dispatched > 0)
     return;
   if (may_idle (p, q) && now < p->slice_end)
@@ -244,14 +295,16 @@ bfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
 static void
 bfq_exit (IochartSimPolicy *p, guint32 process, gint64 now)
 {
-  guint32 id = process < p->n_sync - 1 ? process : p->n_sync - 1;
+  guint32 id;
 
   (void) now;
-  if (id == p->n_sync - 1)
+  if (process >= p->n_sync - 1 || (id = _iochart_sim_pool_find (&p->pool, process)) == 0)
     return;
   p->q[id].alive = FALSE;
   if (id == p->active)
     expire (p);
+  else
+    maybe_release (p, id);
 }
 
 static gint64

@@ -5,62 +5,93 @@
  * simulated device's, with their simulated times, in the capture's own 48-byte store.
  */
 #include "iochart-sim-engine-private.h"
+#include <stdlib.h>
+#include <string.h>
 #include "iochart-capture-private.h"
+
+/* Every string of in, interned in out: a pointer map, since in's strings are unique. */
+static GHashTable *
+intern_all (IochartCapture *out, IochartCapture *in)
+{
+  GHashTable *map = g_hash_table_new (g_direct_hash, g_direct_equal);
+  GHashTableIter it;
+  gpointer key;
+
+  g_hash_table_iter_init (&it, in->interned);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    g_hash_table_insert (map, key, (gpointer) _iochart_capture_intern (out, key, -1));
+  return map;
+}
+
+static const char *
+mapped (GHashTable *map, IochartCapture *out, const char *s)
+{
+  const char *found;
+
+  if (s == NULL)
+    return NULL;
+  found = g_hash_table_lookup (map, s);
+  return found ? found : _iochart_capture_intern (out, s, -1);
+}
 
 static void
 copy_names (IochartCapture *out, IochartCapture *in)
 {
+  g_autoptr(GHashTable) map = intern_all (out, in);
+
   g_array_set_size (out->devices, in->devices->len);
   for (guint i = 0; i < in->devices->len; i++)
     {
       IochartDevice *d = &g_array_index (out->devices, IochartDevice, i);
 
       *d = g_array_index (in->devices, IochartDevice, i);
-      d->name = _iochart_capture_intern (out, d->name, -1);
+      d->name = mapped (map, out, d->name);
     }
   g_array_set_size (out->processes, in->processes->len);
+  memcpy (out->processes->data, in->processes->data, (gsize) in->processes->len * sizeof (IochartProcess));
   for (guint i = 0; i < in->processes->len; i++)
     {
       IochartProcess *p = &g_array_index (out->processes, IochartProcess, i);
-
-      *p = g_array_index (in->processes, IochartProcess, i);
-      p->comm = _iochart_capture_intern (out, p->comm, -1);
+      p->comm = mapped (map, out, p->comm);
     }
   g_array_set_size (out->comms, in->comms->len);
+  memcpy (out->comms->data, in->comms->data, (gsize) in->comms->len * sizeof (IochartComm));
   for (guint i = 0; i < in->comms->len; i++)
     {
       IochartComm *c = &g_array_index (out->comms, IochartComm, i);
-
-      *c = g_array_index (in->comms, IochartComm, i);
-      c->comm = _iochart_capture_intern (out, c->comm, -1);
+      c->comm = mapped (map, out, c->comm);
     }
 }
 
-static int
-by_submit (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const gint64 *t = data;
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+typedef struct {
+  gint64  ns;
+  guint32 i;
+} Keyed;
 
-  if (t[x] != t[y])
-    return t[x] < t[y] ? -1 : 1;
-  return x < y ? -1 : x > y;
+static int
+by_submit (gconstpointer a, gconstpointer b)
+{
+  const Keyed *x = a, *y = b;
+
+  if (x->ns != y->ns)
+    return x->ns < y->ns ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
 }
 
 static void
 copy_requests (IochartCapture *out, IochartCapture *in, const IochartSimGraph *g, const IochartSimTimes *times)
 {
-  g_autofree guint32 *order = g_new (guint32, MAX (g->n_rq, 1));
+  g_autofree Keyed *order = g_new (Keyed, MAX (g->n_rq, 1));
   guint n = 0;
 
   for (guint i = 0; i < g->n_rq; i++)
     if (times->done_ns[i] != IOCHART_TIME_UNKNOWN)
-      order[n++] = i;
-  g_qsort_with_data (order, n, sizeof (guint32), by_submit, times->submit_ns);
+      order[n++] = (Keyed) { times->submit_ns[i], i };
+  qsort (order, n, sizeof (Keyed), by_submit);
   g_array_set_size (out->requests, n);
   for (guint k = 0; k < n; k++)
     {
-      guint32 i = order[k];
+      guint32 i = order[k].i;
       const IochartRequestRec *src = &g_array_index (in->requests, IochartRequestRec, g->source[i]);
       IochartRequestRec *rec = &g_array_index (out->requests, IochartRequestRec, k);
       const IochartSimRq *q = &g->rq[i];
@@ -95,6 +126,37 @@ move_lives (IochartCapture *out, const IochartSimGraph *g, const IochartSimTimes
     }
 }
 
+/* Each process's requests and bytes on the simulated device. Its class stays the observed one
+ * unless --set-class changed its requests' classes: then the model decides again. */
+static void
+tally (IochartCapture *out, gboolean classes_changed)
+{
+  if (classes_changed)
+    {
+      _iochart_capture_retally (out);
+      return;
+    }
+  for (guint p = 0; p < out->processes->len; p++)
+    {
+      IochartProcess *proc = &g_array_index (out->processes, IochartProcess, p);
+      proc->requests = 0;
+      proc->bytes = 0;
+      proc->class_mask = 0;
+    }
+  for (guint i = 0; i < out->requests->len; i++)
+    {
+      const IochartRequestRec *rec = &g_array_index (out->requests, IochartRequestRec, i);
+      IochartProcess *proc;
+
+      if (rec->process >= out->processes->len)
+        continue;
+      proc = &g_array_index (out->processes, IochartProcess, rec->process);
+      proc->requests++;
+      proc->bytes += rec->bytes;
+      proc->class_mask |= 1u << (rec->prio & 7);
+    }
+}
+
 IochartCapture *
 _iochart_sim_capture_new (const IochartSimGraph *g, const char *policy, const IochartSimTimes *times,
                           guint64 n_events)
@@ -111,7 +173,7 @@ _iochart_sim_capture_new (const IochartSimGraph *g, const char *policy, const Io
   out->start_ns = in->start_ns;
   out->end_ns = MAX (in->start_ns, times->end_ns);
   out->n_events = n_events;
-  _iochart_capture_retally (out);
+  tally (out, g->classes_changed);
   g_ptr_array_add (out->warnings, NULL);
   return out;
 }

@@ -10,6 +10,7 @@
  * trees of a class (one round robin instead), close cooperators, sector order within a queue
  * (its FIFO order instead), slice_resid.
  */
+#include <string.h>
 #include "iochart-sim-private.h"
 
 #define NS_MS G_GINT64_CONSTANT (1000000)
@@ -18,6 +19,7 @@
 
 typedef struct {
   IochartSimFifo rqs;
+  guint32  owner;          /* the process of a sync queue */
   guint8   klass;          /* RT, BE or IDLE */
   guint8   level;
   gboolean sync;
@@ -47,7 +49,9 @@ typedef struct {
 
 struct _IochartSimPolicy {
   const IochartSimCtx *ctx;
-  Queue   *q;
+  /* the 32 async queues (class * 8 + level) are the pool's fixed items */
+  IochartSimPool pool;     /* Queue; owners: processes + 1 for no process */
+  Queue   *q;              /* pool.items, again after each _get */
   guint    n_sync;         /* processes + 1 for requests of no process */
   Tree     tree[4];        /* by IochartClass: RT 1, BE 2, IDLE 3 */
   guint    busy;
@@ -74,12 +78,25 @@ rq_class (const IochartSimRq *rq)
   return _iochart_sim_rq_sched_class (rq);
 }
 
+#define N_ASYNC 32
+
 static guint32
 queue_of (IochartSimPolicy *p, const IochartSimRq *rq)
 {
-  if (_iochart_sim_rq_is_sync (rq))
-    return rq->process < p->n_sync - 1 ? rq->process : p->n_sync - 1;
-  return p->n_sync + rq_class (rq) * 8 + rq->level;
+  guint32 owner, id;
+  gboolean fresh;
+
+  if (!_iochart_sim_rq_is_sync (rq))
+    return _iochart_sim_rq_sched_class (rq) * 8 + rq->level;
+  owner = rq->process < p->n_sync - 1 ? rq->process : p->n_sync - 1;
+  id = _iochart_sim_pool_get (&p->pool, owner, &fresh);
+  p->q = (Queue *) p->pool.items;
+  if (fresh)
+    {
+      p->q[id].owner = owner;
+      p->q[id].klass = 0;
+    }
+  return id;
 }
 
 static Queue *
@@ -89,15 +106,33 @@ queue_get (IochartSimPolicy *p, guint32 id, const IochartSimRq *rq)
 
   if (q->klass == 0)
     {
+      IochartSimFifo keep = q->rqs;
+      guint32 owner = q->owner;
+
+      memset (q, 0, sizeof (Queue));
+      q->rqs = keep;
+      q->rqs.head = q->rqs.len = 0;
+      q->owner = owner;
       q->klass = rq_class (rq);
       /* the idle class runs at level 7 */
       q->level = q->klass == IOCHART_CLASS_IDLE ? 7 : rq->level;
-      q->sync = id < p->n_sync;
+      q->sync = id >= N_ASYNC;
       q->alive = TRUE;
       q->idle_window = q->sync && q->klass != IOCHART_CLASS_IDLE;
       q->last_end_ns = IOCHART_TIME_UNKNOWN;
     }
   return q;
+}
+
+/* A drained queue of an exited process gives its slot back. */
+static void
+maybe_release (IochartSimPolicy *p, guint32 id)
+{
+  Queue *q = &p->q[id];
+
+  if (id < N_ASYNC || q->alive || q->rqs.len > 0 || q->dispatched > 0 || q->on_rr || id == p->active)
+    return;
+  _iochart_sim_pool_release (&p->pool, q->owner);
 }
 
 /* ---- service trees ---- */
@@ -216,6 +251,7 @@ static void
 slice_expired (IochartSimPolicy *p, gint64 now)
 {
   Queue *q;
+  guint32 id;
 
   if (p->active == IOCHART_SIM_NONE)
     return;
@@ -230,7 +266,9 @@ slice_expired (IochartSimPolicy *p, gint64 now)
     service_tree_del (p, p->active);
   else
     service_tree_add (p, p->active, FALSE, now);
+  id = p->active;
   p->active = IOCHART_SIM_NONE;
+  maybe_release (p, id);
 }
 
 /* ---- idling ---- */
@@ -361,7 +399,8 @@ cfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
   p->slice_async_rq = (guint) async_rq;
   p->ctx = ctx;
   p->n_sync = ctx->n_processes + 1;
-  p->q = g_new0 (Queue, p->n_sync + 4 * 8);
+  _iochart_sim_pool_init (&p->pool, sizeof (Queue), N_ASYNC, p->n_sync);
+  p->q = (Queue *) p->pool.items;
   p->arrived_ns = g_new0 (gint64, MAX (ctx->n_rq, 1));
   p->active = IOCHART_SIM_NONE;
   p->last_delayed_sync = G_MININT64 / 2;
@@ -371,11 +410,11 @@ cfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
 static void
 cfq_free (IochartSimPolicy *p)
 {
-  for (guint i = 0; i < p->n_sync + 32; i++)
+  for (guint i = 0; i < p->pool.n; i++)
     _iochart_sim_fifo_clear (&p->q[i].rqs);
   for (guint c = 0; c < 4; c++)
     g_free (p->tree[c].v);
-  g_free (p->q);
+  _iochart_sim_pool_clear (&p->pool);
   g_free (p->arrived_ns);
   g_free (p);
 }
@@ -522,7 +561,10 @@ cfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
         p->last_delayed_sync = now;
     }
   if (id != p->active)
-    return;
+    {
+      maybe_release (p, id);
+      return;
+    }
   if (q->slice_new)
     {
       set_prio_slice (p, q, now);
@@ -537,11 +579,15 @@ cfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
 static void
 cfq_exit (IochartSimPolicy *p, guint32 process, gint64 now)
 {
-  guint32 id = process < p->n_sync - 1 ? process : p->n_sync - 1;
+  guint32 id;
 
-  p->q[id].alive = id == p->n_sync - 1;
-  if (id == p->active && !p->q[id].alive)
+  if (process >= p->n_sync - 1 || (id = _iochart_sim_pool_find (&p->pool, process)) == 0)
+    return;
+  p->q[id].alive = FALSE;
+  if (id == p->active)
     slice_expired (p, now);
+  else
+    maybe_release (p, id);
 }
 
 static gint64

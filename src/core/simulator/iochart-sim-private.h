@@ -93,6 +93,37 @@ _iochart_sim_fifo_clear (IochartSimFifo *f)
   f->head = f->len = f->size = 0;
 }
 
+/* Per-process queues of a policy in a pool: n_fixed shared ones first (async queues), then one
+ * per process doing I/O now, whose slot is reused once the process has exited and its queue
+ * drained, so memory follows the live processes, not every `cat` there ever was. Items move
+ * when the pool grows: take pointers after _get. */
+typedef struct {
+  guint8  *items;
+  gsize    item_size;
+  guint    n, size, n_fixed;
+  guint32 *slot;           /* per owner: item index, 0 when none (index 0 is a fixed item) */
+  guint    n_owners;
+  GArray  *free;           /* guint32 item indices */
+} IochartSimPool;
+
+void     _iochart_sim_pool_init    (IochartSimPool *pool,
+                                    gsize           item_size,
+                                    guint           n_fixed,
+                                    guint           n_owners);
+/* The item of owner; a fresh one (zeroed but for what the caller keeps) sets *fresh. */
+guint32  _iochart_sim_pool_get     (IochartSimPool *pool,
+                                    guint32         owner,
+                                    gboolean       *fresh);
+/* 0 when owner has no item. */
+static inline guint32
+_iochart_sim_pool_find (const IochartSimPool *pool, guint32 owner)
+{
+  return owner < pool->n_owners ? pool->slot[owner] : 0;
+}
+void     _iochart_sim_pool_release (IochartSimPool *pool,
+                                    guint32         owner);
+void     _iochart_sim_pool_clear   (IochartSimPool *pool);
+
 /* What a policy may look at: the requests, the device's head and what is in flight. */
 typedef struct {
   const IochartSimRq *rq;
@@ -186,6 +217,7 @@ typedef struct {
   gint64             *observed_service_ns; /* per request: its own time on a one-at-a-time device */
   guint32            *parent;          /* per process */
   guint8             *dropped;         /* per process */
+  gboolean            classes_changed; /* --set-class gave some request another class */
   /* The dependency graph: nodes are arrivals [0, R), completions [R, 2R), forks [2R, 2R+P) and
    * exits [2R+P, 2R+2P). A live node with a predecessor becomes ready gap_ns after it; a root at
    * gap_ns (its observed time). */

@@ -117,49 +117,50 @@ pick_device (IochartCapture *c, int asked, guint *device, GError **error)
   return TRUE;
 }
 
-/* The requests of the device with a whole life, by submission time. */
+/* The requests of the device with a whole life, read once: by submission time in keyed, with
+ * their lives in obs (indexed by keyed[].index). */
+typedef struct {
+  IochartRequest r;
+  guint32        index;     /* in the capture */
+} Obs;
+
 static GArray *
-collect_requests (IochartCapture *c, guint device, GArray **times)
+collect_requests (IochartCapture *c, guint device, GArray **obs)
 {
   guint n = iochart_capture_get_n_requests (c);
   GArray *keyed = g_array_new (FALSE, FALSE, sizeof (Keyed));
 
+  *obs = g_array_new (FALSE, FALSE, sizeof (Obs));
   for (guint i = 0; i < n; i++)
     {
-      IochartRequest r;
+      Obs o = { .index = i };
 
-      iochart_capture_get_request (c, i, &r);
-      if (r.device != device || !known (r.issue_ns) || !known (r.complete_ns) || r.complete_ns < r.issue_ns ||
-          r.op == IOCHART_OP_FLUSH)
+      iochart_capture_get_request (c, i, &o.r);
+      if (o.r.device != device || !known (o.r.issue_ns) || !known (o.r.complete_ns) ||
+          o.r.complete_ns < o.r.issue_ns || o.r.op == IOCHART_OP_FLUSH)
         continue;
-      g_array_append_val (keyed, ((Keyed) { submit_ns (&r), i }));
+      g_array_append_val (keyed, ((Keyed) { submit_ns (&o.r), (*obs)->len }));
+      g_array_append_val (*obs, o);
     }
   g_array_sort (keyed, keyed_cmp);
-  *times = keyed;
   return keyed;
 }
 
 /* Each request's own time on a device that serves one at a time: from its issue, or from the
  * previous completion when it had to wait behind it. */
 static void
-observed_service (IochartCapture *c, IochartSimGraph *g)
+observed_service (IochartSimGraph *g, const gint64 *issue, const gint64 *done)
 {
-  g_autofree Keyed *by_done = g_new (Keyed, g->n_rq);
+  g_autofree Keyed *by_done = g_new (Keyed, MAX (g->n_rq, 1));
   gint64 prev = G_MININT64;
 
   for (guint i = 0; i < g->n_rq; i++)
-    {
-      IochartRequest r;
-
-      iochart_capture_get_request (c, g->source[i], &r);
-      by_done[i] = (Keyed) { r.complete_ns, i };
-      g->observed_service_ns[i] = r.issue_ns;   /* the issue, until the pass below */
-    }
+    by_done[i] = (Keyed) { done[i], i };
   qsort (by_done, g->n_rq, sizeof (Keyed), keyed_cmp);
   for (guint k = 0; k < g->n_rq; k++)
     {
       guint32 i = by_done[k].index;
-      gint64 from = MAX (g->observed_service_ns[i], prev);
+      gint64 from = MAX (issue[i], prev);
 
       g->observed_service_ns[i] = MAX (by_done[k].ns - from, 1000);
       prev = by_done[k].ns;
@@ -167,27 +168,30 @@ observed_service (IochartCapture *c, IochartSimGraph *g)
 }
 
 static void
-fill_requests (IochartCapture *c, IochartSimGraph *g, const Keyed *keyed, const int *set_rule,
-               const IochartSimWorkloadOptions *o)
+fill_requests (IochartSimGraph *g, const Keyed *keyed, const Obs *obs, const int *set_rule,
+               const IochartSimWorkloadOptions *o, gint64 *submit, gint64 *issue, gint64 *done)
 {
   for (guint i = 0; i < g->n_rq; i++)
     {
-      IochartRequest r;
+      const IochartRequest *r = &obs[keyed[i].index].r;
       IochartSimRq *q = &g->rq[i];
 
-      iochart_capture_get_request (c, keyed[i].index, &r);
-      g->source[i] = keyed[i].index;
-      q->sector = r.sector;
-      q->bytes = r.bytes;
-      q->process = r.process;
-      q->klass = r.klass;
-      q->level = r.level;
-      q->op = r.op;
-      q->flags = r.flags;
-      if (r.process != IOCHART_NO_PROCESS && set_rule[r.process] >= 0)
+      g->source[i] = obs[keyed[i].index].index;
+      submit[i] = keyed[i].ns;
+      issue[i] = r->issue_ns;
+      done[i] = r->complete_ns;
+      q->sector = r->sector;
+      q->bytes = r->bytes;
+      q->process = r->process;
+      q->klass = r->klass;
+      q->level = r->level;
+      q->op = r->op;
+      q->flags = r->flags;
+      if (r->process != IOCHART_NO_PROCESS && set_rule[r->process] >= 0)
         {
-          q->klass = o->set_class[set_rule[r.process]].klass;
-          q->level = o->set_class[set_rule[r.process]].level;
+          g->classes_changed = TRUE;
+          q->klass = o->set_class[set_rule[r->process]].klass;
+          q->level = o->set_class[set_rule[r->process]].level;
         }
     }
 }
@@ -205,54 +209,96 @@ in_timeline (const IochartSimRq *q)
   return q->process != IOCHART_NO_PROCESS && _iochart_sim_rq_is_sync (q);
 }
 
-static GArray *
-timeline_entries (IochartCapture *c, IochartSimGraph *g, const gint64 *submit)
+/* Sorts a process's timeline; it comes nearly in order, so short ones by insertion. */
+static void
+sort_bucket (Entry *e, guint n)
+{
+  if (n > 32)
+    {
+      qsort (e, n, sizeof (Entry), entry_cmp);
+      return;
+    }
+  for (guint i = 1; i < n; i++)
+    {
+      Entry x = e[i];
+      guint j = i;
+
+      for (; j > 0 && entry_cmp (&e[j - 1], &x) > 0; j--)
+        e[j] = e[j - 1];
+      e[j] = x;
+    }
+}
+
+typedef struct {
+  Entry   *v;
+  guint32 *start;     /* per process + 1 */
+  guint    n;
+} Timelines;
+
+/* Every process's timeline, bucketed by process (two passes: count, then place). */
+static void
+timeline_entries (IochartCapture *c, IochartSimGraph *g, const gint64 *submit, const gint64 *done,
+                  Timelines *t)
 {
   guint R = g->n_rq, P = iochart_capture_get_n_processes (c);
-  GArray *e = g_array_sized_new (FALSE, FALSE, sizeof (Entry), 2 * R + 4 * P);
+  g_autofree guint32 *fill = NULL;
 
-  for (guint i = 0; i < R; i++)
+  t->start = g_new0 (guint32, P + 2);
+  for (int pass = 0; pass < 2; pass++)
     {
-      IochartRequest r;
+#define PUT(proc, kind, ns, node) \
+      G_STMT_START { \
+        if (pass == 0) t->start[(proc) + 1]++; \
+        else t->v[t->start[proc] + fill[proc]++] = (Entry) { proc, kind, ns, node }; \
+      } G_STMT_END
+      for (guint i = 0; i < R; i++)
+        if (in_timeline (&g->rq[i]))
+          {
+            PUT (g->rq[i].process, K_SUBMIT, submit[i], arrival_node (i));
+            PUT (g->rq[i].process, K_COMPLETE, done[i], R + i);
+          }
+      for (guint p = 0; p < P; p++)
+        {
+          const IochartProcess *proc = iochart_capture_get_process (c, p);
+          guint32 fork = 2 * R + p, exit = 2 * R + P + p;
 
-      if (!in_timeline (&g->rq[i]))
-        continue;
-      iochart_capture_get_request (c, g->source[i], &r);
-      g_array_append_val (e, ((Entry) { g->rq[i].process, K_SUBMIT, submit[i], arrival_node (i) }));
-      g_array_append_val (e, ((Entry) { g->rq[i].process, K_COMPLETE, r.complete_ns, R + i }));
+          if (known (proc->start_ns))
+            {
+              PUT (p, K_START, proc->start_ns, fork);
+              if (g->parent[p] < P)
+                PUT (g->parent[p], K_CHILD_FORK, proc->start_ns, fork);
+            }
+          if (known (proc->exit_ns))
+            {
+              PUT (p, K_EXIT, proc->exit_ns, exit);
+              if (g->parent[p] < P)
+                PUT (g->parent[p], K_CHILD_EXIT, proc->exit_ns, exit);
+            }
+        }
+#undef PUT
+      if (pass == 0)
+        {
+          for (guint p = 0; p < P; p++)
+            t->start[p + 1] += t->start[p];
+          t->n = t->start[P];
+          t->v = g_new (Entry, MAX (t->n, 1));
+          fill = g_new0 (guint32, MAX (P, 1));
+        }
     }
   for (guint p = 0; p < P; p++)
-    {
-      const IochartProcess *proc = iochart_capture_get_process (c, p);
-      guint32 fork = 2 * R + p, exit = 2 * R + P + p;
-
-      if (known (proc->start_ns))
-        {
-          g_array_append_val (e, ((Entry) { p, K_START, proc->start_ns, fork }));
-          if (g->parent[p] < P)
-            g_array_append_val (e, ((Entry) { g->parent[p], K_CHILD_FORK, proc->start_ns, fork }));
-        }
-      if (known (proc->exit_ns))
-        {
-          g_array_append_val (e, ((Entry) { p, K_EXIT, proc->exit_ns, exit }));
-          if (g->parent[p] < P)
-            g_array_append_val (e, ((Entry) { g->parent[p], K_CHILD_EXIT, proc->exit_ns, exit }));
-        }
-    }
-  g_array_sort (e, entry_cmp);
-  return e;
+    sort_bucket (t->v + t->start[p], t->start[p + 1] - t->start[p]);
 }
 
 /* Every node that a process makes happen follows the latest earlier entry of its timeline. */
 static void
-link_timelines (IochartSimGraph *g, GArray *entries, gint64 *obs)
+link_timelines (IochartSimGraph *g, const Timelines *t, gint64 *obs)
 {
   guint32 last = IOCHART_SIM_NONE, proc = IOCHART_SIM_NONE;
   gint64 last_ns = 0;
 
-  for (guint k = 0; k < entries->len; k++)
+  for (guint k = 0; k < t->n; k++)
     {
-      const Entry *en = &g_array_index (entries, Entry, k);
+      const Entry *en = &t->v[k];
 
       if (en->process != proc)
         {
@@ -335,7 +381,7 @@ build_successors (IochartSimGraph *g, const gint64 *obs)
 }
 
 static void
-init_nodes (IochartCapture *c, IochartSimGraph *g, const gint64 *submit)
+init_nodes (IochartCapture *c, IochartSimGraph *g, const gint64 *submit, const gint64 *done)
 {
   guint R = g->n_rq, P = iochart_capture_get_n_processes (c);
 
@@ -347,13 +393,11 @@ init_nodes (IochartCapture *c, IochartSimGraph *g, const gint64 *submit)
     g->pred[n] = IOCHART_SIM_NONE;
   for (guint i = 0; i < R; i++)
     {
-      IochartRequest r;
       gboolean alive = g->rq[i].process == IOCHART_NO_PROCESS || !g->dropped[g->rq[i].process];
 
-      iochart_capture_get_request (c, g->source[i], &r);
       g->gap_ns[i] = submit[i];                       /* a root until its timeline says otherwise */
       g->pred[R + i] = i;                             /* only for bypassing a dropped completion */
-      g->gap_ns[R + i] = r.complete_ns - submit[i];
+      g->gap_ns[R + i] = done[i] - submit[i];
       g->live[i] = g->live[R + i] = alive;
     }
   for (guint p = 0; p < P; p++)
@@ -375,9 +419,10 @@ iochart_sim_workload_new (IochartCapture *capture, const IochartSimWorkloadOptio
   g_autoptr(IochartSimWorkload) wl = g_new0 (IochartSimWorkload, 1);
   IochartSimGraph *g = &wl->g;
   g_autoptr(GArray) keyed = NULL;
-  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GArray) observed = NULL;
+  Timelines timelines = { 0 };
   g_autofree int *drop_rule = NULL, *set_rule = NULL;
-  g_autofree gint64 *submit = NULL, *obs = NULL;
+  g_autofree gint64 *submit = NULL, *obs = NULL, *issue = NULL, *done = NULL;
   guint P, n_drop = 0;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
@@ -415,23 +460,27 @@ iochart_sim_workload_new (IochartCapture *capture, const IochartSimWorkloadOptio
         }
     }
 
-  collect_requests (capture, g->device, &keyed);
+  keyed = collect_requests (capture, g->device, &observed);
   g->n_rq = keyed->len;
   g->rq = g_new0 (IochartSimRq, MAX (g->n_rq, 1));
   g->source = g_new (guint32, MAX (g->n_rq, 1));
   g->observed_service_ns = g_new (gint64, MAX (g->n_rq, 1));
   submit = g_new (gint64, MAX (g->n_rq, 1));
-  fill_requests (capture, g, (const Keyed *) keyed->data, set_rule, options);
-  for (guint i = 0; i < g->n_rq; i++)
-    submit[i] = g_array_index (keyed, Keyed, i).ns;
-  observed_service (capture, g);
+  issue = g_new (gint64, MAX (g->n_rq, 1));
+  done = g_new (gint64, MAX (g->n_rq, 1));
+  fill_requests (g, (const Keyed *) keyed->data, (const Obs *) observed->data, set_rule, options, submit,
+                 issue, done);
+  g_clear_pointer (&observed, g_array_unref);
+  observed_service (g, issue, done);
 
-  init_nodes (capture, g, submit);
+  init_nodes (capture, g, submit, done);
   obs = g_new (gint64, g->n_nodes);
   for (guint n = 0; n < g->n_nodes; n++)
     obs[n] = g->gap_ns[n];
-  entries = timeline_entries (capture, g, submit);
-  link_timelines (g, entries, obs);
+  timeline_entries (capture, g, submit, done, &timelines);
+  link_timelines (g, &timelines, obs);
+  g_free (timelines.v);
+  g_free (timelines.start);
   bypass_dead (g);
   build_successors (g, obs);
   return g_steal_pointer (&wl);
