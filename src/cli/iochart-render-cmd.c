@@ -18,7 +18,7 @@
 
 typedef struct {
   char   *svg, *png, *pdf, *json;
-  char   *from, *to, *device, *title, *theme, *group_by, *steal_gap;
+  char   *from, *to, *device, *title, *theme, *group_by, *steal_gap, *latency;
   char  **pids, **comms;
   char  **annotate, *annotations, *done_window;
   int     width, top;
@@ -39,6 +39,7 @@ options_clear (Options *o)
   g_free (o->title);
   g_free (o->theme);
   g_free (o->group_by);
+  g_free (o->latency);
   g_free (o->steal_gap);
   g_strfreev (o->pids);
   g_strfreev (o->comms);
@@ -96,6 +97,9 @@ parse_options (Options *o, int argc, char **argv, GError **error)
     { "group-by", 0, 0, G_OPTION_ARG_STRING, &o->group_by,
       "lanes: tree (a process and its short-lived descendants, default), pid, comm, parent, class", "HOW" },
     { "top", 0, 0, G_OPTION_ARG_INT, &o->top, "lanes kept by bytes, the rest folded (default 12, 0: all)", "N" },
+    { "latency", 0, 0, G_OPTION_ARG_STRING, &o->latency,
+      "the latency strip: q2c (queue to completion, default), q2i, i2d (in the scheduler) or d2c (on the device)",
+      "KIND" },
     { "steal-gap", 0, 0, G_OPTION_ARG_STRING, &o->steal_gap,
       "merge idle-steal intervals closer than this into one episode (default 8 ms)", "MS" },
     { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &o->load.class_rules,
@@ -169,6 +173,11 @@ fill_view_options (Options *o, IochartViewOptions *view, IochartChartStyle *styl
       if (!iochart_cli_parse_duration (text, "--steal-gap", &gap, error))
         return FALSE;
       view->steal_gap_ns = gap;
+    }
+  if (o->latency && !iochart_latency_kind_from_name (o->latency, &view->latency))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': bad --latency: give q2c, q2i, i2d or d2c", o->latency);
+      return FALSE;
     }
   if (o->theme && !iochart_theme_from_name (o->theme, &style->theme))
     {

@@ -38,6 +38,16 @@ req (IochartCapture *c, guint i)
   return r;
 }
 
+/* The request that starts at sector: records are not in queue order once bios are split. */
+static IochartRequest
+req_at (IochartCapture *c, guint64 sector)
+{
+  for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+    if (req (c, i).sector == sector)
+      return req (c, i);
+  g_assert_not_reached ();
+}
+
 static const IochartProcess *
 proc_by_pid (IochartCapture *c, gint32 pid)
 {
@@ -151,6 +161,165 @@ test_split (void)
   g_assert_cmpuint (req (c, 1).bytes, ==, 512 * 1024);
   g_assert_cmpint (req (c, 1).complete_ns, ==, 17);
   g_assert_cmpuint (proc_by_pid (c, 5)->bytes, ==, 1024 * 1024);
+}
+
+/* Splits without split events (.dat captures): each piece takes the queue time and owner of the
+ * queued bio that holds its first sector, and the bio keeps the rest. */
+static void
+test_split_pieces_front (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 10, DEV_LOOP, 4096, 2048, "R", 5, "dd", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 12, DEV_LOOP, 4096, 1024, "R", 6, "kworker", BE4);
+  ev (b, IOCHART_BLOCK_INSERT, 13, DEV_LOOP, 5120, 1024, "R", 6, "kworker", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 14, DEV_LOOP, 4096, 1024, "R", 6, "kworker", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 15, DEV_LOOP, 5120, 1024, "R", 6, "kworker", BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 16, DEV_LOOP, 4096, 1024, "R", 0, NULL, BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 17, DEV_LOOP, 5120, 1024, "R", 0, NULL, BE4);
+  c = _iochart_builder_finish (b);
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      IochartRequest r = req (c, i);
+
+      g_assert_cmpint (r.queue_ns, ==, 10);
+      g_assert_cmpuint (r.bytes, ==, 512 * 1024);
+      g_assert_cmpint (iochart_capture_get_process (c, r.process)->pid, ==, 5);
+      g_assert_cmpint (r.complete_ns - r.queue_ns, >=, r.complete_ns - r.issue_ns);
+    }
+  g_assert_cmpuint (proc_by_pid (c, 5)->bytes, ==, 1024 * 1024);
+  /* btt leaves split bios out of its figures */
+  g_assert_cmpuint (iochart_capture_get_btt_device (c, 0)->q2c.n, ==, 0);
+}
+
+static void
+test_split_pieces_middle (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  /* the middle piece first: the bio is left with a front and a back, each still queued at 10 */
+  ev (b, IOCHART_BLOCK_QUEUE, 10, DEV_LOOP, 0, 768, "R", 5, "dd", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 20, DEV_LOOP, 256, 256, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_INSERT, 21, DEV_LOOP, 0, 256, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_INSERT, 22, DEV_LOOP, 512, 256, "R", 5, "dd", BE4);
+  for (guint i = 0; i < 3; i++)
+    ev (b, IOCHART_BLOCK_ISSUE, 30 + i, DEV_LOOP, (guint64[]) { 256, 0, 512 }[i], 256, "R", 5, "dd", BE4);
+  for (guint i = 0; i < 3; i++)
+    ev (b, IOCHART_BLOCK_COMPLETE, 40 + i, DEV_LOOP, (guint64[]) { 256, 0, 512 }[i], 256, "R", 0, NULL, BE4);
+  c = _iochart_builder_finish (b);
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpint (req (c, i).queue_ns, ==, 10);
+      g_assert_cmpint (req (c, i).complete_ns, >=, 40);
+      g_assert_cmpuint (req (c, i).bytes, ==, 256 * 512);
+    }
+}
+
+/* The `none` scheduler inserts nothing: the pieces show first at issue. */
+static void
+test_split_pieces_at_issue (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 10, DEV_LOOP, 1000, 1024, "R", 5, "cat", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 11, DEV_LOOP, 9000, 8, "R", 7, "find", -1);
+  for (guint i = 0; i < 4; i++)
+    ev (b, IOCHART_BLOCK_ISSUE, 20 + i, DEV_LOOP, 1000 + 256 * i, 256, "R", 5, "cat", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 25, DEV_LOOP, 9000, 8, "R", 7, "find", BE4);
+  for (guint i = 0; i < 4; i++)
+    ev (b, IOCHART_BLOCK_COMPLETE, 30 + i, DEV_LOOP, 1000 + 256 * i, 256, "R", 0, NULL, BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 35, DEV_LOOP, 9000, 8, "R", 0, NULL, BE4);
+  c = _iochart_builder_finish (b);
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 5);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpint (req_at (c, 1000 + 256 * i).queue_ns, ==, 10);
+  g_assert_cmpuint (proc_by_pid (c, 5)->requests, ==, 4);
+  g_assert_cmpuint (proc_by_pid (c, 7)->requests, ==, 1);
+  /* only find's bio was not split */
+  g_assert_cmpuint (iochart_capture_get_btt_device (c, 0)->q2c.n, ==, 1);
+  g_assert_cmpint (iochart_capture_get_btt_device (c, 0)->q2c.sum_ns, ==, 35 - 11);
+}
+
+/* The second piece of a split bio merges into the request of the first. */
+static void
+test_split_then_merge (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+  IochartRequest r;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 10, DEV_LOOP, 0, 768, "R", 5, "dd", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 11, DEV_LOOP, 0, 256, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_BACKMERGE, 12, DEV_LOOP, 256, 256, "R", 5, "dd", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 13, DEV_LOOP, 512, 256, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 14, DEV_LOOP, 0, 512, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 15, DEV_LOOP, 512, 256, "R", 5, "dd", BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 16, DEV_LOOP, 0, 512, "R", 0, NULL, BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 17, DEV_LOOP, 512, 256, "R", 0, NULL, BE4);
+  c = _iochart_builder_finish (b);
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 2);
+  r = req_at (c, 0);
+  g_assert_cmpuint (r.bytes, ==, 512 * 512);
+  g_assert_cmpuint (r.merges, ==, 1);
+  g_assert_cmpint (r.queue_ns, ==, 10);
+  g_assert_cmpint (r.complete_ns, ==, 16);
+  r = req_at (c, 512);
+  g_assert_cmpint (r.queue_ns, ==, 10);
+  g_assert_cmpint (r.complete_ns, ==, 17);
+}
+
+/* Two bios over the same sectors: the older gives the first piece. */
+static void
+test_split_fifo (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 10, DEV_LOOP, 0, 512, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 20, DEV_LOOP, 0, 512, "R", 2, "b", -1);
+  ev (b, IOCHART_BLOCK_ISSUE, 30, DEV_LOOP, 0, 256, "R", 1, "a", BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 31, DEV_LOOP, 0, 256, "R", 0, NULL, BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 32, DEV_LOOP, 0, 256, "R", 2, "b", BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 33, DEV_LOOP, 0, 256, "R", 0, NULL, BE4);
+  c = _iochart_builder_finish (b);
+  g_assert_cmpint (req (c, 0).queue_ns, ==, 10);
+  g_assert_cmpint (iochart_capture_get_process (c, req (c, 0).process)->pid, ==, 1);
+  g_assert_cmpint (req (c, 1).queue_ns, ==, 20);
+  g_assert_cmpint (iochart_capture_get_process (c, req (c, 1).process)->pid, ==, 2);
+}
+
+/* btt counts every queued bio, merged ones included, from its own queue event, under its own pid. */
+static void
+test_btt_per_bio (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+  const IochartBttFigures *d, *p;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 100, DEV_LOOP, 1000, 8, "R", 5, "cat", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 110, DEV_LOOP, 1008, 8, "R", 6, "find", -1);
+  ev (b, IOCHART_BLOCK_BACKMERGE, 111, DEV_LOOP, 1008, 8, "R", 6, "find", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 120, DEV_LOOP, 1000, 16, "R", 5, "cat", BE4);
+  ev (b, IOCHART_BLOCK_ISSUE, 150, DEV_LOOP, 1000, 16, "R", 5, "cat", BE4);
+  ev (b, IOCHART_BLOCK_COMPLETE, 200, DEV_LOOP, 1000, 16, "R", 0, NULL, BE4);
+  c = _iochart_builder_finish (b);
+  d = iochart_capture_get_btt_device (c, 0);
+  g_assert_cmpuint (d->q2c.n, ==, 2);
+  g_assert_cmpint (d->q2c.min_ns, ==, 90);
+  g_assert_cmpint (d->q2c.max_ns, ==, 100);
+  g_assert_cmpint (d->d2c.sum_ns, ==, 100);
+  g_assert_cmpuint (iochart_capture_get_n_btt_processes (c), ==, 2);
+  p = iochart_capture_get_btt_process (c, 0);   /* by name: cat, find */
+  g_assert_cmpstr (p->comm, ==, "cat");
+  g_assert_cmpint (p->q2c.sum_ns, ==, 100);
+  p = iochart_capture_get_btt_process (c, 1);
+  g_assert_cmpstr (p->comm, ==, "find");
+  g_assert_cmpint (p->q2c.sum_ns, ==, 90);
 }
 
 static void
@@ -403,6 +572,12 @@ main (int argc, char **argv)
   g_test_add_func ("/builder/bio-merges", test_bio_merges);
   g_test_add_func ("/builder/rq-merge", test_rq_merge);
   g_test_add_func ("/builder/split", test_split);
+  g_test_add_func ("/builder/split-pieces-front", test_split_pieces_front);
+  g_test_add_func ("/builder/split-pieces-middle", test_split_pieces_middle);
+  g_test_add_func ("/builder/split-pieces-at-issue", test_split_pieces_at_issue);
+  g_test_add_func ("/builder/split-then-merge", test_split_then_merge);
+  g_test_add_func ("/builder/split-fifo", test_split_fifo);
+  g_test_add_func ("/builder/btt-per-bio", test_btt_per_bio);
   g_test_add_func ("/builder/flushes", test_flushes);
   g_test_add_func ("/builder/unmatched-and-requeue", test_unmatched_and_requeue);
   g_test_add_func ("/builder/redispatch-and-flush-sequence", test_redispatch_and_flush_sequence);

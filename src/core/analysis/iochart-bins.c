@@ -109,6 +109,24 @@ device_sector_band (IochartCapture *capture, int device, gint64 from_ns, gint64 
   *max_out = max;
 }
 
+/* Each span is counted in the column where it ended, as a latency plot of completions is. */
+static void
+add_latency (IochartBins *bins, const IochartRequest *rq, guint k)
+{
+  static const gsize end_of[IOCHART_N_LATENCY_KINDS] = {
+    G_STRUCT_OFFSET (IochartRequest, insert_ns), G_STRUCT_OFFSET (IochartRequest, issue_ns),
+    G_STRUCT_OFFSET (IochartRequest, complete_ns), G_STRUCT_OFFSET (IochartRequest, complete_ns),
+  };
+  gint64 v = iochart_latency_of (rq, bins->latency_kind);
+  int col;
+
+  if (v == IOCHART_TIME_UNKNOWN ||
+      (col = column_of (bins, G_STRUCT_MEMBER (gint64, rq, end_of[bins->latency_kind]))) < 0)
+    return;
+  bins->latency[k == IOCHART_CLASS_IDLE ? IOCHART_LAT_IDLE : IOCHART_LAT_FOREGROUND]
+               [(gsize) col * IOCHART_LAT_BUCKETS + iochart_bins_latency_bucket (v)]++;
+}
+
 static void
 add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
 {
@@ -138,11 +156,8 @@ add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
   iochart_columns_spread (bins->inflight_ns[k], bins->n_columns, bins->from_ns,
                           bins->ns_per_column, issue, done, 1.0);
   if ((col = column_of (bins, done)) >= 0)
-    {
-      IochartLatGroup g = k == IOCHART_CLASS_IDLE ? IOCHART_LAT_IDLE : IOCHART_LAT_FOREGROUND;
-      bins->completions[k][col] += 1;
-      bins->latency[g][(gsize) col * IOCHART_LAT_BUCKETS + iochart_bins_latency_bucket (done - start)]++;
-    }
+    bins->completions[k][col] += 1;
+  add_latency (bins, rq, k);
   if (data && bins->max_sector > 0 && (col = column_of (bins, issue)) >= 0)
     {
       guint row = (guint) ((double) (rq->sector - MIN (rq->sector, bins->min_sector)) /
@@ -167,6 +182,14 @@ IochartBins *
 iochart_bins_new (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
                   guint n_columns, guint sector_rows, IochartLanes *lanes)
 {
+  return iochart_bins_new_full (capture, device, from_ns, to_ns, n_columns, sector_rows, lanes,
+                                IOCHART_LATENCY_Q2C);
+}
+
+IochartBins *
+iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
+                       guint n_columns, guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
+{
   IochartBins *bins;
   guint n = iochart_capture_get_n_requests (capture);
 
@@ -178,6 +201,7 @@ iochart_bins_new (IochartCapture *capture, int device, gint64 from_ns, gint64 to
   bins->from_ns = from_ns;
   bins->to_ns = to_ns;
   bins->ns_per_column = (double) (to_ns - from_ns) / n_columns;
+  bins->latency_kind = MIN (latency_kind, IOCHART_N_LATENCY_KINDS - 1);
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     {
       bins->bytes[k][0] = g_new0 (double, n_columns);

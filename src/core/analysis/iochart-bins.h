@@ -9,6 +9,7 @@
 
 #include "iochart-capture.h"
 #include "iochart-lanes.h"
+#include "iochart-latency.h"
 
 G_BEGIN_DECLS
 
@@ -31,7 +32,8 @@ typedef struct {
   double  *bytes[IOCHART_N_CLASSES][2];     /* [class][0 read, 1 write]: bytes served per column */
   double  *completions[IOCHART_N_CLASSES];  /* completions per column */
   double  *inflight_ns[IOCHART_N_CLASSES];  /* in-flight request·ns per column (÷ width = mean) */
-  guint32 *latency[IOCHART_N_LAT_GROUPS];   /* n_columns × IOCHART_LAT_BUCKETS, queue to completion */
+  IochartLatencyKind latency_kind;         /* what latency[] holds, binned where that span ends */
+  guint32 *latency[IOCHART_N_LAT_GROUPS];   /* n_columns × IOCHART_LAT_BUCKETS */
   /* sector map: n_columns × sector_rows cells, counts per class */
   guint    sector_rows;
   guint64  min_sector, max_sector;   /* the band the map shows */
@@ -51,6 +53,15 @@ IochartBins *iochart_bins_new           (IochartCapture *capture,
                                          guint           n_columns,
                                          guint           sector_rows,
                                          IochartLanes   *lanes);
+/* The same with the latency strip's figures of one kind (iochart_bins_new: Q2C). */
+IochartBins *iochart_bins_new_full      (IochartCapture     *capture,
+                                         int                 device,
+                                         gint64              from_ns,
+                                         gint64              to_ns,
+                                         guint               n_columns,
+                                         guint               sector_rows,
+                                         IochartLanes       *lanes,
+                                         IochartLatencyKind  latency_kind);
 void         iochart_bins_free          (IochartBins    *bins);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBins, iochart_bins_free)
 

@@ -818,29 +818,27 @@ assign_requests (Chart *c)
       guint32 r;
 
       iochart_capture_get_request (io->capture, i, &rq);
-      if (rq.device != io->device || rq.complete_ns == IOCHART_TIME_UNKNOWN)
+      /* counted as iochart_counts_compute() counts: issued requests, an issue each */
+      if (rq.device != io->device || rq.issues == 0)
         continue;
-      a = rq.issue_ns != IOCHART_TIME_UNKNOWN ? rq.issue_ns
-          : rq.insert_ns != IOCHART_TIME_UNKNOWN ? rq.insert_ns
-          : rq.queue_ns != IOCHART_TIME_UNKNOWN ? rq.queue_ns : rq.complete_ns;
-      a += io->offset_ns;
-      b = rq.complete_ns + io->offset_ns;
+      a = rq.issue_ns + io->offset_ns;
+      b = (rq.complete_ns != IOCHART_TIME_UNKNOWN ? rq.complete_ns : rq.issue_ns) + io->offset_ns;
       if (b < c->b.from_ns || a > c->b.to_ns)
         continue;
       r = row_of_request (c, rq.process, a);
       if (r == G_MAXUINT32)
         {
-          io->other_bytes[rq.klass] += rq.bytes;
-          io->other_requests++;
+          io->other_bytes[rq.klass] += (guint64) rq.issues * rq.bytes;
+          io->other_requests += rq.issues;
           mark (c, &io->other_mask, a, b, rq.klass);
           continue;
         }
       {
         Row *row = &g_array_index (c->rows, Row, r);
-        row->io_bytes[rq.klass] += rq.bytes;
+        row->io_bytes[rq.klass] += (guint64) rq.issues * rq.bytes;
         row->io_first_ns = row->io_requests ? MIN (row->io_first_ns, a) : a;
         row->io_last_ns = row->io_requests ? MAX (row->io_last_ns, b) : b;
-        row->io_requests++;
+        row->io_requests += rq.issues;
         mark (c, &row->io_mask, a, b, rq.klass);
       }
     }

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "iochart-chart.h"
+#include "iochart-summary.h"
 #include "iochart-format.h"
 #include "iochart-blocks.h"
 #include "iochart-time-split.h"
@@ -370,7 +371,9 @@ latency_strip (Chart *c)
   hi = MAX (ceil (hi), lo + 1);
 
   {
-    const char *subtitles[] = { "p99 bold, median light", "non-idle solid, idle dashed", NULL };
+    static const char *const what[IOCHART_N_LATENCY_KINDS] = {
+      "Q2I: queue to insert", "I2D: in the scheduler", "D2C: on the device", "Q2C: queue to completion" };
+    const char *subtitles[] = { what[c->bins->latency_kind], "p99 bold, median light", "non-idle solid, idle dashed", NULL };
     iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Latency", subtitles, NULL, NULL, NULL);
   }
   for (double d = lo; d <= hi + 1e-9; d++)
@@ -757,32 +760,29 @@ header_line (Chart *c, const char *text, double size, gboolean bold, guint32 col
   iochart_blocks_header_line (&c->b, text, size, bold, color, tip);
 }
 
-/* Class swatches with their totals: the legend and the totals in one line. */
+/* Class swatches with their totals: the legend and the totals in one line, counted as `info`
+ * counts them (requests issued in the range). */
 static void
 legend_line (Chart *c)
 {
-  guint64 bytes[IOCHART_N_CLASSES] = { 0 };
-  double completions[IOCHART_N_CLASSES] = { 0 };
+  IochartCounts counts;
   IochartLegendItem items[IOCHART_N_CLASSES + 2];
   char *texts[IOCHART_N_CLASSES] = { 0 };
   guint n = 0;
 
-  for (guint k = 0; k < IOCHART_N_CLASSES && c->bins; k++)
-    for (guint i = 0; i < c->b.n; i++)
-      {
-        bytes[k] += (guint64) (c->bins->bytes[k][0][i] + c->bins->bytes[k][1][i]);
-        completions[k] += c->bins->completions[k][i];
-      }
+  iochart_counts_compute (c->capture, iochart_view_get_device (c->view), iochart_view_get_from_ns (c->view),
+                          iochart_view_get_to_ns (c->view), &counts);
   for (guint s = 0; s < G_N_ELEMENTS (stack_order); s++)
     {
       IochartClass k = stack_order[s];
-      g_autofree char *b = iochart_format_bytes (bytes[k]);
-      g_autofree char *cnt = iochart_format_count ((guint64) completions[k]);
+      const IochartCount *kc = &counts.by_class[k];
+      g_autofree char *b = iochart_format_bytes (kc->bytes);
+      g_autofree char *cnt = iochart_format_count (kc->requests);
 
-      if (completions[k] == 0 && k != IOCHART_CLASS_BE && k != IOCHART_CLASS_IDLE)
+      if (kc->requests == 0 && k != IOCHART_CLASS_BE && k != IOCHART_CLASS_IDLE)
         continue;
       texts[s] = g_strdup_printf ("%s: %s in %s request%s", iochart_class_name (k), b, cnt,
-                                  completions[k] == 1 ? "" : "s");
+                                  kc->requests == 1 ? "" : "s");
       items[n++] = (IochartLegendItem) { texts[s], class_colors[k], NULL };
     }
   items[n++] = (IochartLegendItem) { "idle steal (shaded)", with_alpha (STEAL_COLOR, 0x80), NULL };
@@ -813,24 +813,24 @@ steal_lines (Chart *c)
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   gboolean any_idle = FALSE, any_unknown = FALSE;
+  g_autofree char *unknown = NULL, *episodes = NULL;
 
   if (d == NULL)
     return;
+  unknown = iochart_format_count (d->unknown_requests);
+  episodes = iochart_format_count (d->n_episodes);
   stolen = iochart_format_duration (d->stolen_ns);
   active = iochart_format_duration (d->foreground_active_ns);
   gap = iochart_format_duration (iochart_view_get_options (c->view)->steal_gap_ns >= 0
                  ? iochart_view_get_options (c->view)->steal_gap_ns : IOCHART_STEAL_DEFAULT_GAP_NS);
-  for (guint k = 0; k < c->b.n && c->bins; k++)
-    {
-      any_idle |= c->bins->completions[IOCHART_CLASS_IDLE][k] > 0;
-      any_unknown |= c->bins->completions[IOCHART_CLASS_UNKNOWN][k] > 0;
-    }
+  any_idle = d->idle_requests > 0;
+  any_unknown = iochart_steal_device_is_unknown (d);
 
   if (d->stolen_ns > 0)
     {
       g_autofree char *line = g_strdup_printf (
-        "Idle steal on %s: %s stolen = %.1f%% of the %s with foreground I/O outstanding, %u episode%s (gaps < %s merged)",
-        dev, stolen, 100.0 * d->stolen_ns / MAX (d->foreground_active_ns, 1), active, d->n_episodes,
+        "Idle steal on %s: %s stolen = %.1f%% of the %s with foreground I/O outstanding, %s episode%s (gaps < %s merged)",
+        dev, stolen, 100.0 * d->stolen_ns / MAX (d->foreground_active_ns, 1), active, episodes,
         d->n_episodes == 1 ? "" : "s", gap);
       header_line (c, line, 12, TRUE, c->pal == &dark ? 0xff8a3dff : 0xb34700ff,
                    "stolen: at each instant with non-idle I/O outstanding, idle requests in flight take the share "
@@ -842,8 +842,8 @@ steal_lines (Chart *c)
         ? g_strdup_printf ("No idle steal on %s: idle I/O never was on the device while foreground I/O was outstanding (%s of it)",
                            dev, active)
         : any_unknown
-        ? g_strdup_printf ("No idle steal on %s that is known: some requests have no class (give --class, or a "
-                           "capture of the same run that has it)", dev)
+        ? g_strdup_printf ("Idle steal on %s unknown: %s requests have no class (give --class, or a "
+                           "capture of the same run that has it)", dev, unknown)
         : g_strdup_printf ("No idle steal on %s: no idle-class I/O here (foreground I/O outstanding for %s)", dev, active);
       header_line (c, line, 12, TRUE, c->pal->base.fg, NULL);
     }

@@ -60,8 +60,8 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   view->steal = iochart_steal_new (capture, &steal);
 
   if (view->device >= 0)
-    view->bins = iochart_bins_new (capture, view->device, view->from_ns, view->to_ns,
-                                   view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes);
+    view->bins = iochart_bins_new_full (capture, view->device, view->from_ns, view->to_ns,
+                                        view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
   return view;
 }
 

@@ -11,6 +11,7 @@
 #include "../analysis/iochart-lanes.h"
 #include "../analysis/iochart-steal.h"
 #include "../analysis/iochart-bins.h"
+#include "../analysis/iochart-latency.h"
 
 G_BEGIN_DECLS
 
@@ -29,11 +30,13 @@ typedef struct {
   guint               width;       /* whole image, pixels */
   IochartLanesOptions lanes;       /* device and range are set by the view */
   gint64              steal_gap_ns;
+  IochartLatencyKind  latency;     /* what the latency strip shows: Q2C unless asked */
 } IochartViewOptions;
 
 #define IOCHART_VIEW_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
                                     .to_ns = IOCHART_TIME_UNKNOWN, .width = 1600, \
-                                    .lanes = IOCHART_LANES_OPTIONS_INIT, .steal_gap_ns = -1 }
+                                    .lanes = IOCHART_LANES_OPTIONS_INIT, .steal_gap_ns = -1, \
+                                    .latency = IOCHART_LATENCY_Q2C }
 
 typedef struct _IochartView IochartView;
 
