@@ -283,6 +283,8 @@ iochart_info_command (int argc, char **argv)
     capture = iochart_bootchart_chart_load_bundle_io (bootchart_path, &error);
   if (error != NULL)
     goto fail;
+  if (capture != NULL && bootchart != NULL)
+    iochart_bootchart_lend_task_states (bootchart, capture);   /* the time split from samples */
   if (capture != NULL)
     {
       IochartStealOptions st = IOCHART_STEAL_OPTIONS_INIT;

@@ -869,33 +869,6 @@ _iochart_builder_sched_wakeup (IochartBuilder *b, gint64 ts_ns, gint32 pid)
     task_change (b, ts_ns, pid, IOCHART_TASK_RUNNABLE);
 }
 
-/* Groups the task records by process (a stable counting sort: each keeps its time order). */
-static void
-group_tasks (IochartBuilder *b)
-{
-  IochartCapture *c = b->capture;
-  guint n = c->processes->len;
-  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (IochartTaskRec), c->tasks->len);
-  g_autofree guint32 *at = g_new0 (guint32, n + 1);
-
-  c->task_index = g_array_sized_new (FALSE, TRUE, sizeof (guint32), n + 1);
-  g_array_set_size (c->task_index, n + 1);
-  for (guint i = 0; i < c->tasks->len; i++)
-    g_array_index (c->task_index, guint32, g_array_index (c->tasks, IochartTaskRec, i).process + 1)++;
-  for (guint p = 0; p < n; p++)
-    g_array_index (c->task_index, guint32, p + 1) += g_array_index (c->task_index, guint32, p);
-  memcpy (at, c->task_index->data, (n + 1) * sizeof (guint32));
-  g_array_set_size (sorted, c->tasks->len);
-  for (guint i = 0; i < c->tasks->len; i++)
-    {
-      const IochartTaskRec *r = &g_array_index (c->tasks, IochartTaskRec, i);
-      g_array_index (sorted, IochartTaskRec, at[r->process]++) = *r;
-    }
-  g_array_unref (c->tasks);
-  c->tasks = g_steal_pointer (&sorted);
-  g_clear_pointer (&b->unowned_tasks, g_hash_table_unref);
-}
-
 void
 _iochart_builder_add_events (IochartBuilder *b, guint64 n)
 {
@@ -1608,7 +1581,8 @@ _iochart_builder_finish (IochartBuilder *b)
   classes_from_hints (b);
   _iochart_capture_retally (c);
   keep_ambiguous (b);
-  group_tasks (b);
+  _iochart_capture_group_tasks (b->capture);
+  g_clear_pointer (&b->unowned_tasks, g_hash_table_unref);
   if (b->bad_times > 0)
     _iochart_builder_warn (b, "'%s': %" G_GUINT64_FORMAT " event%s with a time no clock gives (negative or "
                            "past 2^62 ns) dropped as damaged", c->name, b->bad_times, b->bad_times == 1 ? "" : "s");

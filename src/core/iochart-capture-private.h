@@ -210,7 +210,8 @@ struct _IochartCapture {
   guint64      unmatched_completions;
   guint64      requeues;
   guint64      lost_events;  /* dropped by the kernel while recording */
-  gboolean     has_tasks;    /* sched_switch events were read */
+  gboolean     has_tasks;    /* sched_switch events were read, or samples lent states */
+  gboolean     sampled_tasks;
   GArray      *tasks;        /* IochartTaskRec; by process, then time, once finished */
   GArray      *task_index;   /* guint32 per process + 1: each process's first record in tasks */
   GPtrArray   *warnings;     /* char*, NULL-terminated on finish */
@@ -229,6 +230,11 @@ void        _iochart_rec_set_time       (IochartCapture *self, IochartRequestRec
 void        _iochart_capture_retally    (IochartCapture *self);
 /* Warns about processes whose class the scheduler's notes left ambiguous and nothing else told. */
 void        _iochart_capture_warn_ambiguous (IochartCapture *self);
+/* Sorts the task records by process, keeping each one's time order, and indexes them. */
+void        _iochart_capture_group_tasks (IochartCapture *self);
+/* Task states learnt elsewhere (bootchart samples) for a finished capture; each process's
+ * records must come in time order. */
+void        _iochart_capture_add_task_states (IochartCapture *self, const IochartTaskRec *recs, guint n);
 /* Adds a warning (taking text) to a capture, finished or not. */
 void        _iochart_capture_add_warning (IochartCapture *self, char *text);
 

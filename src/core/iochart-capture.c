@@ -295,11 +295,53 @@ iochart_capture_get_n_lost_events (IochartCapture *self)
   return self->lost_events;
 }
 
+/* Groups the task records by process (a stable counting sort: each keeps its time order). */
+void
+_iochart_capture_group_tasks (IochartCapture *c)
+{
+  guint n = c->processes->len;
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (IochartTaskRec), c->tasks->len);
+  g_autofree guint32 *at = g_new0 (guint32, n + 1);
+
+  g_clear_pointer (&c->task_index, g_array_unref);
+  c->task_index = g_array_sized_new (FALSE, TRUE, sizeof (guint32), n + 1);
+  g_array_set_size (c->task_index, n + 1);
+  for (guint i = 0; i < c->tasks->len; i++)
+    g_array_index (c->task_index, guint32, g_array_index (c->tasks, IochartTaskRec, i).process + 1)++;
+  for (guint p = 0; p < n; p++)
+    g_array_index (c->task_index, guint32, p + 1) += g_array_index (c->task_index, guint32, p);
+  memcpy (at, c->task_index->data, (n + 1) * sizeof (guint32));
+  g_array_set_size (sorted, c->tasks->len);
+  for (guint i = 0; i < c->tasks->len; i++)
+    {
+      const IochartTaskRec *r = &g_array_index (c->tasks, IochartTaskRec, i);
+      g_array_index (sorted, IochartTaskRec, at[r->process]++) = *r;
+    }
+  g_array_unref (c->tasks);
+  c->tasks = g_steal_pointer (&sorted);
+}
+
+void
+_iochart_capture_add_task_states (IochartCapture *self, const IochartTaskRec *recs, guint n)
+{
+  g_array_append_vals (self->tasks, recs, n);
+  self->sampled_tasks = !self->has_tasks;
+  self->has_tasks = TRUE;
+  _iochart_capture_group_tasks (self);
+}
+
 gboolean
 iochart_capture_has_task_states (IochartCapture *self)
 {
   g_return_val_if_fail (IOCHART_IS_CAPTURE (self), FALSE);
   return self->has_tasks;
+}
+
+gboolean
+iochart_capture_task_states_are_sampled (IochartCapture *self)
+{
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), FALSE);
+  return self->sampled_tasks;
 }
 
 guint

@@ -134,8 +134,10 @@ typedef enum {
   IOCHART_TASK_DEAD,
 } IochartTaskState;
 
-/* Whether the capture has scheduler events (sched_switch) to tell task states from. */
+/* Whether the capture has task states: from scheduler events (sched_switch), or sampled (the
+ * states of a bootchart capture of the same run, every sample period). */
 gboolean              iochart_capture_has_task_states   (IochartCapture *self);
+gboolean              iochart_capture_task_states_are_sampled (IochartCapture *self);
 /* A process's state changes, in time order: the state holds from ns to the next change. */
 guint                 iochart_capture_get_n_task_changes (IochartCapture *self,
                                                          guint           process);

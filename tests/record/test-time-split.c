@@ -9,6 +9,8 @@
 #include <glib/gstdio.h>
 #include "iochart-loader.h"
 #include "analysis/iochart-time-split.h"
+#include "bootchart/iochart-bootchart.h"
+#include "bootchart/iochart-bootchart-chart.h"
 
 static const char kernel_text[] =
   "# tracer: nop\n"
@@ -125,6 +127,43 @@ test_no_sched (void)
   g_assert_null (iochart_time_splits_new (capture, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN));
 }
 
+/* The shipped bundle of `record --bootchart` (no sched events): its samples lend the states.
+ * Both dd readers were sampled in D state with their direct reads outstanding. */
+static void
+test_bootchart_samples (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("IOCHART_SOURCE_ROOT"), "samples",
+                                            "bootchart-ionice.tgz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartBootchart) bc = iochart_bootchart_load (path, &error);
+  g_autoptr(IochartCapture) capture = iochart_bootchart_chart_load_bundle_io (path, &error);
+  g_autoptr(IochartTimeSplits) splits = NULL;
+  guint n_dd = 0;
+
+  g_assert_no_error (error);
+  g_assert_false (iochart_capture_has_task_states (capture));
+  iochart_bootchart_lend_task_states (bc, capture);
+  g_assert_true (iochart_capture_has_task_states (capture));
+  g_assert_true (iochart_capture_task_states_are_sampled (capture));
+  splits = iochart_time_splits_new (capture, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN);
+  for (guint i = 0; i < iochart_capture_get_n_processes (capture); i++)
+    {
+      const IochartProcess *p = iochart_capture_get_process (capture, i);
+      const IochartTimeSplit *s = iochart_time_splits_get_process (splits, i);
+      gint64 sum = 0;
+
+      for (guint k = 0; k < IOCHART_N_SPLITS; k++)
+        sum += s->ns[k];
+      g_assert_cmpint (sum, ==, s->life_ns);
+      if (g_strcmp0 (p->comm, "dd") == 0 && p->requests > 0)
+        {
+          n_dd++;
+          g_assert_cmpint (s->ns[IOCHART_SPLIT_IO_WAIT] + s->ns[IOCHART_SPLIT_OTHER_D], >, s->life_ns / 2);
+        }
+    }
+  g_assert_cmpuint (n_dd, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -132,5 +171,6 @@ main (int argc, char **argv)
   g_test_add_func ("/time-split/kernel-text", test_kernel_text);
   g_test_add_func ("/time-split/report-text", test_report_text);
   g_test_add_func ("/time-split/no-sched", test_no_sched);
+  g_test_add_func ("/time-split/bootchart-samples", test_bootchart_samples);
   return g_test_run ();
 }

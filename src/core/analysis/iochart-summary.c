@@ -219,10 +219,11 @@ btt_rows (IochartSummary *s, IochartCapture *capture)
 static void
 add_time_splits (IochartSummary *s, IochartCapture *capture)
 {
-  g_autoptr(IochartTimeSplits) splits = iochart_time_splits_new (capture, IOCHART_TIME_UNKNOWN,
-                                                                  IOCHART_TIME_UNKNOWN);
+  g_autoptr(IochartTimeSplits) splits = iochart_time_splits_new (capture, s->options.from_ns,
+                                                                  s->options.to_ns);
 
   s->has_time_split = splits != NULL;
+  s->time_split_sampled = iochart_capture_task_states_are_sampled (capture);
   for (guint i = 0; splits != NULL && i < s->processes->len; i++)
     {
       IochartSummaryProcess *sp = &g_array_index (s->processes, IochartSummaryProcess, i);
@@ -587,6 +588,11 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
   json_int (b, "requeues", s->requeues);
   json_builder_end_object (b);
   json_int (b, "lost_events", s->lost_events);
+  if (s->has_time_split)
+    {
+      json_builder_set_member_name (b, "time_split_source");
+      json_builder_add_string_value (b, s->time_split_sampled ? "bootchart-samples" : "sched");
+    }
   json_builder_set_member_name (b, "memory");
   json_builder_begin_object (b);
   json_int (b, "requests_stored", s->n_requests);
@@ -785,7 +791,9 @@ print_lanes (const IochartSummary *s, GString *out)
 static void
 print_time_split (const IochartSummary *s, GString *out)
 {
-  g_string_append (out, "time split (sched_switch/sched_wakeup; share of each life):\n");
+  g_string_append_printf (out, "time split (%s; share of each life):\n", s->time_split_sampled
+                          ? "bootchart samples: coarse, a state holds a whole sample period"
+                          : "sched_switch/sched_wakeup");
   g_string_append_printf (out, "  %8s %-16s %10s %8s %9s %8s %8s %8s\n", "pid", "comm", "life",
                           "running", "runnable", "io wait", "other D", "sleep");
   for (guint i = 0; i < s->processes->len; i++)

@@ -107,7 +107,8 @@ typedef struct {
   guint64                completed_without_issue;
   guint64                requeues;
   guint64                lost_events;     /* dropped by the kernel while recording */
-  gboolean               has_time_split;  /* the capture has scheduler events */
+  gboolean               has_time_split;  /* the capture has task states */
+  gboolean               time_split_sampled; /* ... from bootchart samples */
   gsize                  request_store_bytes;
   gsize                  model_bytes;
   guint                  n_requests;  /* records stored, issued or not */

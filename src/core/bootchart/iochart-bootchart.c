@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "iochart-bootchart-private.h"
+#include "iochart-capture-private.h"
 #include "iochart-error.h"
 
 G_DEFINE_FINAL_TYPE (IochartBootchart, iochart_bootchart, G_TYPE_OBJECT)
@@ -1015,4 +1016,70 @@ iochart_bootchart_to_json (IochartBootchart *self, JsonBuilder *b)
     json_builder_add_string_value (b, g_ptr_array_index (self->warnings, i));
   json_builder_end_array (b);
   json_builder_end_object (b);
+}
+
+/* ---- task states for the time split ---- */
+
+static void
+push_state (GArray *out, IochartCapture *capture, guint32 process, gint64 ns, IochartTaskState state)
+{
+  IochartTaskRec rec = { .process = process, .state = state };
+
+  _iochart_t48_set (capture, rec.t, ns);
+  g_array_append_val (out, rec);
+}
+
+/* One process's samples as state changes: in the interval before a sample, R spends the CPU
+ * time the sample counts running and the rest runnable; D and S hold the whole interval. */
+static void
+lend_process (IochartBootchart *self, const IochartBootchartProcess *p, IochartCapture *capture,
+              guint32 process, GArray *out)
+{
+  gint64 prev = p->start_ns;
+
+  for (guint i = 0; i < p->samples->len; i++)
+    {
+      const IochartBootchartProcSample *s = &g_array_index (p->samples, IochartBootchartProcSample, i);
+      gint64 dt = s->time_ns - prev;
+
+      if (dt <= 0)
+        continue;
+      if (s->state == 'R')
+        {
+          gint64 run = (gint64) (CLAMP (s->user + s->sys, 0.0f, 1.0f) * dt);
+          push_state (out, capture, process, prev, IOCHART_TASK_RUNNING);
+          if (run < dt)
+            push_state (out, capture, process, prev + run, IOCHART_TASK_RUNNABLE);
+        }
+      else
+        push_state (out, capture, process, prev,
+                    s->state == 'D' ? IOCHART_TASK_UNINTERRUPTIBLE
+                    : s->state == 'Z' || s->state == 'X' ? IOCHART_TASK_DEAD : IOCHART_TASK_SLEEPING);
+      prev = s->time_ns;
+    }
+  if (p->samples->len > 0 && prev < self->end_ns)
+    push_state (out, capture, process, prev, IOCHART_TASK_DEAD);   /* gone by the next sample */
+}
+
+void
+iochart_bootchart_lend_task_states (IochartBootchart *self, IochartCapture *capture)
+{
+  g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) recs = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
+
+  g_return_if_fail (IOCHART_IS_BOOTCHART (self) && IOCHART_IS_CAPTURE (capture));
+  if (iochart_capture_has_task_states (capture))
+    return;
+  for (guint i = 0; i < iochart_capture_get_n_processes (capture); i++)
+    g_hash_table_insert (by_pid, GINT_TO_POINTER (iochart_capture_get_process (capture, i)->pid),
+                         GUINT_TO_POINTER (i + 1));
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      const IochartBootchartProcess *p = g_ptr_array_index (self->processes, i);
+      gpointer v = g_hash_table_lookup (by_pid, GINT_TO_POINTER (p->pid));
+      if (v != NULL && p->samples != NULL)
+        lend_process (self, p, capture, GPOINTER_TO_UINT (v) - 1, recs);
+    }
+  if (recs->len > 0)
+    _iochart_capture_add_task_states (capture, (const IochartTaskRec *) recs->data, recs->len);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
+#include "iochart-capture.h"
 
 G_BEGIN_DECLS
 
@@ -136,6 +137,10 @@ GArray           *iochart_bootchart_get_mem_samples (IochartBootchart *self);
 GArray           *iochart_bootchart_get_initcalls  (IochartBootchart *self);
 
 /* For `iochart info`: a few lines of summary. */
+/* Gives the processes of capture (the block I/O of the same boot) the task states the samples
+ * show, when it has no scheduler events of its own: for the time split. */
+void              iochart_bootchart_lend_task_states (IochartBootchart *self,
+                                                    IochartCapture   *capture);
 void              iochart_bootchart_print_info     (IochartBootchart *self,
                                                     FILE             *out);
 /* Adds the members of one JSON object (header, samples, the current tree) to builder. */
