@@ -301,10 +301,12 @@ draw_ruler (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer u
   IochartCapturePage *self = user_data;
   IochartDisplayList *dl = iochart_timeline_view_get_display_list (self->timeline);
   g_autoptr(IochartDisplayList) ruler = NULL;
+  gint64 from, to;
 
   if (dl == NULL)
     return;
-  ruler = iochart_chart_draw_ruler (dl, iochart_timeline_view_get_origin_ns (self->timeline),
+  iochart_timeline_view_get_range (self->timeline, &from, &to);
+  ruler = iochart_chart_draw_ruler (dl, from, to, iochart_timeline_view_get_origin_ns (self->timeline),
                                     adw_style_manager_get_dark (adw_style_manager_get_default ())
                                     ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT, height);
   if (ruler)
@@ -346,7 +348,7 @@ iochart_capture_page_update_figures (IochartCapturePage *self)
                                        iochart_summary_new (self->capture, -1, 12), NULL);
       return;
     }
-  device = view ? iochart_view_get_device (view) : -1;
+  device = view ? iochart_view_get_device (view) : iochart_steal_pick_device (self->capture);
   so.device = device;
   so.from_ns = from;
   so.to_ns = to;
@@ -384,6 +386,12 @@ timeline_changed (IochartCapturePage *self)
   gtk_widget_queue_draw (GTK_WIDGET (self->ruler));
   if (!iochart_timeline_view_get_selection (self->timeline, &sf, &st))
     schedule_figures (self);
+}
+
+static void
+timeline_drawn (IochartCapturePage *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self->ruler));
 }
 
 static void
@@ -571,6 +579,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, filter_changed);
   gtk_widget_class_bind_template_callback (widget_class, timeline_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, timeline_drawn);
   gtk_widget_class_bind_template_callback (widget_class, lane_activated);
   gtk_widget_class_bind_template_callback (widget_class, episode_activated);
   gtk_widget_class_bind_template_callback (widget_class, button_action);

@@ -23,9 +23,15 @@ struct _IochartTimelineView {
   gint64              sel_from, sel_to;
   int                 lane;
   double              lane_y0, lane_y1;
+  /* the last chart drawn, for dl_from..dl_to at dl_width; a newer one may be in the works */
   IochartView        *view;
   IochartDisplayList *dl;
   int                 dl_width;
+  gint64              dl_from, dl_to;
+  guint               generation;      /* bumped by every change of data, filter or style */
+  guint               dl_generation;
+  gboolean            building;
+  int                 want_width;
   /* pointer and drag state */
   double              pointer_x;
   enum { DRAG_NONE, DRAG_SELECT, DRAG_PAN } drag;
@@ -35,33 +41,54 @@ struct _IochartTimelineView {
 
 G_DEFINE_FINAL_TYPE (IochartTimelineView, iochart_timeline_view, GTK_TYPE_WIDGET)
 
-enum { CHANGED, SELECTION_CHANGED, LANE_ACTIVATED, N_SIGNALS };
+enum { CHANGED, SELECTION_CHANGED, LANE_ACTIVATED, DRAWN, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-/* ---- building the chart ---- */
+/* ---- building the chart, in a worker thread ----
+ *
+ * A frame never waits for the core: it draws the last chart warped to the current range
+ * (iochart_cairo_draw_warped) while a worker lays out the exact one. */
+
+typedef struct {
+  IochartCapture   *capture;
+  IochartBootchart *bootchart;
+  int               device;
+  GArray           *pids;
+  gboolean          dark;
+  gint64            from, to;
+  guint             width;
+  guint             generation;
+  IochartView      *view;      /* results */
+  IochartDisplayList *dl;
+  GError           *error;
+} Build;
 
 static void
-invalidate (IochartTimelineView *self)
+build_free (Build *b)
 {
-  g_clear_pointer (&self->dl, iochart_display_list_free);
-  g_clear_pointer (&self->view, iochart_view_free);
-  self->dl_width = 0;
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_signal_emit (self, signals[CHANGED], 0);
+  g_clear_object (&b->capture);
+  g_clear_object (&b->bootchart);
+  g_clear_pointer (&b->pids, g_array_unref);
+  g_clear_pointer (&b->view, iochart_view_free);
+  g_clear_pointer (&b->dl, iochart_display_list_free);
+  g_clear_error (&b->error);
+  g_free (b);
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Build, build_free)
+
 static IochartDisplayList *
-draw_chart (IochartTimelineView *self, guint width, IochartView **view_out, GError **error)
+draw_chart (const Build *b, IochartView **view_out, GError **error)
 {
-  if (self->bootchart)
+  if (b->bootchart)
     {
       IochartBootchartChartOptions o = IOCHART_BOOTCHART_CHART_OPTIONS_INIT;
 
-      o.width = width;
-      o.theme = self->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
-      o.from_ns = self->from;
-      o.to_ns = self->to;
-      return iochart_bootchart_chart_draw (self->bootchart, self->capture, &o, error);
+      o.width = b->width;
+      o.theme = b->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
+      o.from_ns = b->from;
+      o.to_ns = b->to;
+      return iochart_bootchart_chart_draw (b->bootchart, b->capture, &o, error);
     }
   else
     {
@@ -70,19 +97,18 @@ draw_chart (IochartTimelineView *self, guint width, IochartView **view_out, GErr
       IochartView *view;
       IochartDisplayList *dl;
 
-      vo.width = width;
-      vo.device = self->device;
-      vo.from_ns = self->from;
-      vo.to_ns = self->to;
+      vo.width = b->width;
+      vo.device = b->device;
+      vo.from_ns = b->from;
+      vo.to_ns = b->to;
       vo.lanes.top_n = APP_TOP_LANES;
-      if (self->pids && self->pids->len > 0)
+      if (b->pids && b->pids->len > 0)
         {
-          vo.lanes.pids = (const gint32 *) self->pids->data;
-          vo.lanes.n_pids = self->pids->len;
+          vo.lanes.pids = (const gint32 *) b->pids->data;
+          vo.lanes.n_pids = b->pids->len;
         }
-      vo.lanes.comms = (const char * const *) self->comms;
-      style.theme = self->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
-      view = iochart_view_new (self->capture, &vo);
+      style.theme = b->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
+      view = iochart_view_new (b->capture, &vo);
       dl = iochart_chart_draw (view, &style);
       if (view_out)
         *view_out = view;
@@ -92,25 +118,124 @@ draw_chart (IochartTimelineView *self, guint width, IochartView **view_out, GErr
     }
 }
 
+static Build *
+build_new (IochartTimelineView *self, int width)
+{
+  Build *b = g_new0 (Build, 1);
+
+  b->capture = self->capture ? g_object_ref (self->capture) : NULL;
+  b->bootchart = self->bootchart ? g_object_ref (self->bootchart) : NULL;
+  b->device = self->device;
+  b->pids = self->pids ? g_array_ref (self->pids) : NULL;
+  b->dark = self->dark;
+  b->from = self->from;
+  b->to = self->to;
+  b->width = MAX (width, IOCHART_VIEW_MIN_WIDTH);
+  b->generation = self->generation;
+  return b;
+}
+
+static void
+build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Build *b = data;
+
+  b->dl = draw_chart (b, &b->view, &b->error);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void start_build (IochartTimelineView *self);
+
+static gboolean
+up_to_date (IochartTimelineView *self)
+{
+  return self->dl && self->dl_width == self->want_width && self->dl_from == self->from &&
+         self->dl_to == self->to && self->dl_generation == self->generation;
+}
+
+static void
+build_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  IochartTimelineView *self = IOCHART_TIMELINE_VIEW (source);
+  Build *b = g_task_get_task_data (G_TASK (result));
+  double old_height = self->dl ? iochart_display_list_get_height (self->dl) : -1;
+
+  self->building = FALSE;
+  if (b->dl)
+    {
+      g_clear_pointer (&self->dl, iochart_display_list_free);
+      g_clear_pointer (&self->view, iochart_view_free);
+      self->dl = g_steal_pointer (&b->dl);
+      self->view = g_steal_pointer (&b->view);
+      self->dl_width = b->width;
+      self->dl_from = b->from;
+      self->dl_to = b->to;
+      self->dl_generation = b->generation;
+    }
+  else
+    g_warning ("%s", b->error ? b->error->message : "no chart");
+  if (!up_to_date (self) && b->dl == NULL && b->generation == self->generation)
+    ;   /* the same request failed: do not loop on it */
+  else if (!up_to_date (self))
+    start_build (self);
+  if (self->dl && iochart_display_list_get_height (self->dl) != old_height)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  else
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[DRAWN], 0);
+}
+
+static void
+start_build (IochartTimelineView *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->building || (!self->capture && !self->bootchart) || self->want_width <= 0)
+    return;
+  self->building = TRUE;
+  task = g_task_new (self, NULL, build_done, NULL);
+  g_task_set_task_data (task, build_new (self, self->want_width), (GDestroyNotify) build_free);
+  g_task_run_in_thread (task, build_thread);
+}
+
+/* Asks for the chart at width for the current range; the frame meanwhile warps the last one. */
 static void
 ensure_chart (IochartTimelineView *self, int width)
 {
-  g_autoptr(GError) error = NULL;
+  if (width > 0)
+    self->want_width = width;
+  if (!up_to_date (self))
+    start_build (self);
+}
 
-  if (width <= 0 || (self->dl && self->dl_width == width) || (!self->capture && !self->bootchart))
-    return;
-  g_clear_pointer (&self->dl, iochart_display_list_free);
-  g_clear_pointer (&self->view, iochart_view_free);
-  self->dl = draw_chart (self, MAX (width, IOCHART_VIEW_MIN_WIDTH), &self->view, &error);
-  if (self->dl == NULL)
-    g_warning ("%s", error ? error->message : "no chart");
-  self->dl_width = width;
+static void
+invalidate (IochartTimelineView *self)
+{
+  ensure_chart (self, self->want_width);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* A change that makes the last chart wrong, not only off in time. */
+static void
+invalidate_all (IochartTimelineView *self)
+{
+  self->generation++;
+  invalidate (self);
+}
+
+gboolean
+iochart_timeline_view_is_drawing (IochartTimelineView *self)
+{
+  return self->building || !up_to_date (self);
 }
 
 IochartDisplayList *
 iochart_timeline_view_draw_at (IochartTimelineView *self, guint width, GError **error)
 {
-  return draw_chart (self, width, NULL, error);
+  g_autoptr(Build) b = build_new (self, width);
+
+  return draw_chart (b, NULL, error);
 }
 
 /* ---- time and pixels ---- */
@@ -310,7 +435,7 @@ iochart_timeline_view_set_data (IochartTimelineView *self, IochartCapture *captu
   self->to = self->full_to;
   self->has_selection = FALSE;
   self->lane = -1;
-  invalidate (self);
+  invalidate_all (self);
 }
 
 void
@@ -322,7 +447,7 @@ iochart_timeline_view_set_filter (IochartTimelineView *self, int device, GArray 
   g_strfreev (self->comms);
   self->comms = g_strdupv (comms);
   self->lane = -1;
-  invalidate (self);
+  invalidate_all (self);
 }
 
 void
@@ -331,20 +456,18 @@ iochart_timeline_view_set_dark (IochartTimelineView *self, gboolean dark)
   if (self->dark == dark)
     return;
   self->dark = dark;
-  invalidate (self);
+  invalidate_all (self);
 }
 
 IochartView *
 iochart_timeline_view_get_view (IochartTimelineView *self)
 {
-  ensure_chart (self, gtk_widget_get_width (GTK_WIDGET (self)));
   return self->view;
 }
 
 IochartDisplayList *
 iochart_timeline_view_get_display_list (IochartTimelineView *self)
 {
-  ensure_chart (self, gtk_widget_get_width (GTK_WIDGET (self)));
   return self->dl;
 }
 
@@ -374,8 +497,9 @@ measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *min, 
       *nat = 1200;
       return;
     }
-  ensure_chart (self, for_size > 0 ? for_size : self->dl_width > 0 ? self->dl_width : 1200);
-  *min = *nat = self->dl ? (int) iochart_display_list_get_height (self->dl) : 200;
+  ensure_chart (self, for_size > 0 ? for_size : self->want_width > 0 ? self->want_width : 1200);
+  /* the last chart's height until the new one is drawn: the frame does not wait */
+  *min = *nat = self->dl ? (int) iochart_display_list_get_height (self->dl) : 400;
 }
 
 static void
@@ -396,7 +520,7 @@ snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->dl == NULL)
     return;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  iochart_cairo_draw (self->dl, cr);
+  iochart_cairo_draw_warped (self->dl, cr, self->from, self->to);
   if (self->has_selection && plot_axis (self, &x0, &w))
     {
       double a = CLAMP (x_of (self, self->sel_from), x0, x0 + w);
@@ -579,6 +703,8 @@ iochart_timeline_view_class_init (IochartTimelineViewClass *klass)
   widget_class->size_allocate = size_allocate;
   widget_class->snapshot = snapshot;
   widget_class->query_tooltip = query_tooltip;
+  signals[DRAWN] = g_signal_new ("drawn", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                 NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                    NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

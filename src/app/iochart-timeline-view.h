@@ -63,7 +63,9 @@ void                iochart_timeline_view_zoom_to_selection (IochartTimelineView
 /* The lane clicked last, -1: none. */
 int                 iochart_timeline_view_get_highlighted_lane (IochartTimelineView *self);
 
-/* What is drawn now (NULL before the first layout). The view is NULL for a boot chart. */
+/* TRUE while the exact chart of the current range and filters is being laid out. */
+gboolean            iochart_timeline_view_is_drawing     (IochartTimelineView *self);
+/* Emitted ("drawn") when it arrives. What is drawn now (NULL before the first layout). The view is NULL for a boot chart. */
 IochartView        *iochart_timeline_view_get_view       (IochartTimelineView *self);
 IochartDisplayList *iochart_timeline_view_get_display_list (IochartTimelineView *self);
 /* Tick labels count from here: the capture's start, or boot. */

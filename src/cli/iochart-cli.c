@@ -69,9 +69,47 @@ iochart_cli_load_captures (const char * const *paths, const IochartCliLoadOption
   return capture;
 }
 
+/* GOption's own messages ("Cannot parse integer value “abc” for --width") said as ours are:
+ * the value quoted first, then what is wrong with it. */
+static char *
+option_message (const GError *error)
+{
+  static const struct { const char *pattern, *format; } forms[] = {
+    { "^Unknown option (\\S+)$", "'%s': unknown option (see '%s --help')" },
+    { "^Missing argument for (\\S+)$", "%s needs a value (see '%s --help')" },
+    { "^Cannot parse integer value “(.*)” for (\\S+)$", "'%s': bad %s: give a whole number" },
+    { "^Integer value “(.*)” for (\\S+) out of range$", "'%s': bad %s: out of range" },
+    { "^Cannot parse double value “(.*)” for (\\S+)$", "'%s': bad %s: give a number" },
+    { "^Double value “(.*)” for (\\S+) out of range$", "'%s': bad %s: out of range" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autoptr(GRegex) re = g_regex_new (forms[i].pattern, 0, 0, NULL);
+      g_autoptr(GMatchInfo) m = NULL;
+
+      if (re != NULL && g_regex_match (re, error->message, 0, &m))
+        {
+          g_autofree char *a = g_match_info_fetch (m, 1);
+          g_autofree char *b = g_match_info_get_match_count (m) > 2 ? g_match_info_fetch (m, 2) : g_strdup (g_get_prgname ());
+
+          return g_strdup_printf (forms[i].format, a, b);
+        }
+    }
+  /* another language: GLib's words, lowercase as ours are */
+  return g_strdup_printf ("%c%s", g_ascii_tolower (error->message[0]), error->message[0] ? error->message + 1 : "");
+}
+
 int
 iochart_cli_report_error (const GError *error)
 {
+  if (error->domain == G_OPTION_ERROR)
+    {
+      g_autofree char *message = option_message (error);
+
+      fprintf (stderr, "iochart: %s\n", message);
+      return IOCHART_EXIT_BAD_INPUT;
+    }
   fprintf (stderr, "iochart: %s\n", error->message);
   if (error->domain == IOCHART_ERROR || error->domain == G_OPTION_ERROR || error->domain == G_FILE_ERROR)
     return IOCHART_EXIT_BAD_INPUT;

@@ -558,6 +558,39 @@ record_events (RecordOptions *o)
   return IOCHART_EXIT_OK;
 }
 
+/* Says which value is wrong and why, then how the command goes. */
+static gboolean
+check_options (const RecordOptions *o, char **rest, GError **error)
+{
+  const char *why = NULL;
+  g_autofree char *value = NULL;
+
+  if (o->out == NULL)
+    why = "-o OUT is needed: where to write";
+  else if (o->duration < 0)
+    why = value = g_strdup_printf ("'%g': bad --duration: give seconds, 0 or more", o->duration);
+  else if (o->hz < 1 || o->hz > 1000)
+    why = value = g_strdup_printf ("'%d': bad --hz: give 1 to 1000 samples a second", o->hz);
+  else if (o->keep_ns < G_GINT64_CONSTANT (1000000000))
+    why = value = g_strdup_printf ("'%s': bad --keep: give 1 s or more", o->keep);
+  else if (o->bootchart && o->duration > 0 && o->until_idle)
+    why = "--duration and --until-idle: give one, not both";
+  else if (o->bootchart && (rest || o->devices || o->no_sched))
+    why = rest ? "--bootchart runs no COMMAND" : o->devices ? "--bootchart records every device: no --device"
+                                                          : "--bootchart takes no --no-sched";
+  else if (o->bootchart && (o->live || o->keep))
+    why = o->live ? "--live is for event recording, not --bootchart" : "--keep goes with --live, not --bootchart";
+  else if (!o->bootchart && (o->until_idle || o->no_events))
+    why = o->until_idle ? "--until-idle goes with --bootchart" : "--no-events goes with --bootchart";
+  if (why == NULL)
+    return TRUE;
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+               "%s\nusage: iochart record -o OUT.dat [--duration S] [--device MAJ,MIN]... [--no-sched] "
+               "[--live [--keep TIME]] [-- COMMAND ARGS...]\n"
+               "       iochart record --bootchart -o OUT [--duration S | --until-idle] [--hz N]", why);
+  return FALSE;
+}
+
 int
 iochart_record_command (int argc, char **argv)
 {
@@ -588,17 +621,8 @@ iochart_record_command (int argc, char **argv)
   if (!g_option_context_parse (context, &argc, &argv, &error)
       || !iochart_cli_parse_duration (o.keep ? o.keep : "10m", "--keep", &o.keep_ns, &error))
     rc = iochart_cli_report_error (error);
-  else if (o.out == NULL || o.duration < 0 || o.hz < 1 || o.hz > 1000
-           || (o.bootchart && ((o.duration > 0 && o.until_idle) || rest || o.devices || o.no_sched))
-           || (!o.bootchart && (o.until_idle || o.no_events))
-           || (o.bootchart && (o.live || o.keep)) || o.keep_ns < G_GINT64_CONSTANT (1000000000))
-    {
-      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "usage: iochart record -o OUT.dat [--duration S] [--device MAJ,MIN]... [--no-sched] "
-                   "[--live [--keep TIME]] [-- COMMAND ARGS...]\n"
-                   "       iochart record --bootchart -o OUT [--duration S | --until-idle] [--hz N]");
-      rc = iochart_cli_report_error (error);
-    }
+  else if (!check_options (&o, rest, &error))
+    rc = iochart_cli_report_error (error);
   else
     {
       o.command = rest;

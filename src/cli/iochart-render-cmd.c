@@ -227,6 +227,33 @@ write_outputs (Options *o, IochartView *view, IochartDisplayList *dl, GError **e
   return TRUE;
 }
 
+/* --pid and --comm that match no process of the capture leave a chart without lanes: say so. */
+static void
+warn_unmatched_filters (IochartCapture *capture, GArray *pids, char **comms, const char *name)
+{
+  guint n = iochart_capture_get_n_processes (capture);
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      gint32 pid = g_array_index (pids, gint32, i);
+      guint p = 0;
+
+      while (p < n && iochart_capture_get_process (capture, p)->pid != pid)
+        p++;
+      if (p == n)
+        fprintf (stderr, "iochart: warning: --pid %d: no process of '%s' has that id\n", pid, name);
+    }
+  for (guint i = 0; comms && comms[i]; i++)
+    {
+      guint p = 0;
+
+      while (p < n && g_strcmp0 (iochart_capture_get_process (capture, p)->comm, comms[i]) != 0)
+        p++;
+      if (p == n)
+        fprintf (stderr, "iochart: warning: --comm '%s': no process of '%s' has that name\n", comms[i], name);
+    }
+}
+
 /* Before the load, which may take minutes: every output can be written and none is an input. */
 static gboolean
 check_outputs (Options *o, GError **error)
@@ -380,6 +407,7 @@ iochart_render_command (int argc, char **argv)
                    o.captures[0], o.device);
       goto fail;
     }
+  warn_unmatched_filters (capture, pids, o.comms, o.captures[0]);
   start = iochart_capture_get_start_ns (capture);
   if (from_rel != IOCHART_TIME_UNKNOWN)
     vo.from_ns = start + from_rel;

@@ -35,6 +35,14 @@ usage (FILE *out)
                 "blk tracer text (gzip, xz or zstd compressed text too), bootchart folder or tgz.\n");
 }
 
+/* A word that names no file (nor a blktrace DEV basename): a mistyped command, not a capture. */
+static gboolean
+looks_like_command (const char *word)
+{
+  return word[0] != '-' && strchr (word, '/') == NULL && !g_file_test (word, G_FILE_TEST_EXISTS) &&
+         iochart_detect_format (word, NULL) == IOCHART_FORMAT_UNKNOWN;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -61,6 +69,12 @@ main (int argc, char **argv)
         return commands[i].run (argc - 1, argv + 1);
       }
   g_set_prgname ("iochart");
+  if (looks_like_command (argv[1]))
+    {
+      fprintf (stderr, "iochart: '%s': unknown command (see 'iochart --help'); to chart a capture, give "
+                       "an output: iochart --svg OUT.svg CAPTURE\n", argv[1]);
+      return IOCHART_EXIT_BAD_INPUT;
+    }
   if (strcmp (argv[1], "--help-render") == 0)
     argv[1] = (char *) "--help";
   return iochart_render_command (argc, argv);

@@ -1,5 +1,8 @@
 /* iochart-loader.c: format detection from content, decompression, and dispatch to readers */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <archive.h>
 #include <archive_entry.h>
@@ -316,10 +319,94 @@ read_one (IochartBuilder *b, const char *path, IochartFormat format, GError **er
     }
 }
 
+/* "-" and pipes (`<(...)`): the readers map or re-open their file, so a stream is first copied
+ * into a temporary file; messages still name what the user gave. */
+static gboolean
+is_stream (const char *path)
+{
+  GStatBuf st;
+
+  return strcmp (path, "-") == 0 || (g_stat (path, &st) == 0 && (S_ISFIFO (st.st_mode) || S_ISSOCK (st.st_mode) ||
+                                                                 S_ISCHR (st.st_mode)));
+}
+
+static char *
+spool (const char *path, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autofree char *tmp = NULL;
+  int in = strcmp (path, "-") == 0 ? STDIN_FILENO : g_open (path, O_RDONLY, 0);
+  int out = g_file_open_tmp ("iochart-stream-XXXXXX", &tmp, &local);
+  gboolean ok = in >= 0 && out >= 0;
+  char buf[65536];
+  gssize n = 0;
+  int saved = in < 0 ? errno : 0;
+
+  while (ok && (n = read (in, buf, sizeof buf)) != 0)
+    {
+      if (n < 0 && errno == EINTR)
+        continue;
+      ok = n > 0 && write (out, buf, n) == n;
+      saved = ok ? 0 : errno;
+    }
+  if (in > STDIN_FILENO)
+    close (in);
+  if (out >= 0)
+    close (out);
+  if (!ok)
+    {
+      if (tmp != NULL)
+        g_unlink (tmp);
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot read: %s", path,
+                   local != NULL ? local->message : g_strerror (saved ? saved : EIO));
+      return NULL;
+    }
+  return g_steal_pointer (&tmp);
+}
+
+static void
+rename_in (char **text, const char *from, const char *to)
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (*text == NULL || strstr (*text, from) == NULL)
+    return;
+  parts = g_strsplit (*text, from, -1);
+  g_free (*text);
+  *text = g_strjoinv (to, parts);
+}
+
+static IochartCapture *load_file (const char *path, const char *name, const IochartLoadOptions *options,
+                                  GError **error);
+
 static IochartCapture *
 load_one (const char *path, const IochartLoadOptions *options, GError **error)
 {
-  g_autoptr(IochartBuilder) b = _iochart_builder_new (path);
+  g_autofree char *tmp = NULL;
+  const char *name = strcmp (path, "-") == 0 ? "stdin" : path;
+  IochartCapture *c;
+  GError *local = NULL;
+
+  if (!is_stream (path))
+    return load_file (path, path, options, error);
+  if ((tmp = spool (path, error)) == NULL)
+    return NULL;
+  c = load_file (tmp, name, options, &local);
+  g_unlink (tmp);
+  if (local != NULL)
+    {
+      rename_in (&local->message, tmp, name);
+      g_propagate_error (error, local);
+    }
+  for (guint i = 0; c != NULL && i < c->warnings->len; i++)
+    rename_in ((char **) &c->warnings->pdata[i], tmp, name);
+  return c;
+}
+
+static IochartCapture *
+load_file (const char *path, const char *name, const IochartLoadOptions *options, GError **error)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new (name);
   IochartFormat format = iochart_detect_format (path, error);
 
   if (format == IOCHART_FORMAT_UNKNOWN)

@@ -14,6 +14,14 @@ static const char *source_root, *shots;
 static void
 settle (void)
 {
+  IochartCapturePage *page = iochart_window_get_current_page (window);
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  /* the chart is laid out in a worker: wait for the exact one */
+  while (page && iochart_capture_page_is_ready (page) &&
+         iochart_timeline_view_is_drawing (iochart_capture_page_get_timeline (page)) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
   /* layout, the figures' 150 ms timeout, a redraw */
   for (int round = 0; round < 3; round++)
     {

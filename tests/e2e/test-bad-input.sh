@@ -35,5 +35,5 @@ expect "cut .dat" "'$tmp/cut.dat'" -- info "$tmp/cut.dat"
 expect "no capture" "needs a capture" -- info
 expect "bad device" "'7:0': a device is MAJ,MIN" -- info --device 7:0 "$tmp/cut.dat"
 expect "bad class rule" "'find=slow': unknown class" -- info --class find=slow "$tmp/cut.dat"
-expect "unknown option" "Unknown option" -- info --frobnicate "$tmp/cut.dat"
+expect "unknown option" "'--frobnicate': unknown option" -- info --frobnicate "$tmp/cut.dat"
 exit $fail

@@ -164,4 +164,26 @@ expect "an output that is an input" 2 "in.txt': refusing to write over the captu
 cmp -s "$text" "$tmp/in.txt" && ok "the input is untouched" || bad "the input was overwritten"
 expect "output checked before the load" 2 "nofolder/x.svg': cannot write: no such folder" --svg "$tmp/nofolder/x.svg" "$tmp/garbage.blktrace.0"
 
+# Messages a new user met
+dat="$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
+expect "unknown command" 2 "'frobnicate': unknown command" frobnicate "$dat"
+expect "record: which value and why (--hz)" 2 "'0': bad --hz: give 1 to 1000" record --bootchart --hz 0 -o "$tmp/r"
+expect "record: which value and why (--duration)" 2 "'-5': bad --duration" record --duration -5 -o "$tmp/r.dat"
+expect "record: --until-idle without --bootchart" 2 "until-idle goes with --bootchart" record --until-idle -o "$tmp/r.dat"
+expect "GLib option message said our way (integer)" 2 "^iochart: 'abc': bad --width: give a whole number$" --width abc --svg "$tmp/x.svg" "$dat"
+expect "GLib option message said our way (unknown)" 2 "^iochart: '--frob': unknown option \(see 'iochart info --help'\)$" info --frob "$dat"
+expect "GLib option message said our way (missing)" 2 "^iochart: --svg needs a value" --svg
+expect "--pid matching nothing warns" 0 "warning: --pid 99999: no process" --svg "$tmp/x.svg" --pid 99999 "$dat"
+expect "--comm matching nothing warns" 0 "warning: --comm 'nosuch': no process" --svg "$tmp/x.svg" --comm nosuch "$dat"
+
+# Pipes: '-' and <(...) are read like files
+run info - <"$dat"; [ $rc -eq 0 ] && ok "info - (a regular stdin)" || bad "info - <file"
+run info - < <(cat "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.report.txt")
+[ $rc -eq 0 ] && grep -q "requests: 269" "$tmp/out" && ok "cat x | iochart info -" || bad "info - from a pipe"
+run info <(cat "$dat")
+[ $rc -eq 0 ] && grep -q "requests: 269" "$tmp/out" && ok "iochart info <(cat x)" || bad "info <(...)"
+run --json "$tmp/pipe.json" <(gzip -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt")
+[ $rc -eq 0 ] && [ -s "$tmp/pipe.json" ] && ok "a gzip text through a pipe" || bad "gzip through a pipe"
+expect "a damaged pipe names what the user gave" 2 "^iochart: 'stdin': not a capture" info - < <(head -c 100 /dev/urandom)
+
 exit $fail

@@ -615,6 +615,9 @@ iochart_bootchart_sniff_path (const char *path)
       return FALSE;
     }
 
+  /* a pipe read here would be empty for the reader after us */
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
   struct archive *a = open_archive (path, NULL);
   struct archive_entry *entry;
   gboolean found = FALSE;

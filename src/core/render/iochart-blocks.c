@@ -50,6 +50,7 @@ iochart_blocks_finish (IochartBlocks *b)
 
   iochart_display_list_set_background (dl, b->colors->bg);
   iochart_display_list_set_time_axis (dl, b->x0, b->n, b->from_ns, b->to_ns);
+  iochart_display_list_set_plot_top (dl, b->plot_top);
   iochart_display_list_append_list (dl, b->under);
   iochart_display_list_append_list (dl, b->dl);
   iochart_labels_place (b->labels, dl);

@@ -74,11 +74,87 @@ draw_image (cairo_t *cr, const IochartDlItem *item)
   cairo_surface_destroy (surface);
 }
 
-void
-iochart_cairo_draw (IochartDisplayList *dl, cairo_t *cr)
+static void
+draw_item (cairo_t *cr, const IochartDlItem *item)
+{
+  switch (item->kind)
+    {
+    case IOCHART_DL_RECT:
+      cairo_rectangle (cr, item->x, item->y, item->w, item->h);
+      fill_and_stroke (cr, item);
+      break;
+    case IOCHART_DL_LINE:
+      cairo_move_to (cr, item->x, item->y);
+      cairo_line_to (cr, item->x2, item->y2);
+      fill_and_stroke (cr, item);
+      break;
+    case IOCHART_DL_POLYGON:
+    case IOCHART_DL_POLYLINE:
+      for (guint k = 0; k < item->n_points; k++)
+        cairo_line_to (cr, item->points[2 * k], item->points[2 * k + 1]);
+      if (item->kind == IOCHART_DL_POLYGON)
+        cairo_close_path (cr);
+      fill_and_stroke (cr, item);
+      break;
+    case IOCHART_DL_TEXT:
+      draw_text (cr, item);
+      break;
+    case IOCHART_DL_IMAGE:
+      draw_image (cr, item);
+      break;
+    case IOCHART_DL_GROUP_BEGIN:
+    case IOCHART_DL_GROUP_END:
+      break;
+    }
+}
+
+/* Horizontal and vertical extent of an item, to skip what falls outside the clip. */
+static void
+item_extent (const IochartDlItem *item, double *x_lo, double *x_hi, double *y_lo, double *y_hi)
+{
+  switch (item->kind)
+    {
+    case IOCHART_DL_LINE:
+      *x_lo = MIN (item->x, item->x2) - item->line_width;
+      *x_hi = MAX (item->x, item->x2) + item->line_width;
+      *y_lo = MIN (item->y, item->y2) - item->line_width;
+      *y_hi = MAX (item->y, item->y2) + item->line_width;
+      return;
+    case IOCHART_DL_POLYGON:
+    case IOCHART_DL_POLYLINE:
+      *x_lo = *y_lo = G_MAXDOUBLE;
+      *x_hi = *y_hi = -G_MAXDOUBLE;
+      for (guint k = 0; k < item->n_points; k++)
+        {
+          *x_lo = MIN (*x_lo, item->points[2 * k]);
+          *x_hi = MAX (*x_hi, item->points[2 * k]);
+          *y_lo = MIN (*y_lo, item->points[2 * k + 1]);
+          *y_hi = MAX (*y_hi, item->points[2 * k + 1]);
+        }
+      *x_lo -= item->line_width;
+      *x_hi += item->line_width;
+      *y_lo -= item->line_width;
+      *y_hi += item->line_width;
+      return;
+    case IOCHART_DL_TEXT:
+      iochart_dl_item_text_box (item, x_lo, y_lo, x_hi, y_hi);
+      *x_hi += *x_lo;
+      *y_hi += *y_lo;
+      return;
+    default:
+      *x_lo = item->x - item->line_width;
+      *x_hi = item->x + item->w + item->line_width;
+      *y_lo = item->y - item->line_width;
+      *y_hi = item->y + item->h + item->line_width;
+      return;
+    }
+}
+
+/* Font options and the background, as every drawing starts. */
+static void
+begin (IochartDisplayList *dl, cairo_t *cr)
 {
   cairo_font_options_t *options = cairo_font_options_create ();
-  guint n = iochart_display_list_get_n_items (dl);
 
   /* the same metrics as the layout measured with */
   cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
@@ -86,42 +162,117 @@ iochart_cairo_draw (IochartDisplayList *dl, cairo_t *cr)
   cairo_save (cr);
   cairo_set_font_options (cr, options);
   cairo_font_options_destroy (options);
-
   set_rgba (cr, iochart_display_list_get_background (dl));
   cairo_paint (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+}
+
+void
+iochart_cairo_draw (IochartDisplayList *dl, cairo_t *cr)
+{
+  guint n = iochart_display_list_get_n_items (dl);
+  double cx0, cy0, cx1, cy1, x_lo, x_hi, y_lo, y_hi;
+
+  begin (dl, cr);
+  /* a widget draws the part of a tall chart in view: the rest costs nothing */
+  cairo_clip_extents (cr, &cx0, &cy0, &cx1, &cy1);
   for (guint i = 0; i < n; i++)
     {
       const IochartDlItem *item = iochart_display_list_get_item (dl, i);
 
-      switch (item->kind)
+      item_extent (item, &x_lo, &x_hi, &y_lo, &y_hi);
+      if (y_hi < cy0 || y_lo > cy1 || x_hi < cx0 || x_lo > cx1)
+        continue;
+      draw_item (cr, item);
+    }
+  cairo_restore (cr);
+}
+
+void
+iochart_cairo_draw_warped (IochartDisplayList *dl, cairo_t *cr, gint64 from_ns, gint64 to_ns)
+{
+  guint n = iochart_display_list_get_n_items (dl);
+  double x0, w, scale, shift, cx0, cy0, cx1, cy1, x_lo, x_hi, y_lo, y_hi, header_bottom;
+  gint64 dl_from, dl_to;
+
+  if (!iochart_display_list_get_time_axis (dl, &x0, &w, &dl_from, &dl_to) || to_ns <= from_ns ||
+      (dl_from == from_ns && dl_to == to_ns))
+    {
+      iochart_cairo_draw (dl, cr);
+      return;
+    }
+  scale = (double) (dl_to - dl_from) / (double) (to_ns - from_ns);
+  shift = (double) (dl_from - from_ns) / (double) (to_ns - from_ns) * w;
+  /* the header stays; the time axis' labels just above the plot move with it */
+  header_bottom = iochart_display_list_get_plot_top (dl) - 24;
+  begin (dl, cr);
+  cairo_clip_extents (cr, &cx0, &cy0, &cx1, &cy1);
+  for (guint i = 0; i < n; i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+
+      item_extent (item, &x_lo, &x_hi, &y_lo, &y_hi);
+      if (y_hi < cy0 || y_lo > cy1)
+        continue;
+      if (y_hi < header_bottom)
         {
-        case IOCHART_DL_RECT:
-          cairo_rectangle (cr, item->x, item->y, item->w, item->h);
-          fill_and_stroke (cr, item);
-          break;
-        case IOCHART_DL_LINE:
-          cairo_move_to (cr, item->x, item->y);
-          cairo_line_to (cr, item->x2, item->y2);
-          fill_and_stroke (cr, item);
-          break;
-        case IOCHART_DL_POLYGON:
-        case IOCHART_DL_POLYLINE:
-          for (guint k = 0; k < item->n_points; k++)
-            cairo_line_to (cr, item->points[2 * k], item->points[2 * k + 1]);
-          if (item->kind == IOCHART_DL_POLYGON)
-            cairo_close_path (cr);
-          fill_and_stroke (cr, item);
-          break;
-        case IOCHART_DL_TEXT:
-          draw_text (cr, item);
-          break;
-        case IOCHART_DL_IMAGE:
-          draw_image (cr, item);
-          break;
-        case IOCHART_DL_GROUP_BEGIN:
-        case IOCHART_DL_GROUP_END:
-          break;
+          draw_item (cr, item);
+          continue;
+        }
+      if (item->kind == IOCHART_DL_TEXT)
+        {
+          /* text keeps its shape: labels that start left of the plot stay, those in it move */
+          IochartDlItem moved = *item;
+
+          if (item->x >= x0)
+            {
+              moved.x = x0 + shift + (item->x - x0) * scale;
+              if (moved.x < x0 || moved.x > x0 + w)
+                continue;
+            }
+          draw_item (cr, &moved);
+          continue;
+        }
+      /* the part left of the plot as it is */
+      if (x_lo < x0)
+        {
+          cairo_save (cr);
+          cairo_rectangle (cr, cx0, cy0, x0 - cx0, cy1 - cy0);
+          cairo_clip (cr);
+          draw_item (cr, item);
+          cairo_restore (cr);
+        }
+      /* the plot stretched so that its times fall where the new range puts them; coordinates
+       * move, line widths stay */
+      if (x_hi > x0 && x0 + shift + (x_hi - x0) * scale >= x0 && x0 + shift + (x_lo - x0) * scale <= x0 + w)
+        {
+          IochartDlItem moved = *item;
+          g_autofree double *points = NULL;
+
+          cairo_save (cr);
+          cairo_rectangle (cr, x0, cy0, w, cy1 - cy0);
+          cairo_clip (cr);
+          if (item->kind == IOCHART_DL_IMAGE)
+            {
+              cairo_translate (cr, x0 + shift, 0);
+              cairo_scale (cr, scale, 1);
+              cairo_translate (cr, -x0, 0);
+            }
+          else
+            {
+              moved.x = x0 + shift + (item->x - x0) * scale;
+              moved.x2 = x0 + shift + (item->x2 - x0) * scale;
+              moved.w = item->w * scale;
+              if (item->n_points > 0)
+                {
+                  points = g_memdup2 (item->points, sizeof (double) * 2 * item->n_points);
+                  for (guint k = 0; k < item->n_points; k++)
+                    points[2 * k] = x0 + shift + (points[2 * k] - x0) * scale;
+                  moved.points = points;
+                }
+            }
+          draw_item (cr, &moved);
+          cairo_restore (cr);
         }
     }
   cairo_restore (cr);

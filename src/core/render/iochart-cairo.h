@@ -10,6 +10,14 @@ G_BEGIN_DECLS
 void     iochart_cairo_draw       (IochartDisplayList *dl,
                                    cairo_t            *cr);
 
+/* Draws a chart laid out for another time range as the range from_ns..to_ns shows it: the plot
+ * stretched and shifted, the labels left of it kept. A widget shows this while the exact chart
+ * of the new range is drawn in the background, so that a frame costs one drawing of a list. */
+void     iochart_cairo_draw_warped (IochartDisplayList *dl,
+                                    cairo_t            *cr,
+                                    gint64              from_ns,
+                                    gint64              to_ns);
+
 gboolean iochart_cairo_write_png  (IochartDisplayList *dl,
                                    const char         *path,
                                    GError            **error);

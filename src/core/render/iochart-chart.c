@@ -1077,17 +1077,18 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
 }
 
 IochartDisplayList *
-iochart_chart_draw_ruler (IochartDisplayList *chart, gint64 origin_ns, IochartTheme theme, double height)
+iochart_chart_draw_ruler (IochartDisplayList *chart, gint64 from_ns, gint64 to_ns, gint64 origin_ns,
+                          IochartTheme theme, double height)
 {
   const Palette *pal = theme == IOCHART_THEME_DARK ? &dark : &light;
   IochartBlocks b;
   double x0, w;
   gint64 from, to;
 
-  g_return_val_if_fail (chart != NULL, NULL);
+  g_return_val_if_fail (chart != NULL && to_ns > from_ns, NULL);
   if (!iochart_display_list_get_time_axis (chart, &x0, &w, &from, &to))
     return NULL;
-  iochart_blocks_init (&b, &pal->base, iochart_display_list_get_width (chart), x0, (guint) w, from, to,
+  iochart_blocks_init (&b, &pal->base, iochart_display_list_get_width (chart), x0, (guint) w, from_ns, to_ns,
                        origin_ns);
   b.plot_top = height - 5;
   b.plot_bottom = height;

@@ -34,9 +34,12 @@ gboolean            iochart_theme_from_name (const char              *name,
 IochartDisplayList *iochart_chart_draw      (IochartView             *view,
                                              const IochartChartStyle *style);
 
-/* The time ruler of a drawn chart (the I/O chart or the boot chart) alone, height pixels tall,
- * for a widget that keeps it in view while the chart scrolls; ticks count from origin_ns. */
+/* The time ruler over a drawn chart's plot (the I/O chart or the boot chart) for from..to,
+ * height pixels tall, for a widget that keeps it in view while the chart scrolls; ticks count
+ * from origin_ns. */
 IochartDisplayList *iochart_chart_draw_ruler (IochartDisplayList      *chart,
+                                              gint64                   from_ns,
+                                              gint64                   to_ns,
                                               gint64                   origin_ns,
                                               IochartTheme             theme,
                                               double                   height);

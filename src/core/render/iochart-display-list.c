@@ -10,6 +10,7 @@ struct _IochartDisplayList {
   gboolean has_axis;
   double   axis_x0, axis_width;
   gint64   axis_from_ns, axis_to_ns;
+  double   plot_top;
 };
 
 static void
@@ -433,6 +434,18 @@ iochart_display_list_set_time_axis (IochartDisplayList *dl, double x0, double wi
   dl->axis_width = width;
   dl->axis_from_ns = from_ns;
   dl->axis_to_ns = to_ns;
+}
+
+void
+iochart_display_list_set_plot_top (IochartDisplayList *dl, double y)
+{
+  dl->plot_top = y;
+}
+
+double
+iochart_display_list_get_plot_top (IochartDisplayList *dl)
+{
+  return dl->plot_top;
 }
 
 gboolean

@@ -148,6 +148,10 @@ void                iochart_display_list_set_time_axis (IochartDisplayList *dl,
 gboolean            iochart_display_list_get_time_axis (IochartDisplayList *dl,
                                                         double *x0, double *width,
                                                         gint64 *from_ns, gint64 *to_ns);
+/* Where the plot's rows start: what lies above (title, legend) is no part of the time axis. */
+void                iochart_display_list_set_plot_top  (IochartDisplayList *dl,
+                                                        double              y);
+double              iochart_display_list_get_plot_top  (IochartDisplayList *dl);
 /* The topmost item at (x, y) that has a tooltip or meta; an item inside a group answers with
  * its group when it has neither. NULL when none. */
 const IochartDlItem *iochart_display_list_hit         (IochartDisplayList *dl,
