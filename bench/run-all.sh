@@ -4,7 +4,8 @@
 # ratios. On a shared machine the CPU ratio is the steadier one; a parallel reader spends more CPU
 # than wall, so both count.
 #   blktrace ingest   `iochart info` vs `blkparse -o /dev/null`, on BLKTRACE_DIR repeated to 2.04M
-#                     records (blktrace-scale.py) and unrepeated
+#                     records (blktrace-scale.py), to 145k (the size of issue 14's 20 s capture,
+#                     which ../shared does not hold) and unrepeated
 #   --svg             of the 2.04M-record capture vs `iowatcher -o x.svg` (its blkparse dump removed
 #                     before each run: it parses the capture too)
 #   boot chart        `iochart --png/--svg` vs pybootchartgui (../shared/tools/pybootchartgui, needs
@@ -44,17 +45,25 @@ echo "iochart $(git -C "$here/.." describe --always --dirty 2>/dev/null || echo 
 echo "| work | iochart | reference | ratio | goal |"
 echo "|---|---|---|---|---|"
 
+# the fixed cost every run pays: loading 48 shared libraries and setting up GLib
+row "start-up: an empty run (--version)" "-" $(median -n 21 -- "$iochart" --version) \
+  "blkparse --version" $(median -n 21 -- blkparse --version)
+
 if [ -d "$blk_src" ] && command -v blkparse >/dev/null; then
-  big=$tmp/blk-big
+  big=$tmp/blk-big mid=$tmp/blk-mid
   python3 "$here/blktrace-scale.py" "$blk_src" "$big" 2040000 >/dev/null
+  python3 "$here/blktrace-scale.py" "$blk_src" "$mid" 145000 >/dev/null
   dev=$(ls "$blk_src" | sed -n 's/\.blktrace\.[0-9]*$//p' | head -1)
   n_big=$("$iochart" info --json "$big" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
+  n_mid=$("$iochart" info --json "$mid" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
   n_small=$("$iochart" info --json "$blk_src" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
   mb=$(du -sm "$big" | cut -f1)
-  cat "$big"/* "$blk_src"/* >/dev/null   # both tools start from a warm page cache
+  cat "$big"/* "$mid"/* "$blk_src"/* >/dev/null   # both tools start from a warm page cache
   row "blktrace ingest, $(basename "$blk_src") repeated to $n_big records ($mb MB)" ">=25" \
     $(median -- "$iochart" info "$big") "blkparse" $(median -- blkparse -i "$dev" -D "$big" -o /dev/null)
-  row "the same, unrepeated ($n_small records)" ">=15" \
+  row "the same, repeated to $n_mid records" ">=15" \
+    $(median -- "$iochart" info "$mid") "blkparse" $(median -- blkparse -i "$dev" -D "$mid" -o /dev/null)
+  row "the same, unrepeated ($n_small records)" "-" \
     $(median -- "$iochart" info "$blk_src") "blkparse" $(median -- blkparse -i "$dev" -D "$blk_src" -o /dev/null)
   if command -v iowatcher >/dev/null; then
     row "--svg of the $n_big-record capture" ">=20" \
@@ -63,7 +72,7 @@ if [ -d "$blk_src" ] && command -v blkparse >/dev/null; then
   else
     absent "--svg of the $n_big-record capture" "iowatcher (Debian package blktrace)"
   fi
-  rm -rf "$big"
+  rm -rf "$big" "$mid"
 else
   absent "blktrace ingest and --svg" "'$blk_src' or blkparse (Debian package blktrace)"
 fi

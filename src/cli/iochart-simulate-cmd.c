@@ -17,7 +17,7 @@
 #include "simulator/iochart-sim-compare.h"
 
 typedef struct {
-  char  **policies, *model, **set_class, **drop, *device;
+  char  **policies, *model, **set_class, **drop, *device, *group_by;
   gboolean json;
   char   *svg, *png, *pdf;
   int     top, width;
@@ -33,6 +33,7 @@ options_clear (Options *o)
   g_strfreev (o->set_class);
   g_strfreev (o->drop);
   g_free (o->device);
+  g_free (o->group_by);
   g_free (o->svg);
   g_free (o->png);
   g_free (o->pdf);
@@ -95,6 +96,8 @@ parse_options (Options *o, int argc, char **argv, GError **error)
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &o->png, "... as PNG", "FILE" },
     { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &o->pdf, "... as PDF", "FILE" },
     { "top", 0, 0, G_OPTION_ARG_INT, &o->top, "lanes kept by bytes, the rest folded (default 12, 0: all)", "N" },
+    { "group-by", 0, 0, G_OPTION_ARG_STRING, &o->group_by,
+      "rows: tree (a process and its short-lived descendants, default), pid (every process), comm, parent, class", "HOW" },
     { "width", 0, 0, G_OPTION_ARG_INT, &o->width, "chart width in pixels (default 1600)", "PX" },
     { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &o->load.class_rules,
       "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
@@ -526,6 +529,12 @@ simulate (Options *o, IochartCapture *capture, GError **error)
   device = iochart_sim_workload_get_device (wl);
   lo.device = device;
   lo.top_n = o->top;
+  if (o->group_by && !iochart_group_by_from_name (o->group_by, &lo.group_by))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': bad --group-by: give tree, pid, comm, parent or class", o->group_by);
+      return FALSE;
+    }
   lanes = iochart_lanes_new (capture, &lo);
 
   runs[0].capture = g_object_ref (capture);

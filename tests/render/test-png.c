@@ -89,6 +89,38 @@ test_alpha (void)
   check_same_as_cairo (TRUE, 6);
 }
 
+/* A chart-sized surface starts blank and draws as cairo's own does. */
+static void
+test_big_surface (void)
+{
+  cairo_surface_t *ours = iochart_png_surface_new (1600, 1800), *theirs = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1600, 1800);
+  cairo_surface_t *both[] = { ours, theirs };
+  gsize size = (gsize) cairo_image_surface_get_stride (ours) * 1800;
+  const guint8 *p = cairo_image_surface_get_data (ours);
+
+  g_assert_cmpint (cairo_surface_status (ours), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_format (ours), ==, CAIRO_FORMAT_ARGB32);
+  for (gsize i = 0; i < size; i++)
+    g_assert_cmpuint (p[i], ==, 0);
+  for (guint i = 0; i < 2; i++)
+    {
+      cairo_t *cr = cairo_create (both[i]);
+
+      cairo_set_source_rgb (cr, 0.2, 0.5, 0.9);
+      cairo_arc (cr, 800, 900, 700, 0, 6);
+      cairo_fill (cr);
+      cairo_destroy (cr);
+      cairo_surface_flush (both[i]);
+    }
+  g_assert_cmpmem (cairo_image_surface_get_data (ours), size, cairo_image_surface_get_data (theirs), size);
+  cairo_surface_destroy (ours);
+  cairo_surface_destroy (theirs);
+  /* small ones are cairo's own */
+  ours = iochart_png_surface_new (10, 10);
+  g_assert_cmpint (cairo_surface_status (ours), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (ours);
+}
+
 static void
 test_unwritable (void)
 {
@@ -108,5 +140,6 @@ main (int argc, char **argv)
   g_test_add_func ("/png/opaque-as-rgb", test_opaque);
   g_test_add_func ("/png/alpha-unpremultiplied", test_alpha);
   g_test_add_func ("/png/unwritable", test_unwritable);
+  g_test_add_func ("/png/big-surface", test_big_surface);
   return g_test_run ();
 }

@@ -60,7 +60,10 @@ assert any(q['simulated_end_ns'] is None for q in p['processes']), 'nothing drop
 assert all(q['class'] == 'idle' for q in p['processes'] if q['simulated_end_ns'] is None), 'dropped too much'"
 
 
-for args in "-p nope" "-p cfq:bogus=1" "--device-model tape" "--drop nosuchprocess" "--set-class x=purple" "--device 9,9"; do
+sim --group-by pid --top 0 -p cfq --device-model observed "$S/ionice-bfq.dat" >"$tmp/out.txt" &&
+  grep -q '^dd\[15540\] (rt) ' "$tmp/out.txt" && ok "--group-by pid: a row per process" || bad "--group-by pid: $(head -8 "$tmp/out.txt")"
+
+for args in "--group-by nope" "-p nope" "-p cfq:bogus=1" "--device-model tape" "--drop nosuchprocess" "--set-class x=purple" "--device 9,9"; do
   # shellcheck disable=SC2086
   sim $args "$S/ionice-bfq.dat" >/dev/null; rc=$?
   [ $rc -eq 2 ] && grep -q "^iochart: " "$tmp/err" && ok "bad input $args: exit 2" || bad "bad input $args: exit $rc, $(cat "$tmp/err")"

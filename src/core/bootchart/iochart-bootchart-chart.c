@@ -1596,8 +1596,7 @@ write_png (IochartDisplayList *dl, const char *path, GError **error)
   if (scale < 1.0)
     g_warning ("'%s': the chart is %.0f×%.0f px, over PNG's limit here: scaled by %.2f (SVG and PDF keep it whole)",
                path, w, h, scale);
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, MAX ((int) floor (w * scale), 1),
-                                        MAX ((int) floor (h * scale), 1));
+  surface = iochart_png_surface_new (MAX ((int) floor (w * scale), 1), MAX ((int) floor (h * scale), 1));
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
   iochart_cairo_draw (dl, cr);

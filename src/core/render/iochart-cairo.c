@@ -295,9 +295,8 @@ write_png (const char *path, gpointer dl, GError **error)
   cairo_t *cr;
   gboolean ok;
 
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
-                                        (int) iochart_display_list_get_width (dl),
-                                        (int) iochart_display_list_get_height (dl));
+  surface = iochart_png_surface_new ((int) iochart_display_list_get_width (dl),
+                                     (int) iochart_display_list_get_height (dl));
   cr = cairo_create (surface);
   iochart_cairo_draw (dl, cr);
   cairo_destroy (cr);

@@ -3,9 +3,38 @@
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <zlib.h>
 #include "iochart-png.h"
 #include "iochart-error.h"
+
+#define HUGE_PAGE (2u << 20)
+
+cairo_surface_t *
+iochart_png_surface_new (int width, int height)
+{
+  static const cairo_user_data_key_t pixels_key;
+  int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, width);
+  gsize size = (gsize) MAX (stride, 0) * MAX (height, 0);
+  cairo_surface_t *surface;
+  void *pixels;
+
+  /* small or odd sizes: cairo's own allocation, and its own errors */
+  if (stride <= 0 || height <= 0 || size < HUGE_PAGE || posix_memalign (&pixels, HUGE_PAGE, size) != 0)
+    return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  madvise (pixels, size & ~(gsize) (HUGE_PAGE - 1), MADV_HUGEPAGE);
+  memset (pixels, 0, size);
+  surface = cairo_image_surface_create_for_data (pixels, CAIRO_FORMAT_ARGB32, width, height, stride);
+  if (cairo_surface_set_user_data (surface, &pixels_key, pixels, free) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      free (pixels);
+      return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+    }
+  return surface;
+}
 
 static gboolean
 all_opaque (const guint8 *data, int stride, int width, int height)

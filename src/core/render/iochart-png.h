@@ -8,6 +8,12 @@
 
 G_BEGIN_DECLS
 
+/* A blank ARGB32 image surface to draw a chart into, as cairo_image_surface_create() gives,
+ * but in huge pages where the kernel has them: a chart's image is megabytes, and faulting it
+ * in 4 KiB at a time cost as much as drawing it. */
+cairo_surface_t *iochart_png_surface_new (int width,
+                                          int height);
+
 /* Writes an ARGB32 or RGB24 image surface: RGB when every pixel is opaque, else RGBA with the
  * alpha unpremultiplied, as cairo_surface_write_to_png() does. */
 gboolean iochart_png_write (cairo_surface_t *image,

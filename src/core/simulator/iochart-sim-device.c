@@ -289,8 +289,9 @@ fit_seeks (IochartSimDevice *d, const Sample *s, guint n)
     {
       double split = dist[m * k / 10], a, b, c, e, s1, s2;
 
-      if (line_fit (s, n, 1, split, x_sqrt, npb, TRUE, &a, &b, &s1) &&
-          line_fit (s, n, split, G_MAXDOUBLE, x_lin, npb, TRUE, &c, &e, &s2) && s1 + s2 < best)
+      /* a seek never gets cheaper with distance: a negative slope is noise, not a disk */
+      if (line_fit (s, n, 1, split, x_sqrt, npb, TRUE, &a, &b, &s1) && b >= 0 &&
+          line_fit (s, n, split, G_MAXDOUBLE, x_lin, npb, TRUE, &c, &e, &s2) && e >= 0 && s1 + s2 < best)
         {
           best = s1 + s2;
           f->a_ms = a, f->b_ms = b, f->c_ms = c, f->e_ms = e;
