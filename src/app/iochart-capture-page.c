@@ -150,6 +150,13 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
       return;
     }
+  /* recent files: the captures that opened */
+  for (guint i = 0; self->paths[i]; i++)
+    {
+      g_autofree char *uri = g_filename_to_uri (self->paths[i], NULL, NULL);
+      if (uri)
+        gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+    }
   self->capture = g_steal_pointer (&r->capture);
   self->bootchart = g_steal_pointer (&r->bootchart);
   self->steal = g_steal_pointer (&r->steal);

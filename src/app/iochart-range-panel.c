@@ -177,7 +177,8 @@ iochart_range_panel_set_episodes (IochartRangePanel *self, IochartSteal *steal, 
     }
   {
     g_autofree char *text = n > 200 ? g_strdup_printf (_("Steal episodes (the first 200 of %u)"), n)
-                                    : g_strdup_printf (_("Steal episodes (%u)"), n);
+                            : n > 0 ? g_strdup_printf (_("Steal episodes (%u)"), n)
+                                    : g_strdup (_("No steal episodes"));
     gtk_label_set_text (self->episodes_label, text);
   }
   gtk_widget_set_visible (GTK_WIDGET (self->episodes), n > 0);

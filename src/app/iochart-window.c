@@ -36,7 +36,6 @@ iochart_window_open_files (IochartWindow *self, GFile **files, int n_files)
 {
   IochartCapturePage *page;
   AdwTabPage *tab;
-  GtkRecentManager *recent = gtk_recent_manager_get_default ();
 
   g_return_val_if_fail (n_files > 0, NULL);
   page = iochart_capture_page_new ();
@@ -45,11 +44,6 @@ iochart_window_open_files (IochartWindow *self, GFile **files, int n_files)
   page_title_changed (page, NULL, tab);
   adw_tab_view_set_selected_page (self->tabs, tab);
   update_stack (self);
-  for (int i = 0; i < n_files; i++)
-    {
-      g_autofree char *uri = g_file_get_uri (files[i]);
-      gtk_recent_manager_add_item (recent, uri);
-    }
   iochart_capture_page_load (page, files, n_files);
   return page;
 }

@@ -517,6 +517,29 @@ test_sector_map_zoom (void)
   g_assert_cmpstr (bottom->text, ==, "1.9 TiB");
 }
 
+/* One stray request far up the device must not squash the band every other request used. */
+static void
+test_sector_map_outlier (void)
+{
+  guint n = 2000;
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+  g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(IochartDisplayList) dl = NULL;
+  const IochartDlItem *title;
+
+  for (guint i = 0; i < n; i++)
+    rqs[i] = (TestRq) { DEV_LOOP, 1000000 + 50 * i, 8, "R", 10, "reader", IOCHART_CLASS_BE,
+                        i * MS, i * MS, i * MS + 100, i * MS + 500 };
+  rqs[n / 2].sector = 8000000000u;
+  c = test_capture (rqs, n);
+  dl = draw (c, 900, IOCHART_THEME_LIGHT);
+  title = find_text (dl, "Sector map");
+  g_assert_nonnull (title);
+  g_assert_nonnull (find_text (dl, "zoomed to 98% of requests,"));
+  /* the top tick reads the band's top (about 537 MiB), not the stray request's 3.7 TiB */
+  g_assert_null (find_text (dl, "TiB"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -537,5 +560,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/dark-shading-veil", test_dark_shading_veil);
   g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
+  g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);
   return g_test_run ();
 }

@@ -82,24 +82,81 @@ iochart_bins_column_ns (const IochartBins *bins, guint i)
 
 /* The band of sectors the range's requests touch; from 0 unless the unused band below it would
  * take a fifth of the map, so that I/O in a small band of a big device is not squashed. */
+typedef struct {
+  guint64 start, end;
+} SectorSpan;
+
+static int
+cmp_start (gconstpointer a, gconstpointer b)
+{
+  const SectorSpan *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int
+cmp_end (gconstpointer a, gconstpointer b)
+{
+  const SectorSpan *x = a, *y = b;
+  return x->end < y->end ? -1 : x->end > y->end;
+}
+
+#define SECTOR_SAMPLE 8192
+
+/* The band of sectors the range's requests touch: from 0 unless the unused band below it would
+ * take a fifth of the map, so that I/O in a small band of a big device is not squashed. With
+ * many requests the band leaves out the 1% furthest on each side (a sample decides, with a
+ * fixed seed so that a chart is the same every time): one stray request must not flatten the
+ * rest; the outliers are drawn at the map's edges. */
 static void
 device_sector_band (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
-                    guint64 *min_out, guint64 *max_out)
+                    guint64 *min_out, guint64 *max_out, gboolean *trimmed)
 {
   guint n = iochart_capture_get_n_requests (capture);
-  guint64 min = G_MAXUINT64, max = 0;
+  guint64 min = G_MAXUINT64, max = 0, seen = 0;
+  g_autoptr(GArray) sample = g_array_sized_new (FALSE, FALSE, sizeof (SectorSpan), SECTOR_SAMPLE);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
 
+  *trimmed = FALSE;
   for (guint i = 0; i < n; i++)
     {
       IochartRequest rq;
+      SectorSpan span;
 
       iochart_capture_get_request (capture, i, &rq);
       if (rq.device != device || rq.op == IOCHART_OP_FLUSH || rq.bytes == 0)
         continue;
       if (known (rq.issue_ns) && (rq.issue_ns < from_ns || rq.issue_ns > to_ns))
         continue;
-      min = MIN (min, rq.sector);
-      max = MAX (max, rq.sector + rq.bytes / 512);
+      span.start = rq.sector;
+      span.end = rq.sector + rq.bytes / 512;
+      min = MIN (min, span.start);
+      max = MAX (max, span.end);
+      if (sample->len < SECTOR_SAMPLE)
+        g_array_append_val (sample, span);
+      else
+        {
+          guint64 j = (guint64) (g_rand_double (rand) * (seen + 1));
+          if (j < SECTOR_SAMPLE)
+            g_array_index (sample, SectorSpan, j) = span;
+        }
+      seen++;
+    }
+  if (seen >= 100)
+    {
+      guint cut = MAX (sample->len / 100, 1);
+      guint64 lo, hi;
+
+      g_array_sort (sample, cmp_start);
+      lo = g_array_index (sample, SectorSpan, cut).start;
+      g_array_sort (sample, cmp_end);
+      hi = g_array_index (sample, SectorSpan, sample->len - 1 - cut).end;
+      /* trim only when it buys the rest at least twice the room */
+      if (hi > lo && (double) (hi - lo) * 2 < (double) (max - min))
+        {
+          min = lo;
+          max = hi;
+          *trimmed = TRUE;
+        }
     }
   if (max == 0)
     min = 0;
@@ -162,6 +219,7 @@ add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
     {
       guint row = (guint) ((double) (rq->sector - MIN (rq->sector, bins->min_sector)) /
                            (bins->max_sector - bins->min_sector + 1) * bins->sector_rows);
+      /* outliers of a trimmed band sit at its edges */
       row = MIN (row, bins->sector_rows - 1);
       bins->sectors[k][(gsize) row * bins->n_columns + col]++;
     }
@@ -213,7 +271,8 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     bins->latency[g] = g_new0 (guint32, (gsize) n_columns * IOCHART_LAT_BUCKETS);
   bins->sector_rows = MAX (sector_rows, 1);
-  device_sector_band (capture, device, from_ns, to_ns, &bins->min_sector, &bins->max_sector);
+  device_sector_band (capture, device, from_ns, to_ns, &bins->min_sector, &bins->max_sector,
+                      &bins->sector_trimmed);
   bins->n_lanes = lanes ? iochart_lanes_get_n_lanes (lanes) : 0;
   bins->lane_service_ns = g_new0 (double *, bins->n_lanes + 1);
   bins->lane_wait_ns = g_new0 (double *, bins->n_lanes + 1);

@@ -37,6 +37,7 @@ typedef struct {
   /* sector map: n_columns × sector_rows cells, counts per class */
   guint    sector_rows;
   guint64  min_sector, max_sector;   /* the band the map shows */
+  gboolean sector_trimmed;           /* the band leaves out the furthest 1% each side */
   guint32 *sectors[IOCHART_N_CLASSES];
   /* lanes: per lane, per column */
   guint    n_lanes;

@@ -443,7 +443,9 @@ sector_strip (Chart *c)
   g_autofree char *min = c->bins->min_sector > 0 ? iochart_format_bytes ((double) c->bins->min_sector * 512)
                                                  : g_strdup ("0");
   const char *subtitles[] = { "offset on the device",
-                              c->bins->min_sector > 0 ? "zoomed to the offsets used" : NULL, NULL };
+                              c->bins->sector_trimmed ? "zoomed to 98% of requests,"
+                              : c->bins->min_sector > 0 ? "zoomed to the offsets used" : NULL,
+                              c->bins->sector_trimmed ? "the rest at its edges" : NULL, NULL };
 
   iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Sector map", subtitles, max, NULL, min);
   for (guint r = 0; r < rows; r++)
