@@ -72,3 +72,11 @@ iochart_nice_ceil_bytes (double v)
     unit *= 1024;
   return iochart_nice_ceil (v / unit) * unit;
 }
+
+char *
+iochart_format_plural (guint64 n, const char *one, const char *many)
+{
+  g_autofree char *count = iochart_format_count (n);
+
+  return g_strdup_printf ("%s %s", count, n == 1 ? one : many);
+}

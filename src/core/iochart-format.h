@@ -11,6 +11,10 @@ char    *iochart_format_bytes     (double   bytes);
 char    *iochart_format_duration  (double   ns);
 /* "5,476" */
 char    *iochart_format_count     (guint64  n);
+/* "1 request", "2,048 requests": a count and its noun, singular or plural. */
+char    *iochart_format_plural    (guint64     n,
+                                   const char *one,
+                                   const char *many);
 
 /* The 1-2-5 step at or above v, for axis scales. */
 double   iochart_nice_ceil        (double   v);

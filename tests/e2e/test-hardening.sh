@@ -186,4 +186,10 @@ run --json "$tmp/pipe.json" <(gzip -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.t
 [ $rc -eq 0 ] && [ -s "$tmp/pipe.json" ] && ok "a gzip text through a pipe" || bad "gzip through a pipe"
 expect "a damaged pipe names what the user gave" 2 "^iochart: 'stdin': not a capture" info - < <(head -c 100 /dev/urandom)
 
+# Plurals: a lane of one request says "1 request", not "1 requests"
+head -n 4 "$tmp/class7.txt" | sed 's/0x7,0,2/0x2,0,2/' >"$tmp/one.txt"
+run --svg "$tmp/one.svg" "$tmp/one.txt"
+if [ $rc -eq 0 ] && grep -q 'in 1 request, 1 process' "$tmp/one.svg" && ! grep -q '1 requests' "$tmp/one.svg"; then
+  ok "plurals: 1 request"; else bad "plurals"; fi
+
 exit $fail

@@ -223,6 +223,15 @@ make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint gr
   if (others == 0)
     return g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
   count = iochart_format_count (others);
+  if (head->comm == NULL)
+    {
+      /* a process the capture never named (it began before, and exec'd nothing since): its
+       * children name it */
+      g_autofree char *name = g_strdup_printf ("parent of %s", top_comm);
+
+      return top == others ? g_strdup_printf ("%s[%d] + %s × %s", name, head->pid, count, top_comm)
+                           : g_strdup_printf ("%s[%d] + %s processes", name, head->pid, count);
+    }
   if (by == IOCHART_GROUP_PARENT)
     return top == others
            ? g_strdup_printf ("children of %s[%d]: %s × %s", comm_of (capture, g->head), head->pid,
@@ -233,6 +242,17 @@ make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint gr
     return g_strdup_printf ("%s[%d] + %s × %s", comm_of (capture, g->head), head->pid, count,
                             top_comm);
   return g_strdup_printf ("%s[%d] + %s processes", comm_of (capture, g->head), head->pid, count);
+}
+
+/* Whether the i-th group by bytes goes into "others": past --top, or it moved no data (flushes
+ * only: it says little). */
+static gboolean
+folds (const IochartLanesOptions *options, GArray *order, const Group *groups, guint i)
+{
+  const Group *g = &groups[g_array_index (order, guint, i)];
+
+  return (options->top_n > 0 && i >= options->top_n && order->len > options->top_n + 1) ||
+         (g->bytes == 0 && order->len > 1 && i > 0);
 }
 
 static int
@@ -425,7 +445,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
                          .first_io_ns = IOCHART_TIME_UNKNOWN, .last_io_ns = IOCHART_TIME_UNKNOWN,
                          .start_ns = IOCHART_TIME_UNKNOWN, .exit_ns = IOCHART_TIME_UNKNOWN };
   guint64 others_class_bytes[IOCHART_N_CLASSES] = { 0 };
-  guint others_lanes = 0;
+  guint others_lanes = 0, n_folds = 0;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
   if (options == NULL)
@@ -472,6 +492,9 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
       g_array_append_val (order, g);
   g_array_sort_with_data (order, group_bytes_cmp, groups);
 
+  /* folding a single lane into "others" hides its name and saves no room */
+  for (guint i = 0; i < order->len; i++)
+    n_folds += folds (options, order, groups, i);
   self->lane_of = g_new (int, n_groups);
   for (guint g = 0; g < n_groups; g++)
     self->lane_of[g] = -1;
@@ -480,8 +503,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
       guint id = g_array_index (order, guint, i);
       Group *g = &groups[id];
       /* lanes that moved no data (flushes only) say little: they join "others" */
-      gboolean fold = (options->top_n > 0 && i >= options->top_n && order->len > options->top_n + 1) ||
-                      (g->bytes == 0 && order->len > 1 && i > 0);
+      gboolean fold = folds (options, order, groups, i) && n_folds > 1;
       IochartLane lane = { 0 };
       IochartLane *dst = fold ? &others : &lane;
 
@@ -523,7 +545,10 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
       for (guint c = 0; c < IOCHART_N_CLASSES; c++)
         if (others_class_bytes[c] > others_class_bytes[others.klass])
           others.klass = c;
-      others.label = g_strdup_printf ("others: %u lanes, %s processes", others_lanes, count);
+      others.label = others.n_processes > 0
+        ? g_strdup_printf ("others: %u lane%s, %s process%s", others_lanes, others_lanes == 1 ? "" : "s",
+                           count, others.n_processes == 1 ? "" : "es")
+        : g_strdup_printf ("others: %u lane%s", others_lanes, others_lanes == 1 ? "" : "s");
       g_array_append_val (self->lanes, others);
     }
 
@@ -623,4 +648,21 @@ iochart_lane_get_life_ns (const IochartLane *lane, gint64 from_ns, gint64 to_ns)
   a = MAX (a, from_ns);
   b = MIN (b, to_ns);
   return b > a ? b - a : 0;
+}
+
+char *
+iochart_lane_class_text (const IochartLane *lane)
+{
+  GString *out = g_string_new (NULL);
+  /* class none (no ioprio set: best effort by nice) beside others is a flush or a kernel thread's
+   * write: it would only make every lane look mixed */
+  guint mask = lane->class_mask & ~(1u << IOCHART_CLASS_NONE) ? lane->class_mask & ~(1u << IOCHART_CLASS_NONE)
+                                                               : lane->class_mask;
+
+  for (guint c = 0; c < IOCHART_N_CLASSES; c++)
+    if (mask & (1u << c))
+      g_string_append_printf (out, "%s%s", out->len ? "+" : "", iochart_class_name (c));
+  if (out->len == 0 || !(mask & (mask - 1)))
+    g_string_assign (out, iochart_class_name (lane->klass));
+  return g_string_free (out, FALSE);
 }

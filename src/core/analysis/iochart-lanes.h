@@ -80,4 +80,7 @@ gint64             iochart_lane_get_life_ns         (const IochartLane         *
                                                      gint64                     from_ns,
                                                      gint64                     to_ns);
 
+/* "rt", or every class a lane's requests used ("rt+be") when they were several. */
+char              *iochart_lane_class_text          (const IochartLane         *lane);
+
 G_END_DECLS

@@ -959,7 +959,8 @@ row_tooltip (Chart *c, Row *row)
   if (row->io_requests)
     {
       g_autofree char *io = io_summary (row->io_bytes, FALSE);
-      g_string_append_printf (t, "\nblock I/O: %s in %u requests", io, row->io_requests);
+      g_string_append_printf (t, "\nblock I/O: %s in %u request%s", io, row->io_requests,
+                              row->io_requests == 1 ? "" : "s");
     }
   return g_string_free (t, FALSE);
 }
@@ -1129,9 +1130,10 @@ processes_section (Chart *c)
     {
       g_autofree char *io = io_summary (c->io.other_bytes, TRUE);
       g_autofree char *text = g_strdup_printf ("block I/O of processes not in the tree · %s", io);
-      g_autofree char *tip = g_strdup_printf ("%u requests by processes the bootchart did not sample "
+      g_autofree char *n = iochart_format_plural (c->io.other_requests, "request", "requests");
+      g_autofree char *tip = g_strdup_printf ("%s by processes the bootchart did not sample "
                                               "(started and ended between samples, kernel threads, or "
-                                              "outside its process list)", c->io.other_requests);
+                                              "outside its process list)", n);
       iochart_display_list_begin_group (c->b.dl, tip, "others");
       io_band (c, c->io.other_mask, c->b.y);
       iochart_display_list_end_group (c->b.dl);

@@ -488,13 +488,13 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
   g_autofree char *rq = iochart_format_count (lane->n_requests);
   g_autofree char *procs = iochart_format_count (lane->n_processes);
   double pct = life > 0 ? 100.0 * lane->outstanding_ns / life : 0;
+  g_autofree char *klass = iochart_lane_class_text (lane);
 
   if (!long_form)
-    return g_strdup_printf ("%s · %s · I/O %s of %s (%.0f%%)", iochart_class_name (lane->klass), bytes,
-                            out, lived, pct);
-  return g_strdup_printf ("%s\nclass %s, %s in %s requests, %s process%s\n"
+    return g_strdup_printf ("%s · %s · I/O %s of %s (%.0f%%)", klass, bytes, out, lived, pct);
+  return g_strdup_printf ("%s\nclass %s, %s in %s request%s, %s process%s\n"
                           "I/O outstanding %s of %s %s (%.1f%%)",
-                          lane->label, iochart_class_name (lane->klass), bytes, rq, procs,
+                          lane->label, klass, bytes, rq, lane->n_requests == 1 ? "" : "s", procs,
                           lane->n_processes == 1 ? "" : "es", out, lived,
                           iochart_lane_get_life_ns (lane, from, to) > 0 &&
                           (lane->start_ns != IOCHART_TIME_UNKNOWN || lane->exit_ns != IOCHART_TIME_UNKNOWN)

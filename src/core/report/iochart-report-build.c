@@ -252,9 +252,9 @@ verdict (Build *b)
   stolen = iochart_format_duration (b->sd->stolen_ns);
   active = iochart_format_duration (b->sd->foreground_active_ns);
   if (pct >= 5)
-    return g_strdup_printf ("Idle-class I/O took %.1f%% of the time other I/O was waiting for %s (%s of %s, in %u episodes): "
+    return g_strdup_printf ("Idle-class I/O took %.1f%% of the time other I/O was waiting for %s (%s of %s, in %u episode%s): "
                             "the idle class did not keep out of the way of the rest.", pct, dev, stolen, active,
-                            b->sd->n_episodes);
+                            b->sd->n_episodes, b->sd->n_episodes == 1 ? "" : "s");
   if (pct >= 1)
     return g_strdup_printf ("Idle-class I/O took a small share, %.1f%%, of the time other I/O was waiting for %s (%s of %s).",
                             pct, dev, stolen, active);
@@ -312,11 +312,11 @@ summary_tables (Build *b)
       g_autofree char *stolen = iochart_format_duration (b->sd->stolen_ns);
       g_autofree char *active = iochart_format_duration (b->sd->foreground_active_ns);
       g_autofree char *t = g_strdup_printf ("Idle steal on %s: %s stolen of %s with other I/O outstanding (%.1f%%), "
-                                            "in %u episodes. Stolen time is the share of the disk idle-class requests "
+                                            "in %u episode%s. Stolen time is the share of the disk idle-class requests "
                                             "held while other requests were waiting.",
                                             dev, stolen, active,
                                             b->sd->foreground_active_ns ? 100.0 * b->sd->stolen_ns / b->sd->foreground_active_ns : 0.0,
-                                            b->sd->n_episodes);
+                                            b->sd->n_episodes, b->sd->n_episodes == 1 ? "" : "s");
       iochart_report_text (b->report, t);
     }
 }
@@ -455,8 +455,8 @@ episodes (Build *b)
       return;
     }
   g_ptr_array_sort (eps, cmp_episode_stolen);
-  intro = g_strdup_printf ("%u episodes (stolen intervals closer than 8 ms joined); %s by stolen time, start in "
-                           "seconds from the capture's start:", eps->len,
+  intro = g_strdup_printf ("%u episode%s (stolen intervals closer than 8 ms joined); %s by stolen time, start in "
+                           "seconds from the capture's start:", eps->len, eps->len == 1 ? "" : "s",
                            eps->len > TOP_EPISODES ? "the 20 worst" : "all");
   iochart_report_text (b->report, intro);
   iochart_report_table (b->report, cols);
