@@ -3,6 +3,7 @@
 #include <string.h>
 #include "iochart-cli-private.h"
 #include "report/iochart-report-build.h"
+#include "simulator/iochart-simulator.h"
 
 /* The command line as one can paste it into a shell. */
 static char *
@@ -33,7 +34,8 @@ iochart_report_command (int argc, char **argv)
       "a labelled line at a time from the capture's start (since boot on a boot chart) or at a process's first "
       "sight (repeatable)", "TIME_OR_PROCESS[=TEXT]" },
     { "annotations", 0, 0, G_OPTION_ARG_FILENAME, &annotations, "annotations from a file, one a line", "FILE" },
-    { "simulate", 0, 0, G_OPTION_ARG_STRING_ARRAY, &simulate, "what-if replay under a policy (not in this build)", "POLICY" },
+    { "simulate", 0, 0, G_OPTION_ARG_STRING_ARRAY, &simulate,
+      "what-if: replay the capture under this policy, as 'iochart simulate --policy' (repeatable)", "POLICY" },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device, "the device the report is about", "MAJ,MIN" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "charts' width in pixels (default 1600)", "PX" },
     { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &load.class_rules,
@@ -69,12 +71,9 @@ iochart_report_command (int argc, char **argv)
       g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "report needs a capture (see 'iochart report --help')");
       goto fail;
     }
-  if (simulate != NULL)
-    {
-      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
-                   "'--simulate %s': what-if replay is not in this build of the report", simulate[0]);
+  for (guint i = 0; simulate && simulate[i]; i++)
+    if (!iochart_sim_policy_check (simulate[i], &error))
       goto fail;
-    }
   if (width < IOCHART_VIEW_MIN_WIDTH || width > 32000)
     {
       g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%d': bad --width", width);
@@ -106,6 +105,7 @@ iochart_report_command (int argc, char **argv)
   ro.annotations = (const IochartBootchartChartAnnotation *) marks->data;
   ro.n_annotations = marks->len;
   ro.width = width;
+  ro.simulate = (const char * const *) simulate;
   if ((report = iochart_report_build (capture, bootchart, &ro, &error)) == NULL)
     goto fail;
   if (!(pdf ? iochart_report_write_pdf (report, out, &error) : iochart_report_write_html (report, out, &error)))

@@ -93,6 +93,28 @@ else
   bad "report -o r.pdf: $(cat "$tmp/err")"
 fi
 
+# What if: the simulator's replay under idle-gate, the same figures as `iochart simulate --json`.
+if "$IOCHART" report -o "$tmp/w.html" --simulate idle-gate "$HDD" 2>"$tmp/err" &&
+   "$IOCHART" simulate --json --policy idle-gate "$HDD" >"$tmp/sim.json" 2>/dev/null; then
+  mkdir "$tmp/wsvg"
+  python3 "$HERE/check-html.py" "$tmp/w.html" "$tmp/wsvg" >"$tmp/h.json" 2>"$tmp/py" || bad "what-if HTML: $(tail -1 "$tmp/py")"
+  py "what if: the sentence, the lane table and the simulated chart agree with iochart simulate" "
+sim = json.load(open('$tmp/sim.json'))
+obs, pol = sim['observed'], sim['policies'][0]
+be = [i for i, l in enumerate(sim['lanes']) if l['class'] == 'be'][0]
+early = obs['lanes'][be]['end_ns'] - pol['lanes'][be]['end_ns']
+assert early > 2e9, early
+assert 'what-if' in j['ids'] and 'what-if-idle-gate' in j['ids'] and j['charts'] == 5, (j['ids'], j['charts'])
+s = 'Under idle-gate, find[17119] + 187 × cat (be) would end %.1f s earlier; idle steal 0 s instead of 736 ms.' % (early / 1e9)
+assert s in t, s
+row = [r for r in j['rows'] if len(r) == 7 and r[0].startswith('find[17119]')][0]
+assert row[2:5] == ['%.3f s' % (obs['lanes'][be]['end_ns'] / 1e9), '%.3f s' % (pol['lanes'][be]['end_ns'] / 1e9), '%.1f s earlier' % (early / 1e9)], row"
+else
+  bad "report --simulate idle-gate: $(cat "$tmp/err")"
+fi
+"$IOCHART" report -o "$tmp/x.html" --simulate nosuchpolicy "$HDD" 2>"$tmp/err"; [ $? = 2 ] && ok "unknown policy: exit 2 ($(head -1 "$tmp/err"))" \
+  || bad "unknown policy: $(cat "$tmp/err")"
+
 # A bootchart bundle: the boot chart too, with its block I/O (its times count from boot: 1968.9 s to 1970.9 s).
 if "$IOCHART" report -o "$tmp/b.html" --annotate dd=readers --annotate 1969.5=one-second "$S/bootchart-ionice.tgz" 2>"$tmp/err"; then
   mkdir "$tmp/bsvg"

@@ -10,6 +10,8 @@
 #include "analysis/iochart-lanes.h"
 #include "render/iochart-view.h"
 #include "render/iochart-chart.h"
+#include "simulator/iochart-simulator.h"
+#include "simulator/iochart-sim-compare.h"
 
 #define TOP_EPISODES 20
 #define ZOOMED       3
@@ -343,7 +345,7 @@ boot_summary (Build *b)
 /* ---- charts ---- */
 
 static IochartDisplayList *
-io_chart (Build *b, gint64 from, gint64 to, guint top, const char *title, gboolean with_marks)
+chart_of (Build *b, IochartCapture *capture, gint64 from, gint64 to, guint top, const char *title, gboolean with_marks)
 {
   IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
   IochartChartStyle style = IOCHART_CHART_STYLE_INIT;
@@ -355,7 +357,7 @@ io_chart (Build *b, gint64 from, gint64 to, guint top, const char *title, gboole
   vo.to_ns = to;
   vo.width = b->width;
   vo.lanes.top_n = top;
-  view = iochart_view_new (b->io, &vo);
+  view = iochart_view_new (capture, &vo);
   for (guint i = 0; with_marks && i < b->marks->len; i++)
     {
       const Mark *m = &g_array_index (b->marks, Mark, i);
@@ -367,6 +369,12 @@ io_chart (Build *b, gint64 from, gint64 to, guint top, const char *title, gboole
   style.marks = (const IochartBlocksMark *) marks->data;
   style.n_marks = marks->len;
   return iochart_chart_draw (view, &style);
+}
+
+static IochartDisplayList *
+io_chart (Build *b, gint64 from, gint64 to, guint top, const char *title, gboolean with_marks)
+{
+  return chart_of (b, b->io, from, to, top, title, with_marks);
 }
 
 static gboolean
@@ -630,6 +638,128 @@ lanes_by_latency (Build *b)
     }
 }
 
+/* ---- what if: the simulator's replays ---- */
+
+static char *
+end_change (const IochartSimFigures *obs, const IochartSimFigures *sim)
+{
+  g_autofree char *d = NULL;
+
+  if (obs->end_ns == IOCHART_TIME_UNKNOWN || sim->end_ns == IOCHART_TIME_UNKNOWN)
+    return g_strdup ("-");
+  if (obs->end_ns == sim->end_ns)
+    return g_strdup ("same");
+  d = iochart_format_duration (ABS (sim->end_ns - obs->end_ns));
+  return g_strdup_printf ("%s %s", d, sim->end_ns < obs->end_ns ? "earlier" : "later");
+}
+
+/* The lane the sentence is about: the non-idle lane with the most bytes. */
+static int
+foreground_lane (Build *b, const IochartSimFigures *obs)
+{
+  int best = -1;
+
+  for (guint l = 0; l < iochart_lanes_get_n_lanes (b->lanes); l++)
+    if (iochart_lanes_get_lane (b->lanes, l)->klass != IOCHART_CLASS_IDLE && obs[l].requests > 0 &&
+        (best < 0 || obs[l].bytes > obs[best].bytes))
+      best = l;
+  return best;
+}
+
+static gboolean
+what_if_one (Build *b, IochartSimWorkload *wl, IochartSimDevice *dev, const char *spec, const IochartSimFigures *obs,
+             const IochartStealDevice *obs_steal, GError **error)
+{
+  guint n_lanes = iochart_lanes_get_n_lanes (b->lanes);
+  g_autofree IochartSimFigures *sim = g_new0 (IochartSimFigures, MAX (n_lanes, 1));
+  IochartSimFigures sim_classes[IOCHART_N_CLASSES];
+  IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(IochartSteal) steal = NULL;
+  g_autofree char *described = iochart_sim_policy_describe (spec, 1);
+  g_autofree char *id = NULL, *h = NULL, *sentence = NULL, *stolen_a = NULL, *stolen_b = NULL, *title = NULL;
+  const IochartStealDevice *sd;
+  const char *cols[] = { "lane", "class", "observed end", "simulated end", "change", "q2c p99 observed", "q2c p99 simulated", NULL };
+  IochartSimStats stats;
+  int fg;
+
+  if ((c = iochart_sim_run (wl, dev, spec, &stats, error)) == NULL)
+    return FALSE;
+  iochart_sim_figures_lanes (c, b->device, b->lanes, sim, sim_classes);
+  so.device = b->device;
+  steal = iochart_steal_new (c, &so);
+  sd = iochart_steal_find_device (steal, b->device);
+  id = g_strdup_printf ("what-if-%s", spec);
+  g_strcanon (id, "abcdefghijklmnopqrstuvwxyz0123456789-", '-');
+  h = g_strdup_printf ("Under %s", spec);
+  iochart_report_heading (b->report, 3, id, h);
+  stolen_a = iochart_format_duration (obs_steal ? obs_steal->stolen_ns : 0);
+  stolen_b = iochart_format_duration (sd ? sd->stolen_ns : 0);
+  fg = foreground_lane (b, obs);
+  if (fg >= 0)
+    {
+      g_autofree char *change = end_change (&obs[fg], &sim[fg]);
+      sentence = g_strdup_printf ("Under %s, %s (%s) would end %s%s; idle steal %s instead of %s.", spec,
+                                  iochart_lanes_get_lane (b->lanes, fg)->label,
+                                  iochart_class_name (iochart_lanes_get_lane (b->lanes, fg)->klass),
+                                  change, strcmp (change, "same") == 0 ? " as observed" : "", stolen_b, stolen_a);
+    }
+  else
+    sentence = g_strdup_printf ("Under %s: idle steal %s instead of %s.", spec, stolen_b, stolen_a);
+  iochart_report_verdict (b->report, sentence);
+  {
+    g_autofree char *t = g_strdup_printf ("Policy as simulated: %s.", described);
+    iochart_report_text (b->report, t);
+  }
+  iochart_report_table (b->report, cols);
+  for (guint l = 0; l < MIN (n_lanes, (guint) TOP_LANES); l++)
+    {
+      const IochartLane *lane = iochart_lanes_get_lane (b->lanes, l);
+      g_autofree char *ea = obs[l].end_ns != IOCHART_TIME_UNKNOWN ? rel_s (obs[l].end_ns - b->start_ns) : g_strdup ("-");
+      g_autofree char *eb = sim[l].end_ns != IOCHART_TIME_UNKNOWN ? rel_s (sim[l].end_ns - b->start_ns) : g_strdup ("-");
+      g_autofree char *ch = end_change (&obs[l], &sim[l]);
+      g_autofree char *pa = obs[l].requests ? lat (obs[l].q2c_p99_ns) : g_strdup ("-");
+      g_autofree char *pb = sim[l].requests ? lat (sim[l].q2c_p99_ns) : g_strdup ("-");
+      const char *row[] = { lane->label, iochart_class_name (lane->klass), ea, eb, ch, pa, pb };
+
+      if (obs[l].requests == 0 && sim[l].requests == 0)
+        continue;
+      iochart_report_table_row (b->report, row);
+    }
+  title = g_strdup_printf ("%s, replayed under %s", b->o->title ? b->o->title : iochart_capture_get_name (b->io), spec);
+  iochart_report_chart (b->report, chart_of (b, c, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN, 12, title, FALSE),
+                        "The same workload replayed by the simulator (closed loop: each process waits for its I/O as it did) "
+                        "under this policy, on a device model fitted to the capture.");
+  return TRUE;
+}
+
+static gboolean
+what_if (Build *b, GError **error)
+{
+  IochartSimWorkloadOptions wo = IOCHART_SIM_WORKLOAD_OPTIONS_INIT;
+  g_autoptr(IochartSimWorkload) wl = NULL;
+  g_autoptr(IochartSimDevice) dev = NULL;
+  guint n_lanes = iochart_lanes_get_n_lanes (b->lanes);
+  g_autofree IochartSimFigures *obs = g_new0 (IochartSimFigures, MAX (n_lanes, 1));
+  IochartSimFigures obs_classes[IOCHART_N_CLASSES];
+  g_autofree char *t = NULL;
+
+  wo.device = b->device;
+  if ((wl = iochart_sim_workload_new (b->io, &wo, error)) == NULL ||
+      (dev = iochart_sim_device_new (wl, "fit", error)) == NULL)
+    return FALSE;
+  iochart_sim_figures_lanes (b->io, b->device, b->lanes, obs, obs_classes);
+  iochart_report_heading (b->report, 2, "what-if", "What if");
+  t = g_strdup_printf ("The capture's %u requests replayed by the simulator under other policies, on a device model "
+                       "fitted to the capture (%s). Simulated, not measured: I/O time only, CPU contention is not modelled.",
+                       iochart_sim_workload_get_n_requests (wl), iochart_sim_device_describe (dev));
+  iochart_report_text (b->report, t);
+  for (guint i = 0; b->o->simulate[i]; i++)
+    if (!what_if_one (b, wl, dev, b->o->simulate[i], obs, b->sd, error))
+      return FALSE;
+  return TRUE;
+}
+
 /* ---- annotations, reproduction ---- */
 
 static void
@@ -784,6 +914,8 @@ iochart_report_build (IochartCapture *io, IochartBootchart *bc, const IochartRep
       episodes (&b);
       latency_section (&b);
       lanes_section (&b);
+      if (o->simulate != NULL && o->simulate[0] != NULL && !what_if (&b, error))
+        return NULL;
     }
   annotations_section (&b);
   if (!reproduce (&b, error))

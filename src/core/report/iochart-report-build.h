@@ -1,7 +1,8 @@
 /* iochart-report-build.h: what `iochart report` says about a capture, from the analyses' figures
  *
  * Summary and verdict, the I/O chart (and the boot chart when there is one) with annotations, the
- * idle-steal episodes with zoomed charts of the worst three, the top lanes, the annotations, and
+ * idle-steal episodes with zoomed charts of the worst three, the latency breakdown, the top lanes,
+ * what-if replays under other policies (the simulator's), the annotations, and
  * what it takes to reproduce the report: the command line, the version and capture checksums.
  */
 #pragma once
@@ -22,6 +23,7 @@ typedef struct {
                                                           * boot chart), or process names */
   guint                                  n_annotations;
   guint                                  width;          /* charts, pixels; 0: 1600 */
+  const char * const                    *simulate;       /* what-if policies (simulator specs), or NULL */
 } IochartReportOptions;
 
 /* io and bootchart may each be NULL, not both. Fails when an annotation names no process of
