@@ -306,6 +306,18 @@ lend_processes (IochartCapture *primary, IochartCapture *side, gint64 offset)
   g_hash_table_unref (l.side_by_pid);
 }
 
+/* Whether side holds requests of prim at all, classed or not: a capture of the same run that
+ * knows no class the first does not (blkparse text beside its blktrace files) is no stranger. */
+static gboolean
+same_requests (GArray *prim, IochartCapture *side)
+{
+  g_autoptr(GArray) all = collect (side, FALSE);
+  g_autoptr(GArray) diffs = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  each_shared_group (prim, all, collect_unique_diffs, diffs);
+  return diffs->len > 0;
+}
+
 guint
 iochart_side_capture_apply (IochartCapture *primary, IochartCapture *side)
 {
@@ -341,9 +353,12 @@ iochart_side_capture_apply (IochartCapture *primary, IochartCapture *side)
   if (pr.given > 0)
     _iochart_capture_retally (primary);
   unclassed = count_unclassed_issued (primary);
-  if (pr.matched == 0)
+  if (pr.matched == 0 && !same_requests (prim, side))
     _iochart_capture_add_warning (primary, g_strdup_printf ("'%s': no request matches those of '%s' by device, sector "
                                            "and size: not the same run?", side->name, primary->name));
+  else if (pr.matched == 0 && unclassed > 0)
+    _iochart_capture_add_warning (primary, g_strdup_printf ("'%s': the same run, but it knows no class for the %u issued "
+                                           "requests without one", side->name, unclassed));
   else if (unclassed > 0)
     _iochart_capture_add_warning (primary, g_strdup_printf ("'%s': %u issued requests still have no class after matching "
                                            "(%u of %u matched)", side->name, unclassed, pr.matched, prim->len));

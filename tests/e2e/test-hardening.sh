@@ -192,4 +192,15 @@ run --svg "$tmp/one.svg" "$tmp/one.txt"
 if [ $rc -eq 0 ] && grep -q 'in 1 request, 1 process' "$tmp/one.svg" && ! grep -q '1 requests' "$tmp/one.svg"; then
   ok "plurals: 1 request"; else bad "plurals"; fi
 
+# A blktrace folder with the blkparse text of the same run is the same run
+if command -v blkparse >/dev/null; then
+  bt="$IOCHART_SOURCE_ROOT/samples/blktrace/bfq-idle-vs-be-dd"
+  blkparse -i "$bt/loop2" -o "$tmp/same.blkparse.txt" >/dev/null 2>&1
+  run info "$bt" "$tmp/same.blkparse.txt"
+  if [ $rc -eq 0 ] && ! grep -q "not the same run" "$tmp/err"; then ok "blktrace + its blkparse text: the same run"; else bad "same run"; fi
+  expect "a capture of another run still warned" 0 "not the same run" info "$bt" "$IOCHART_SOURCE_ROOT/samples/hdd-blktrace-5s.blkparse.txt"
+else
+  echo "ok - # SKIP same-run check: blkparse is not installed"
+fi
+
 exit $fail

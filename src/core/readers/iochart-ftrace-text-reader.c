@@ -473,6 +473,7 @@ _iochart_ftrace_text_read (IochartBuilder *b, const IochartText *text, GError **
         case LINE_SKIP: break;
         }
     }
+  _iochart_builder_lost_events (b, lost);
   if (lost > 0)
     _iochart_builder_warn (b, "'%s': the kernel lost %" G_GUINT64_FORMAT " events (its ring buffer "
                            "overran): requests around them may be incomplete", text->path, lost);
