@@ -650,7 +650,8 @@ print_devices (const IochartSummary *s, GString *out)
 
       if (s->device >= 0 && (int) i != s->device)
         continue;
-      g_string_append_printf (out, "  %-14s %9s requests %11s  (%s)\n", label, n, bytes, ops);
+      g_string_append_printf (out, "  %-14s %9s request%s %11s  (%s)\n", label, n,
+                              d->counts.issued.requests == 1 ? " " : "s", bytes, ops);
     }
 }
 
@@ -842,7 +843,8 @@ iochart_summary_print (const IochartSummary *s, GString *out)
         g_autofree char *n = iochart_format_count (s->counts.by_class[k].requests);
         g_autofree char *b = iochart_format_bytes (s->counts.by_class[k].bytes);
 
-        g_string_append_printf (out, "  %-14s %9s requests %11s\n", iochart_class_name (k), n, b);
+        g_string_append_printf (out, "  %-14s %9s request%s %11s\n", iochart_class_name (k), n,
+                                s->counts.by_class[k].requests == 1 ? " " : "s", b);
       }
   print_latency (s, out);
   if (class_line != NULL)
