@@ -40,6 +40,8 @@ typedef struct {
   IochartRecorder *rec;
   guint64 last_busy[2];          /* cpu busy and total ticks, for --until-idle */
   guint64 last_sectors;
+  double  busy_share;            /* of the CPU, over the last sample */
+  guint64 moved_sectors;         /* by every disk, over the last sample */
 } Recorder;
 
 static gint64
@@ -143,10 +145,27 @@ is_idle (Recorder *r)
   double share = total > r->last_busy[1]
                  ? (double) (busy - r->last_busy[0]) / (total - r->last_busy[1]) : 1.0;
   idle = r->last_busy[1] != 0 && share < 0.10 && sectors == r->last_sectors;
+  r->busy_share = share;
+  r->moved_sectors = sectors - r->last_sectors;
   r->last_busy[0] = busy;
   r->last_busy[1] = total;
   r->last_sectors = sectors;
   return idle;
+}
+
+/* --until-idle on a busy machine may wait for ever: every 10 s it says what keeps it waiting. */
+static void
+say_why_waiting (const Recorder *r, gint64 waited_us)
+{
+  g_autofree char *moved = iochart_format_bytes ((double) r->moved_sectors * 512);
+  g_autofree char *cpu = r->busy_share >= 0.10 ? g_strdup_printf ("the CPU is %.0f%% busy", 100 * r->busy_share)
+                                               : g_strdup ("the CPU rests");
+  g_autofree char *disks = r->moved_sectors > 0 ? g_strdup_printf ("disks moved %s in the last sample", moved)
+                                                : g_strdup ("disks rest");
+
+  fprintf (stderr, "iochart: --until-idle: still recording after %" G_GINT64_FORMAT " s: %s, %s "
+           "(it stops once the CPU is under 10%% busy and no disk moves for 2 s; Ctrl-C stops now)\n",
+           waited_us / G_USEC_PER_SEC, cpu, disks);
 }
 
 static char *
@@ -310,8 +329,9 @@ record_bootchart (RecordOptions *o)
     }
 
   catch_stop_signals ();
-  gint64 start = g_get_monotonic_time (), idle_since = 0;
+  gint64 start = g_get_monotonic_time (), idle_since = 0, last_said;
   gint64 step = G_USEC_PER_SEC / o->hz;
+  last_said = start;
   for (gint64 next = start; !stop_requested; next += step)
     {
       sample (&r);
@@ -323,7 +343,14 @@ record_bootchart (RecordOptions *o)
       if (o->until_idle)
         {
           if (!is_idle (&r))
-            idle_since = 0;
+            {
+              idle_since = 0;
+              if (now - last_said >= 10 * G_USEC_PER_SEC)
+                {
+                  say_why_waiting (&r, now - start);
+                  last_said = now;
+                }
+            }
           else if (idle_since == 0)
             idle_since = now;
           else if (now - idle_since >= 2 * G_USEC_PER_SEC && now - start >= G_USEC_PER_SEC)
