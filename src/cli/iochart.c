@@ -43,10 +43,19 @@ looks_like_command (const char *word)
          iochart_detect_format (word, NULL) == IOCHART_FORMAT_UNKNOWN;
 }
 
+/* The core's own warnings (g_warning) read like every other message of ours, not GLib's log
+ * format; criticals keep GLib's, they are bugs. */
+static void
+on_core_warning (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
+{
+  fprintf (stderr, "iochart: warning: %s\n", message);
+}
+
 int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, on_core_warning, NULL);
   if (argc < 2)
     return iochart_cli_open_app (NULL);   /* the app, with nothing open yet */
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
