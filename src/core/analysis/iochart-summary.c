@@ -777,7 +777,10 @@ print_lanes (const IochartSummary *s, GString *out)
     {
       const IochartSummaryLane *sl = &g_array_index (s->lane_rows, IochartSummaryLane, i);
       g_autofree char *bytes = iochart_format_bytes (sl->l->bytes);
-      g_autofree char *label = g_utf8_substring (sl->l->label, 0, MIN (g_utf8_strlen (sl->l->label, -1), 34));
+      glong len = g_utf8_strlen (sl->l->label, -1);
+      /* a long name keeps its start and says it was cut */
+      g_autofree char *cut = g_utf8_substring (sl->l->label, 0, MIN (len, 33));
+      g_autofree char *label = len > 34 ? g_strconcat (cut, "…", NULL) : g_strdup (sl->l->label);
       glong pad = 34 - g_utf8_strlen (label, -1);
 
       g_autofree char *n = iochart_format_count (sl->l->n_requests);
