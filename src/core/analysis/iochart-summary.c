@@ -388,6 +388,24 @@ json_counts_members (JsonBuilder *b, const IochartCounts *c)
   json_int (b, "reissued", c->reissued);
 }
 
+/* `classes`: {CLASS: {requests, bytes, latency}} for the summary and for each device. */
+static void
+json_classes (JsonBuilder *b, const IochartCounts *counts, const IochartLatencyRow *latency)
+{
+  json_builder_set_member_name (b, "classes");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      json_builder_set_member_name (b, iochart_class_name (k));
+      json_builder_begin_object (b);
+      json_int (b, "requests", counts->by_class[k].requests);
+      json_int (b, "bytes", counts->by_class[k].bytes);
+      json_latency (b, &latency[k]);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
 static void
 json_devices (const IochartSummary *s, JsonBuilder *b)
 {
@@ -409,18 +427,7 @@ json_devices (const IochartSummary *s, JsonBuilder *b)
           json_builder_add_string_value (b, d->name);
         }
       json_counts_members (b, &d->counts);
-      json_builder_set_member_name (b, "classes");
-      json_builder_begin_object (b);
-      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-        {
-          json_builder_set_member_name (b, iochart_class_name (k));
-          json_builder_begin_object (b);
-          json_int (b, "requests", d->counts.by_class[k].requests);
-          json_int (b, "bytes", d->counts.by_class[k].bytes);
-          json_latency (b, &d->class_latency[k]);
-          json_builder_end_object (b);
-        }
-      json_builder_end_object (b);
+      json_classes (b, &d->counts, d->class_latency);
       json_latency (b, &d->latency);
       json_builder_end_object (b);
     }
@@ -554,18 +561,7 @@ iochart_summary_to_json (const IochartSummary *s, JsonBuilder *b)
   json_int (b, "never_issued", s->counts.never_issued);
   json_builder_end_object (b);
   json_devices (s, b);
-  json_builder_set_member_name (b, "classes");
-  json_builder_begin_object (b);
-  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-    {
-      json_builder_set_member_name (b, iochart_class_name (k));
-      json_builder_begin_object (b);
-      json_int (b, "requests", s->counts.by_class[k].requests);
-      json_int (b, "bytes", s->counts.by_class[k].bytes);
-      json_latency (b, &s->class_latency[k]);
-      json_builder_end_object (b);
-    }
-  json_builder_end_object (b);
+  json_classes (b, &s->counts, s->class_latency);
   json_int (b, "processes_with_io", s->n_processes_with_io);
   json_builder_set_member_name (b, "processes");
   json_builder_begin_array (b);

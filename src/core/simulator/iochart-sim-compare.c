@@ -1,6 +1,7 @@
 /* iochart-sim-compare.c: per-lane, per-class and per-process figures of observed and simulated runs */
 #include <string.h>
 #include "iochart-sim-compare.h"
+#include "iochart-sim-private.h"
 
 typedef struct {
   gint64 a, b;
@@ -26,18 +27,6 @@ static inline gboolean
 known (gint64 ns)
 {
   return ns != IOCHART_TIME_UNKNOWN;
-}
-
-static gint64
-submit_of (const IochartRequest *r)
-{
-  gint64 t = r->issue_ns;
-
-  if (known (r->insert_ns) && r->insert_ns < t)
-    t = r->insert_ns;
-  if (known (r->queue_ns) && r->queue_ns < t)
-    t = r->queue_ns;
-  return t;
 }
 
 static void
@@ -99,7 +88,7 @@ iochart_sim_figures_lanes (IochartCapture *capture, guint device, IochartLanes *
       iochart_capture_get_request (capture, i, &r);
       if (r.device != device || !known (r.issue_ns) || !known (r.complete_ns))
         continue;
-      a = submit_of (&r);
+      a = _iochart_sim_submit_ns (&r);
       groups[0] = r.process == IOCHART_NO_PROCESS ? -1 : iochart_lanes_lane_of_process (lanes, r.process);
       groups[1] = n_lanes + MIN (r.klass, IOCHART_N_CLASSES - 1);
       for (guint k = 0; k < 2; k++)

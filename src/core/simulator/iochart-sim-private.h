@@ -233,4 +233,17 @@ typedef struct {
 
 const IochartSimGraph *_iochart_sim_workload_get_graph (IochartSimWorkload *wl);
 
+/* When the process handed a request to the block layer: the earliest time seen of it. */
+static inline gint64
+_iochart_sim_submit_ns (const IochartRequest *r)
+{
+  gint64 t = r->issue_ns;
+
+  if (r->insert_ns != IOCHART_TIME_UNKNOWN && r->insert_ns < t)
+    t = r->insert_ns;
+  if (r->queue_ns != IOCHART_TIME_UNKNOWN && r->queue_ns < t)
+    t = r->queue_ns;
+  return t;
+}
+
 G_END_DECLS

@@ -60,19 +60,6 @@ known (gint64 ns)
   return ns != IOCHART_TIME_UNKNOWN;
 }
 
-/* When the process handed the request to the block layer: the earliest time seen of it. */
-static gint64
-submit_ns (const IochartRequest *r)
-{
-  gint64 t = r->issue_ns;
-
-  if (known (r->insert_ns) && r->insert_ns < t)
-    t = r->insert_ns;
-  if (known (r->queue_ns) && r->queue_ns < t)
-    t = r->queue_ns;
-  return t;
-}
-
 /* Marks processes matching one of the names, and their descendants. */
 static void
 mark_tree (IochartCapture *c, const guint32 *parent, const char * const *match, guint n_match,
@@ -139,7 +126,7 @@ collect_requests (IochartCapture *c, guint device, GArray **obs)
       if (o.r.device != device || !known (o.r.issue_ns) || !known (o.r.complete_ns) ||
           o.r.complete_ns < o.r.issue_ns || o.r.op == IOCHART_OP_FLUSH)
         continue;
-      g_array_append_val (keyed, ((Keyed) { submit_ns (&o.r), (*obs)->len }));
+      g_array_append_val (keyed, ((Keyed) { _iochart_sim_submit_ns (&o.r), (*obs)->len }));
       g_array_append_val (*obs, o);
     }
   g_array_sort (keyed, keyed_cmp);
