@@ -50,6 +50,7 @@ typedef struct {
 } DonePrefix;
 
 struct _IochartBinIndex {
+  gint                ref_count;
   IochartCapture     *capture;
   int                 device;
   IochartLatencyKind  latency_kind;
@@ -254,6 +255,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
 
   self = g_new0 (IochartBinIndex, 1);
+  self->ref_count = 1;
   self->capture = g_object_ref (capture);
   self->device = device;
   self->latency_kind = MIN (latency_kind, IOCHART_N_LATENCY_KINDS - 1);
@@ -370,10 +372,17 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   return self;
 }
 
-void
-iochart_bin_index_free (IochartBinIndex *index)
+IochartBinIndex *
+iochart_bin_index_ref (IochartBinIndex *index)
 {
-  if (index == NULL)
+  g_atomic_int_inc (&index->ref_count);
+  return index;
+}
+
+void
+iochart_bin_index_unref (IochartBinIndex *index)
+{
+  if (index == NULL || !g_atomic_int_dec_and_test (&index->ref_count))
     return;
   g_clear_object (&index->capture);
   g_free (index->entries);

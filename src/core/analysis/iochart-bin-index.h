@@ -26,8 +26,10 @@ typedef struct _IochartBins IochartBins;
 IochartBinIndex   *iochart_bin_index_new          (IochartCapture     *capture,
                                                    int                 device,
                                                    IochartLatencyKind  latency_kind);
-void               iochart_bin_index_free         (IochartBinIndex    *index);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBinIndex, iochart_bin_index_free)
+/* Shared between threads: a view being laid out in a worker keeps its index alive. */
+IochartBinIndex   *iochart_bin_index_ref          (IochartBinIndex    *index);
+void               iochart_bin_index_unref        (IochartBinIndex    *index);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBinIndex, iochart_bin_index_unref)
 
 IochartCapture    *iochart_bin_index_get_capture  (const IochartBinIndex *index);
 int                iochart_bin_index_get_device   (const IochartBinIndex *index);
