@@ -176,6 +176,27 @@ expect "GLib option message said our way (missing)" 2 "^iochart: --svg needs a v
 expect "--pid matching nothing warns" 0 "warning: --pid 99999: no process" --svg "$tmp/x.svg" --pid 99999 "$dat"
 expect "--comm matching nothing warns" 0 "warning: --comm 'nosuch': no process" --svg "$tmp/x.svg" --comm nosuch "$dat"
 
+# Annotations a chart cannot show are named, with the span they missed, not dropped in silence
+boot="$IOCHART_SOURCE_ROOT/samples/bootchart-ionice.tgz"
+expect "annotation past the boot's end warns" 0 \
+  "^iochart: warning: annotation 'late' at 5000.00 s is past the end of the boot chart, which spans 1968.87 s to 1970.88 s after boot: not drawn$" \
+  --svg "$tmp/b.svg" --annotate 5000s=late --annotate 1969.5=shown "$boot"
+grep -q "'shown'" "$tmp/err" && bad "a drawn annotation warned" || ok "a drawn annotation does not warn"
+expect "annotation before the boot chart's first sample warns" 0 "annotation 'early' at 1.00 s is before the start of the boot chart" \
+  --svg "$tmp/b.svg" --annotate 1=early "$boot"
+expect "annotation outside --from/--to warns" 0 "annotation 'cut' at 1969.10 s is outside the range drawn, 1969.20 s to 1970.88 s after boot" \
+  --svg "$tmp/b.svg" --from 1969.2 --annotate 1969.1=cut "$boot"
+expect "annotated process started before the boot chart warns" 0 "annotation 'kthreadd' at 0.20 s is before the start of the boot chart" \
+  --svg "$tmp/b.svg" --annotate kthreadd "$boot"
+expect "report: annotation past the boot's end warns" 0 "annotation 'late' at 5000.00 s is past the end of the boot chart" \
+  report -o "$tmp/b.html" --annotate 5000s=late "$boot"
+expect "report: annotation past the capture's span warns" 0 \
+  "^iochart: warning: annotation 'late' at 50.00 s is past the end of the capture, which spans 0.00 s to 1.84 s from its start: not drawn$" \
+  report -o "$tmp/r.html" --annotate 50=late --annotate 0.5=shown "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
+grep -q "'shown'" "$tmp/err" && bad "report: a drawn annotation warned" || ok "report: a drawn annotation does not warn"
+expect "--annotate on an I/O chart warns it is not drawn" 0 "warning: --annotate: a boot chart option, not drawn on this I/O chart" \
+  --svg "$tmp/x.svg" --annotate 1=x "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
+
 # Pipes: '-' and <(...) are read like files
 run info - <"$dat"; [ $rc -eq 0 ] && ok "info - (a regular stdin)" || bad "info - <file"
 run info - < <(cat "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.report.txt")
