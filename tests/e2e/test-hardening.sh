@@ -197,6 +197,31 @@ grep -q "'shown'" "$tmp/err" && bad "report: a drawn annotation warned" || ok "r
 expect "--annotate on an I/O chart warns it is not drawn" 0 "warning: --annotate: a boot chart option, not drawn on this I/O chart" \
   --svg "$tmp/x.svg" --annotate 1=x "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
 
+# A boot chart too tall for a PNG (3,000 busy processes): scaled to fit, said our way with the
+# path given (not the temporary file's), the image inside cairo's 32767 px
+python3 - "$tmp/tall" <<'PY'
+import os, sys
+d = sys.argv[1]; os.makedirs(d)
+open(d + '/header', 'w').write('version = 0.8\ntitle = tall\nsystem.cpu = model name : X (2)\n')
+ps, st, ds = [], [], []
+for k, t in enumerate((100, 120, 140, 160)):
+    ps.append('%d\n1 (init) S 0 0 0 0 -1 0 0 0 0 0 %d %d 0 0 20 0 1 0 2 1000 10\n' % (t, k, k))
+    ps += ['%d (w%d) R 1 0 0 0 -1 0 0 0 0 0 %d 0 0 0 20 0 1 0 50 1000 10\n' % (p, p, 2 * k) for p in range(100, 3100)]
+    ps.append('\n')
+    st.append('%d\ncpu  %d 0 10 80 0 0 0\ncpu0 5 0 5 40 0 0 0\n\n' % (t, 10 + 10 * k))
+    ds.append('%d\n 8 0 sda %d 0 100 5 0 0 0 0 0 10 10\n\n' % (t, 10 + k))
+for name, parts in (('proc_ps.log', ps), ('proc_stat.log', st), ('proc_diskstats.log', ds)):
+    open(os.path.join(d, name), 'w').write(''.join(parts))
+PY
+expect "boot chart PNG scaled down: the warning's wording" 0 \
+  "^iochart: warning: '$tmp/tall.png': the chart is 1600.[0-9]+ px, over PNG's limit here: scaled by 0\.[0-9]+ \(SVG and PDF keep it whole\)$" \
+  --png "$tmp/tall.png" "$tmp/tall"
+if python3 -c '
+import struct, sys
+w, h = struct.unpack(">II", open(sys.argv[1], "rb").read()[16:24])
+assert w <= 32767 and 30000 < h <= 32767, (w, h)
+' "$tmp/tall.png" && [ "$(grep -c . "$tmp/err")" -eq 1 ]; then ok "boot chart PNG scaled inside 32767 px, one warning"; else bad "tall PNG size"; fi
+
 # Pipes: '-' and <(...) are read like files
 run info - <"$dat"; [ $rc -eq 0 ] && ok "info - (a regular stdin)" || bad "info - <file"
 run info - < <(cat "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.report.txt")

@@ -1639,18 +1639,34 @@ cairo_status_ok (cairo_status_t status, const char *path, GError **error)
 }
 
 /* cairo's image surfaces stop at 32767 px a side: a taller chart is scaled down to fit. */
+static double
+png_scale (IochartDisplayList *dl)
+{
+  double w = iochart_display_list_get_width (dl), h = iochart_display_list_get_height (dl);
+
+  return MIN (1.0, MIN (PNG_MAX / w, PNG_MAX / h));
+}
+
+/* Said with the path the user gave, not the temporary file's. */
+static void
+warn_png_scale (IochartDisplayList *dl, const char *path)
+{
+  double scale = png_scale (dl);
+
+  if (scale < 1.0)
+    g_warning ("'%s': the chart is %.0f×%.0f px, over PNG's limit here: scaled by %.2f (SVG and PDF keep it whole)",
+               path, iochart_display_list_get_width (dl), iochart_display_list_get_height (dl), scale);
+}
+
 static gboolean
 write_png (IochartDisplayList *dl, const char *path, GError **error)
 {
   double w = iochart_display_list_get_width (dl), h = iochart_display_list_get_height (dl);
-  double scale = MIN (1.0, MIN (PNG_MAX / w, PNG_MAX / h));
+  double scale = png_scale (dl);
   cairo_surface_t *surface;
   cairo_t *cr;
   gboolean ok;
 
-  if (scale < 1.0)
-    g_warning ("'%s': the chart is %.0f×%.0f px, over PNG's limit here: scaled by %.2f (SVG and PDF keep it whole)",
-               path, w, h, scale);
   surface = iochart_png_surface_new (MAX ((int) floor (w * scale), 1), MAX ((int) floor (h * scale), 1));
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
@@ -1743,6 +1759,8 @@ iochart_bootchart_chart_write (IochartBootchart *bc, IochartCapture *io,
         return FALSE;
       if (svg_path && !iochart_svg_write (dl, svg_path, error))
         return FALSE;
+      if (png_path)
+        warn_png_scale (dl, png_path);
       if (png_path && !iochart_output_replace (png_path, png_to, dl, error))
         return FALSE;
     }
