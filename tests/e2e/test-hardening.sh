@@ -94,6 +94,34 @@ else
   echo "ok - # SKIP .dat section checks: trace-cmd is not installed"
 fi
 
+# 2. the same inside zstd-compressed v7 sections (the sample's own form): each text section is
+# inflated and checked, each CPU data chunk inflated; a fault gives one clear message and exit 2,
+# where libtracecmd printed "mmap: …", dropped a whole buffer or faulted
+if command -v zstd >/dev/null; then
+  python3 "$IOCHART_SOURCE_ROOT/tests/dat/damage-v7.py" "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat" "$tmp/z" >/dev/null
+  while read -r name pattern; do
+    expect "zstd v7 .dat: $name" 2 "^iochart: '$tmp/z/$name': $pattern" info "$tmp/z/$name"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "zstd v7 .dat: $name: more than our one line"
+  done <<'LIST'
+v7-zstd-header-page damaged: header page: not a field line at offset 20 of the zstd section 'header info' at offset 37 \(inflated\)$
+v7-zstd-printk-nul damaged: NUL byte inside the printk formats at offset 12 of the zstd section 'printk formats' at offset [0-9]+ \(inflated\)$
+v7-zstd-cmdlines-nul damaged: NUL byte inside the saved command lines at offset 12 of the zstd section
+v7-zstd-bad-frame damaged: section 'header info' does not inflate \(zstd: Unknown frame descriptor\) at offset 61$
+v7-zstd-flipped damaged: section 'header info' does not inflate \(zstd: .*\) at offset 61$
+v7-zstd-huge-inflated-size damaged: compressed section 'header info' claims 4294967295 bytes inflated \(at most [0-9]+\) at offset 57$
+v7-zstd-wrong-inflated-size damaged: section 'header info' inflates to 451 bytes, not the 551 it claims at offset 57$
+v7-zstd-compressed-size-overruns damaged: compressed section 'header info': 2147483647 compressed bytes in a 261-byte section
+v7-zstd-cpu-data-bad-frame damaged: chunk 0 of cpu 1 data of buffer 'iochart15289' does not inflate \(zstd: Unknown frame descriptor\) at offset [0-9]+$
+v7-zstd-cpu-data-huge damaged: chunk 0 of cpu 1 data of buffer 'iochart15289' claims 4294967280 bytes inflated
+LIST
+  # a flip that still inflates, to damaged pages: read as far as it goes, only our messages
+  run --svg "$tmp/x.svg" "$tmp/z/v7-zstd-cpu-data-flipped"
+  if { [ $rc -eq 0 ] || [ $rc -eq 2 ]; } && ! grep -qv '^iochart' "$tmp/err"; then ok "zstd v7 .dat: damaged pages, only our messages"
+  else bad "zstd v7 .dat: damaged pages"; fi
+else
+  echo "ok - # SKIP zstd .dat checks: the zstd tool is not installed"
+fi
+
 # 4. bombs: a gzip text that inflates 1000 times (format detection streams, the load stops at a
 # bound), a sparse .tgz whose members claim 1 GiB each; and a cut .gz loads its valid part
 { head -n 40 "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt"; head -c 100000000 /dev/zero; } | gzip -1 >"$tmp/bomb.txt.gz"
