@@ -83,6 +83,19 @@ on_record (struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data
   return 0;
 }
 
+/* Every record of the file, through libtracecmd. */
+static Seen
+read_back (const char *path)
+{
+  struct tracecmd_input *h = tracecmd_open (path, 0);
+  Seen seen = { 0, 0, 0, TRUE };
+
+  g_assert_nonnull (h);
+  g_assert_cmpint (tracecmd_iterate_events (h, NULL, 0, on_record, &seen), >=, 0);
+  tracecmd_close (h);
+  return seen;
+}
+
 static char *
 report (const char *path)
 {
@@ -123,11 +136,7 @@ test_synthetic (void)
   g_assert_true (iochart_dat_writer_write (w, path, &error));
   g_assert_no_error (error);
 
-  struct tracecmd_input *h = tracecmd_open (path, 0);
-  g_assert_nonnull (h);
-  Seen seen = { 0, 0, 0, TRUE };
-  g_assert_cmpint (tracecmd_iterate_events (h, NULL, 0, on_record, &seen), >=, 0);
-  tracecmd_close (h);
+  Seen seen = read_back (path);
   g_assert_cmpuint (seen.n, ==, 8);
   g_assert_cmpuint (seen.sum, ==, 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8);
   g_assert_true (seen.ordered);
@@ -176,11 +185,7 @@ test_events (void)
   g_assert_true (iochart_dat_writer_write (w, path, &error));
   g_assert_no_error (error);
 
-  struct tracecmd_input *h = tracecmd_open (path, 0);
-  g_assert_nonnull (h);
-  Seen seen = { 0, 0, 0, TRUE };
-  g_assert_cmpint (tracecmd_iterate_events (h, NULL, 0, on_record, &seen), >=, 0);
-  tracecmd_close (h);
+  Seen seen = read_back (path);
   g_assert_cmpuint (seen.n, ==, G_N_ELEMENTS (times));
   g_assert_cmpuint (seen.sum, ==, expect_sum);
   g_assert_cmpuint (seen.last_ts, ==, times[G_N_ELEMENTS (times) - 1]);

@@ -240,86 +240,63 @@ iochart_synth_capture (const IochartSynthReader *readers, guint n_readers)
 
 /* The formats of a Linux 6.18 kernel (events/SYSTEM/EVENT/format), so that trace-cmd and every
  * reader of the file read the records below as they read a recording. */
+/* The header of every event */
+#define COMMON_FIELDS \
+  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+  "\n"
+
 static const char fmt_block_bio_queue[] =
   "name: block_bio_queue\n"
   "ID: 2097\n"
   "format:\n"
-  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-  "\n"
+  COMMON_FIELDS
   "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
   "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
   "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
   "\tfield:char rwbs[10];\toffset:28;\tsize:10;\tsigned:0;\n"
   "\tfield:char comm[16];\toffset:38;\tsize:16;\tsigned:0;\n"
   "\n"
-    "print fmt: \"%d,%d %s %llu + %u [%s]\", ((unsigned int) ((REC->dev) >> 20)), "
+  "print fmt: \"%d,%d %s %llu + %u [%s]\", ((unsigned int) ((REC->dev) >> 20)), "
     "((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, "
     "(unsigned long long)REC->sector, REC->nr_sector, REC->comm\n"
   ;
+/* block_rq_insert and block_rq_issue share their fields */
+#define RQ_FORMAT_FIELDS \
+  COMMON_FIELDS \
+  "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n" \
+  "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n" \
+  "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n" \
+  "\tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n" \
+  "\tfield:unsigned short ioprio;\toffset:32;\tsize:2;\tsigned:0;\n" \
+  "\tfield:char rwbs[10];\toffset:34;\tsize:10;\tsigned:0;\n" \
+  "\tfield:char comm[16];\toffset:44;\tsize:16;\tsigned:0;\n" \
+  "\tfield:__data_loc char[] cmd;\toffset:60;\tsize:4;\tsigned:0;\n" \
+  "\n" \
+  "print fmt: \"%d,%d %s %u (%s) %llu + %u %s,%u,%u [%s]\", " \
+    "((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), " \
+    "REC->rwbs, REC->bytes, __get_str(cmd), (unsigned long long)REC->sector, REC->nr_sector, " \
+    "__print_symbolic((((REC->ioprio) >> 13) & (8 - 1)), { IOPRIO_CLASS_NONE, \"none\" }, " \
+    "{ IOPRIO_CLASS_RT, \"rt\" }, { IOPRIO_CLASS_BE, \"be\" }, { IOPRIO_CLASS_IDLE, " \
+    "\"idle\" }, { IOPRIO_CLASS_INVALID, \"invalid\"}), " \
+    "(((REC->ioprio) >> 3) & ((1 << 10) - 1)), ((REC->ioprio) & ((1 << 3) - 1)), REC->comm\n"
 static const char fmt_block_rq_insert[] =
   "name: block_rq_insert\n"
   "ID: 2105\n"
   "format:\n"
-  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-  "\n"
-  "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
-  "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
-  "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
-  "\tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n"
-  "\tfield:unsigned short ioprio;\toffset:32;\tsize:2;\tsigned:0;\n"
-  "\tfield:char rwbs[10];\toffset:34;\tsize:10;\tsigned:0;\n"
-  "\tfield:char comm[16];\toffset:44;\tsize:16;\tsigned:0;\n"
-  "\tfield:__data_loc char[] cmd;\toffset:60;\tsize:4;\tsigned:0;\n"
-  "\n"
-    "print fmt: \"%d,%d %s %u (%s) %llu + %u %s,%u,%u [%s]\", "
-    "((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), "
-    "REC->rwbs, REC->bytes, __get_str(cmd), (unsigned long long)REC->sector, REC->nr_sector, "
-    "__print_symbolic((((REC->ioprio) >> 13) & (8 - 1)), { IOPRIO_CLASS_NONE, \"none\" }, "
-    "{ IOPRIO_CLASS_RT, \"rt\" }, { IOPRIO_CLASS_BE, \"be\" }, { IOPRIO_CLASS_IDLE, "
-    "\"idle\" }, { IOPRIO_CLASS_INVALID, \"invalid\"}), "
-    "(((REC->ioprio) >> 3) & ((1 << 10) - 1)), ((REC->ioprio) & ((1 << 3) - 1)), REC->comm\n"
-  ;
+  RQ_FORMAT_FIELDS;
 static const char fmt_block_rq_issue[] =
   "name: block_rq_issue\n"
   "ID: 2104\n"
   "format:\n"
-  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-  "\n"
-  "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
-  "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
-  "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
-  "\tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n"
-  "\tfield:unsigned short ioprio;\toffset:32;\tsize:2;\tsigned:0;\n"
-  "\tfield:char rwbs[10];\toffset:34;\tsize:10;\tsigned:0;\n"
-  "\tfield:char comm[16];\toffset:44;\tsize:16;\tsigned:0;\n"
-  "\tfield:__data_loc char[] cmd;\toffset:60;\tsize:4;\tsigned:0;\n"
-  "\n"
-    "print fmt: \"%d,%d %s %u (%s) %llu + %u %s,%u,%u [%s]\", "
-    "((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), "
-    "REC->rwbs, REC->bytes, __get_str(cmd), (unsigned long long)REC->sector, REC->nr_sector, "
-    "__print_symbolic((((REC->ioprio) >> 13) & (8 - 1)), { IOPRIO_CLASS_NONE, \"none\" }, "
-    "{ IOPRIO_CLASS_RT, \"rt\" }, { IOPRIO_CLASS_BE, \"be\" }, { IOPRIO_CLASS_IDLE, "
-    "\"idle\" }, { IOPRIO_CLASS_INVALID, \"invalid\"}), "
-    "(((REC->ioprio) >> 3) & ((1 << 10) - 1)), ((REC->ioprio) & ((1 << 3) - 1)), REC->comm\n"
-  ;
+  RQ_FORMAT_FIELDS;
 static const char fmt_block_rq_complete[] =
   "name: block_rq_complete\n"
   "ID: 2107\n"
   "format:\n"
-  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-  "\n"
+  COMMON_FIELDS
   "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
   "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
   "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
@@ -328,7 +305,7 @@ static const char fmt_block_rq_complete[] =
   "\tfield:char rwbs[10];\toffset:34;\tsize:10;\tsigned:0;\n"
   "\tfield:__data_loc char[] cmd;\toffset:44;\tsize:4;\tsigned:0;\n"
   "\n"
-    "print fmt: \"%d,%d %s (%s) %llu + %u %s,%u,%u [%d]\", "
+  "print fmt: \"%d,%d %s (%s) %llu + %u %s,%u,%u [%d]\", "
     "((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), "
     "REC->rwbs, __get_str(cmd), (unsigned long long)REC->sector, REC->nr_sector, "
     "__print_symbolic((((REC->ioprio) >> 13) & (8 - 1)), { IOPRIO_CLASS_NONE, \"none\" }, "
@@ -340,28 +317,20 @@ static const char fmt_sched_process_fork[] =
   "name: sched_process_fork\n"
   "ID: 366\n"
   "format:\n"
-  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-  "\n"
+  COMMON_FIELDS
   "\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
   "\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
   "\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
   "\tfield:pid_t child_pid;\toffset:20;\tsize:4;\tsigned:1;\n"
   "\n"
-    "print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), "
+  "print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), "
     "REC->parent_pid, __get_str(child_comm), REC->child_pid\n"
   ;
 static const char fmt_sched_process_exec[] =
   "name: sched_process_exec\n"
   "ID: 365\n"
   "format:\n"
-  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-  "\n"
+  COMMON_FIELDS
   "\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
   "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
   "\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n"
@@ -372,17 +341,13 @@ static const char fmt_sched_process_exit[] =
   "name: sched_process_exit\n"
   "ID: 369\n"
   "format:\n"
-  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-  "\n"
+  COMMON_FIELDS
   "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
   "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
   "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
   "\tfield:bool group_dead;\toffset:32;\tsize:1;\tsigned:0;\n"
   "\n"
-    "print fmt: \"comm=%s pid=%d prio=%d group_dead=%s\", REC->comm, REC->pid, REC->prio, "
+  "print fmt: \"comm=%s pid=%d prio=%d group_dead=%s\", REC->comm, REC->pid, REC->prio, "
     "REC->group_dead ? \"true\" : \"false\"\n"
   ;
 
