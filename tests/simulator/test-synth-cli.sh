@@ -47,6 +47,33 @@ range "cfq next to a normal reader" "$n_cfq" "$a_cfq" 1.9 2.4
 range "idle-gate+cfq next to an idle reader" "$i_gcfq" "$a_gcfq" 0 1.05
 range "idle-gate next to an idle reader" "$i_gate" "$a_gate" 0 1.05
 
+# fit's residual table: the bands hold every request the fit learnt from, their observed means
+# make the overall mean, and on the alone reader (the generator's own disk) no band with 20
+# requests or more is off by 2%
+"$IOCHART" simulate --json -p noop "$tmp/alone.dat" >"$tmp/fit.json" 2>"$tmp/err" || bad "simulate fit: $(cat "$tmp/err")"
+if python3 - "$tmp/fit.json" <<'PY' 2>"$tmp/py"; then ok "fit residuals: $(cat "$tmp/py")"; else bad "fit residuals: $(tail -1 "$tmp/py")"; fi
+import json, sys
+f = json.load(open(sys.argv[1]))['fit']
+for key, unit in (('by_distance', 'sectors'), ('by_size', 'bytes')):
+    bands = f[key]
+    assert sum(b['requests'] for b in bands) == f['requests_alone'], key
+    assert all(a['hi_' + unit] == b['lo_' + unit] for a, b in zip(bands, bands[1:])), key
+    mean = sum(b['requests'] * b['observed_ms'] for b in bands if b['requests']) / f['requests_alone']
+    assert abs(mean - f['mean_ms']) < 1e-6, (mean, f['mean_ms'])
+    for b in bands:
+        if b['requests'] >= 20:
+            assert abs(b['residual_ms'] - (b['fitted_ms'] - b['observed_ms'])) < 1e-9
+            assert abs(b['residual_ms']) < 0.02 * b['observed_ms'], b
+        if b['requests'] == 0:
+            assert b['observed_ms'] is None and b['residual_ms'] is None
+worst = max(abs(b['residual_ms'] / b['observed_ms']) for b in f['by_distance'] if b['requests'] >= 20)
+print(f"{f['requests_alone']} requests, worst band of 20+ off by {100 * worst:.2f}%", file=sys.stderr)
+PY
+"$IOCHART" simulate -p noop "$tmp/alone.dat" >"$tmp/fit.txt" 2>&1
+grep -q '^  seek distance  *requests  *observed  *fitted  *residual$' "$tmp/fit.txt" \
+  && grep -q '^  under 1.0 MiB  *557  *6.56 ms  *6.56 ms' "$tmp/fit.txt" && grep -q '^  request size ' "$tmp/fit.txt" \
+  && ok "fit residuals in the table" || bad "fit residuals in the table: $(head -12 "$tmp/fit.txt")"
+
 for args in "" "-o $tmp/x.dat --scenario busy" "-o $tmp/x.dat --files 0" "-o $tmp/x.dat extra"; do
   # shellcheck disable=SC2086
   "$IOCHART" synth $args >/dev/null 2>"$tmp/err"; rc=$?
