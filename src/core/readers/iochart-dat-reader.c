@@ -1064,13 +1064,32 @@ track_offset (ReadState *st, struct tracecmd_input *handle, const struct tep_rec
       }
 }
 
+/* The description of a record's event; NULL (counted) for one we do not read or a damaged one. */
+static const EventDesc *
+desc_for (ReadState *st, const EventTable *t, const struct tep_record *rec)
+{
+  int type = tep_data_type (t->tep, (struct tep_record *) rec);
+  const EventDesc *d;
+
+  if (type < 0 || (guint) type >= t->n_ids || (d = t->by_id[type]) == NULL)
+    {
+      st->n_other++;
+      return NULL;
+    }
+  if (G_UNLIKELY ((guint) rec->size < d->min_size))
+    {
+      st->n_damaged++;
+      return NULL;
+    }
+  return d;
+}
+
 static int
 on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
   ReadState *st = data;
   EventTable *t = table_for (st, handle);
-  EventDesc *d;
-  int type;
+  const EventDesc *d;
 
   st->last_offset = rec->offset;
   if (G_UNLIKELY (rec->missed_events != 0))
@@ -1079,17 +1098,8 @@ on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void 
     report_progress (st);
   if (st->data_bytes != 0)
     track_offset (st, handle, rec);
-  type = tep_data_type (t->tep, rec);
-  if (type < 0 || (guint) type >= t->n_ids || (d = t->by_id[type]) == NULL)
-    {
-      st->n_other++;
-      return 0;
-    }
-  if (G_UNLIKELY ((guint) rec->size < d->min_size))
-    {
-      st->n_damaged++;
-      return 0;
-    }
+  if ((d = desc_for (st, t, rec)) == NULL)
+    return 0;
   {
     /* our code: unguarded (see guarded ()) */
     sigjmp_buf *guard = lib_fault;
@@ -1162,4 +1172,53 @@ _iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
                            "recording: some requests may be unmatched", path, MAX (st.n_missed, f.lost));
   guarded (close_call, &o);
   return TRUE;
+}
+
+/* ---- records of the running kernel, one at a time (live recording) ---- */
+
+struct _IochartDatDecoder {
+  ReadState   st;
+  EventTable *table;
+};
+
+IochartDatDecoder *
+_iochart_dat_decoder_new (IochartBuilder *b, const char *name, struct tep_handle *tep)
+{
+  IochartDatDecoder *self = g_new0 (IochartDatDecoder, 1);
+
+  self->st.b = b;
+  self->st.path = name;
+  self->table = event_table_new (&self->st, tep);
+  return self;
+}
+
+void
+_iochart_dat_decoder_record (IochartDatDecoder *self, struct tep_record *rec)
+{
+  const EventDesc *d = desc_for (&self->st, self->table, rec);
+
+  if (d != NULL)
+    dispatch (&self->st, d, self->table->tep, rec);
+}
+
+void
+_iochart_dat_decoder_flush (IochartDatDecoder *self)
+{
+  _iochart_builder_add_events (self->st.b, self->st.n_other);
+  self->st.n_other = 0;
+}
+
+guint64
+_iochart_dat_decoder_get_damaged (IochartDatDecoder *self)
+{
+  return self->st.n_damaged;
+}
+
+void
+_iochart_dat_decoder_free (IochartDatDecoder *self)
+{
+  if (self == NULL)
+    return;
+  event_table_free (self->table);
+  g_free (self);
 }
