@@ -549,6 +549,102 @@ test_bad_groups (void)
     }
 }
 
+/* Two processes reading alternate 128 KiB pieces of one file (2000 the even ones, 2001 the odd). */
+static void
+fill_interleaved (Synth *s)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_BE, 4);
+
+  for (gint32 k = 0; k < 2; k++)
+    {
+      gint64 t = SYNTH_MS;
+
+      s->head = 0;
+      synth_put (s, (SynthEvent) { .ts = 0, .kind = S_FORK, .pid = 2000 + k, .ppid = 1, .comm = "reader" });
+      for (guint i = 0; i < 1000; i++)
+        t = synth_read (s, t, 2000 + k, "reader", (guint64) (2 * i + k) * 256, 256, "R", ioprio) + 200000;
+      synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = 2000 + k });
+    }
+}
+
+/* Close cooperators: CFQ serves the queue whose next request is at the head instead of idling
+ * for the other, and merges them, so the file is read in order as noop reads it; idling on each
+ * reader in turn would seek at every request. */
+static void
+test_cfq_cooperators (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_interleaved);
+  g_autoptr(IochartCapture) cfq = run_groups (c, "cfq", NULL, NULL);
+  g_autoptr(IochartCapture) noop = run_groups (c, "noop", NULL, NULL);
+  double t = MAX (reader_s (cfq, 2000), reader_s (cfq, 2001)), ref = MAX (reader_s (noop, 2000), reader_s (noop, 2001));
+
+  g_test_message ("interleaved readers: %.2f s under cfq, %.2f s under noop", t, ref);
+  g_assert_cmpfloat (t, <, 1.2 * ref);
+}
+
+/* two random readers (sync-noidle) and a sequential one (2010, sync) */
+static void
+fill_seeky_and_sequential (Synth *s)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_BE, 4);
+  GRand *rng = g_rand_new_with_seed (7);
+
+  for (gint32 k = 0; k < 2; k++)
+    {
+      gint64 t = SYNTH_MS;
+
+      synth_put (s, (SynthEvent) { .ts = 0, .kind = S_FORK, .pid = 2000 + k, .ppid = 1, .comm = "random" });
+      for (guint i = 0; i < 300; i++)
+        t = synth_read (s, t, 2000 + k, "random", (guint64) g_rand_int_range (rng, 0, 1 << 22) * 2, 8, "R", ioprio) + 200000;
+      synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = 2000 + k });
+    }
+  hand_dd (s, 2010, 3ull << 22, 10000, 256, 100000);
+  g_rand_free (rng);
+}
+
+/* The workload trees: the random readers share the sync-noidle workload's slice (two thirds of
+ * the target latency) back to back, instead of one request each per round of the sequential
+ * reader's 100 ms slices (300 requests: 30 s). */
+static void
+test_cfq_workload_trees (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_seeky_and_sequential);
+  g_autoptr(IochartCapture) out = run_groups (c, "cfq", NULL, NULL);
+  double r = MAX (reader_s (out, 2000), reader_s (out, 2001));
+
+  g_test_message ("random readers %.2f s, sequential reader %.2f s", r, reader_s (out, 2010));
+  g_assert_cmpfloat (r, <, 12);
+}
+
+/* 2000 reads in bursts of five requests with a pause of 20 ms; 2001 and 2002 read all the time */
+static void
+fill_bursty_and_dd (Synth *s)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_BE, 4);
+  gint64 t = SYNTH_MS;
+
+  s->head = 0;
+  synth_put (s, (SynthEvent) { .ts = 0, .kind = S_FORK, .pid = 2000, .ppid = 1, .comm = "bursty" });
+  for (guint i = 0; i < 1500; i++)
+    t = synth_read (s, t, 2000, "bursty", (guint64) i * 256, 256, "R", ioprio) + (i % 5 == 4 ? 20 * SYNTH_MS : 100000);
+  synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = 2000 });
+  hand_dd (s, 2001, 4ull << 20, 6000, 256, 100000);
+  hand_dd (s, 2002, 6ull << 20, 6000, 256, 100000);
+}
+
+/* slice_resid: a reader whose idle window ran out early in its slice comes back with what was
+ * left of it, ahead of the reader that waits on the tree: it waits one slice of another reader
+ * (100 ms), not two. */
+static void
+test_cfq_slice_resid (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_bursty_and_dd);
+  g_autoptr(IochartCapture) out = run_groups (c, "cfq", NULL, NULL);
+
+  g_test_message ("the bursty reader waited at most %.0f ms", max_wait_ms (out, 2000));
+  g_assert_cmpfloat (max_wait_ms (out, 2000), <, 150);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -568,6 +664,9 @@ main (int argc, char **argv)
   g_test_add_func ("/simulator/cfq-iops-mode", test_cfq_iops_mode);
   g_test_add_func ("/simulator/cfq-low-latency", test_cfq_low_latency);
   g_test_add_func ("/simulator/cfq-sector-order", test_cfq_sector_order);
+  g_test_add_func ("/simulator/cfq-cooperators", test_cfq_cooperators);
+  g_test_add_func ("/simulator/cfq-workload-trees", test_cfq_workload_trees);
+  g_test_add_func ("/simulator/cfq-slice-resid", test_cfq_slice_resid);
   g_test_add_func ("/simulator/bad-groups", test_bad_groups);
   return g_test_run ();
 }

@@ -294,7 +294,8 @@ sorted_insert (IochartSimPolicy *p, Queue *q, guint32 rq)
       q->sorted_size = MAX (4, 2 * q->sorted_size);
       q->sorted = g_renew (guint32, q->sorted, q->sorted_size);
     }
-  memmove (q->sorted + i + 1, q->sorted + i, (q->n_queued - i) * sizeof (guint32));
+  for (guint k = q->n_queued; k > i; k--)   /* mostly none or one: no call */
+    q->sorted[k] = q->sorted[k - 1];
   q->sorted[i] = rq;
   q->n_queued++;
 }
@@ -307,8 +308,8 @@ sorted_remove (IochartSimPolicy *p, Queue *q, guint32 rq)
   while (i < q->n_queued && q->sorted[i] != rq)
     i++;
   g_assert (i < q->n_queued);
-  memmove (q->sorted + i, q->sorted + i + 1, (q->n_queued - i - 1) * sizeof (guint32));
-  q->n_queued--;
+  for (q->n_queued--; i < q->n_queued; i++)
+    q->sorted[i] = q->sorted[i + 1];
 }
 
 /* cfq_choose_req from the head: ahead costs its distance, behind within back_seek_max costs
@@ -482,8 +483,8 @@ tree_remove (Tree *t, guint32 id)
   for (guint i = 0; i < t->n; i++)
     if (t->v[i] == id)
       {
-        memmove (t->v + i, t->v + i + 1, (t->n - i - 1) * sizeof (guint32));
-        t->n--;
+        for (t->n--; i < t->n; i++)
+          t->v[i] = t->v[i + 1];
         return;
       }
 }
@@ -511,8 +512,10 @@ service_tree_add (IochartSimPolicy *p, guint32 id, gboolean front, gint64 now)
     key = IDLE_DELAY_NS + (t->n && t->v[t->n - 1] != id ? p->q[t->v[t->n - 1]].rr_key : now);
   else if (!front)
     {
-      gint64 offset = (gint64) (g->nr_cfqq - (q->on_rr ? 1 : 0)) *
-                      (prio_slice (p, TRUE, 0) - prio_slice (p, q->sync, q->level));
+      /* cfq_slice_offset: nr_cfqq - 1, the queue itself counted only when already busy */
+      gint64 offset = (gint64) MAX (g->nr_cfqq, 1u) - 1;
+
+      offset *= prio_slice (p, TRUE, 0) - prio_slice (p, q->sync, q->level);
 
       key = offset + now - q->slice_resid;
       q->slice_resid = 0;
