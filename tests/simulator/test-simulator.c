@@ -2,6 +2,7 @@
  * and the classic report's slowdowns on a synthetic `find -exec cat` pair. */
 #include <string.h>
 #include "sim-synth.h"
+#include "sim-hand.h"
 #include "simulator/iochart-simulator.h"
 
 #define NORMAL_FILES 600
@@ -299,24 +300,6 @@ test_bad_specs (void)
 }
 
 /* ---- hand-made workloads for the policies' semantics ---- */
-
-/* A capture of what fill puts, through the same builder path as the synthetic pair. */
-static IochartCapture *
-hand_capture (void (*fill) (Synth *s))
-{
-  Synth s = { .events = g_array_new (FALSE, FALSE, sizeof (SynthEvent)), .next_pid = 2000 };
-  IochartBuilder *b = _iochart_builder_new ("hand");
-  IochartCapture *c;
-
-  fill (&s);
-  g_array_sort (s.events, synth_event_cmp);
-  for (guint i = 0; i < s.events->len; i++)
-    synth_feed (b, &g_array_index (s.events, SynthEvent, i));
-  c = _iochart_builder_finish (b);
-  _iochart_builder_free (b);
-  g_array_unref (s.events);
-  return c;
-}
 
 /* `dd`: one process reading n requests of nr sectors one after the other from region, thinking
  * think_ns after each; pid as given. */
