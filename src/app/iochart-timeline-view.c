@@ -26,6 +26,7 @@ struct _IochartTimelineView {
   /* the last chart drawn, for dl_from..dl_to at dl_width; a newer one may be in the works */
   IochartView        *view;
   IochartDisplayList *dl;
+  IochartBinIndex    *index;           /* the charted device's, built by the first layout */
   int                 dl_width;
   gint64              dl_from, dl_to;
   guint               generation;      /* bumped by every change of data, filter or style */
@@ -58,6 +59,7 @@ typedef struct {
   gint64            from, to;
   guint             width;
   guint             generation;
+  IochartBinIndex  *index;     /* the device's index, or NULL: the worker builds it */
   IochartView      *view;      /* results */
   IochartDisplayList *dl;
   GError           *error;
@@ -69,6 +71,7 @@ build_free (Build *b)
   g_clear_object (&b->capture);
   g_clear_object (&b->bootchart);
   g_clear_pointer (&b->pids, g_array_unref);
+  g_clear_pointer (&b->index, iochart_bin_index_unref);
   g_clear_pointer (&b->view, iochart_view_free);
   g_clear_pointer (&b->dl, iochart_display_list_free);
   g_clear_error (&b->error);
@@ -77,8 +80,21 @@ build_free (Build *b)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Build, build_free)
 
+/* The index of the device the chart shows, built once: zoom and pan then cost pixels. */
+static void
+ensure_index (Build *b)
+{
+  int device = b->device >= 0 ? b->device : iochart_steal_pick_device (b->capture);
+
+  if (b->index && iochart_bin_index_get_device (b->index) == device)
+    return;
+  g_clear_pointer (&b->index, iochart_bin_index_unref);
+  if (device >= 0)
+    b->index = iochart_bin_index_new (b->capture, device, IOCHART_LATENCY_Q2C);
+}
+
 static IochartDisplayList *
-draw_chart (const Build *b, IochartView **view_out, GError **error)
+draw_chart (Build *b, IochartView **view_out, GError **error)
 {
   if (b->bootchart)
     {
@@ -102,6 +118,8 @@ draw_chart (const Build *b, IochartView **view_out, GError **error)
       vo.from_ns = b->from;
       vo.to_ns = b->to;
       vo.lanes.top_n = APP_TOP_LANES;
+      ensure_index (b);
+      vo.index = b->index;
       if (b->pids && b->pids->len > 0)
         {
           vo.lanes.pids = (const gint32 *) b->pids->data;
@@ -132,6 +150,7 @@ build_new (IochartTimelineView *self, int width)
   b->to = self->to;
   b->width = MAX (width, IOCHART_VIEW_MIN_WIDTH);
   b->generation = self->generation;
+  b->index = self->index ? iochart_bin_index_ref (self->index) : NULL;
   return b;
 }
 
@@ -174,6 +193,11 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   else
     g_warning ("%s", b->error ? b->error->message : "no chart");
+  if (b->index && b->index != self->index && b->capture == self->capture)
+    {
+      g_clear_pointer (&self->index, iochart_bin_index_unref);
+      self->index = iochart_bin_index_ref (b->index);
+    }
   if (!up_to_date (self) && b->dl == NULL && b->generation == self->generation)
     ;   /* the same request failed: do not loop on it */
   else if (!up_to_date (self))
@@ -418,6 +442,8 @@ click (IochartTimelineView *self, double x, double y)
 void
 iochart_timeline_view_set_data (IochartTimelineView *self, IochartCapture *capture, IochartBootchart *bootchart)
 {
+  if (capture != self->capture)
+    g_clear_pointer (&self->index, iochart_bin_index_unref);
   g_set_object (&self->capture, capture);
   g_set_object (&self->bootchart, bootchart);
   if (bootchart)
@@ -685,6 +711,7 @@ iochart_timeline_view_finalize (GObject *object)
 
   g_clear_pointer (&self->dl, iochart_display_list_free);
   g_clear_pointer (&self->view, iochart_view_free);
+  g_clear_pointer (&self->index, iochart_bin_index_unref);
   g_clear_object (&self->capture);
   g_clear_object (&self->bootchart);
   g_clear_pointer (&self->pids, g_array_unref);
