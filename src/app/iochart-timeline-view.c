@@ -84,10 +84,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Build, build_free)
 static void
 ensure_index (Build *b)
 {
-  int device = b->device >= 0 ? b->device : iochart_steal_pick_device (b->capture);
+  int device;
 
-  if (b->index && iochart_bin_index_get_device (b->index) == device)
+  /* with no device chosen the index is the picked one's: picking again walks every request */
+  if (b->index && (b->device < 0 || iochart_bin_index_get_device (b->index) == b->device))
     return;
+  device = b->device >= 0 ? b->device : iochart_steal_pick_device (b->capture);
   g_clear_pointer (&b->index, iochart_bin_index_unref);
   if (device >= 0)
     b->index = iochart_bin_index_new (b->capture, device, IOCHART_LATENCY_Q2C);

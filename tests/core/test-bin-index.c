@@ -6,6 +6,8 @@
 #include "iochart-capture-private.h"
 #include "analysis/iochart-bin-index.h"
 #include "analysis/iochart-bins.h"
+#include "analysis/iochart-steal.h"
+#include "analysis/iochart-summary.h"
 
 typedef struct {
   gint64             ts;
@@ -154,7 +156,7 @@ check_range (IochartCapture *c, const IochartBinIndex *index, int device, gint64
   lo.to_ns = to;
   lanes = iochart_lanes_new (c, &lo);
   want = iochart_bins_new_full (c, device, from, to, width, 37, lanes, kind);
-  got = iochart_bins_new_indexed (index, from, to, width, 37, lanes, kind);
+  got = iochart_bins_new_indexed (index, NULL, from, to, width, 37, lanes, kind);
   /* the scale of rounding: the device's running sums over the whole capture */
   whole = iochart_bins_new (c, device, iochart_capture_get_start_ns (c) - 1, iochart_capture_get_end_ns (c) + 1,
                             1, 1, NULL);
@@ -232,6 +234,99 @@ test_find (void)
     }
 }
 
+/* Lanes, idle steal and counts walking only find_all's requests: the same figures. */
+static void
+check_among (IochartCapture *c, const IochartBinIndex *index, int device, gint64 from, gint64 to)
+{
+  g_autoptr(GArray) among = iochart_bin_index_find_all (index, from, to);
+  IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+  IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartLanes) l1 = NULL, l2 = NULL;
+  g_autoptr(IochartSteal) s1 = NULL, s2 = NULL;
+  const IochartStealDevice *d1, *d2;
+  IochartCounts c1, c2;
+
+  lo.device = so.device = device;
+  lo.from_ns = so.from_ns = from;
+  lo.to_ns = so.to_ns = to;
+  lo.top_n = 5;
+  so.n_columns = 97;
+  l1 = iochart_lanes_new (c, &lo);
+  s1 = iochart_steal_new (c, &so);
+  lo.requests = so.requests = (const guint32 *) among->data;
+  lo.n_requests = so.n_requests = among->len;
+  l2 = iochart_lanes_new (c, &lo);
+  s2 = iochart_steal_new (c, &so);
+
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (l2), ==, iochart_lanes_get_n_lanes (l1));
+  for (guint i = 0; i < iochart_lanes_get_n_lanes (l1); i++)
+    {
+      const IochartLane *a = iochart_lanes_get_lane (l1, i), *b = iochart_lanes_get_lane (l2, i);
+      g_assert_cmpstr (b->label, ==, a->label);
+      g_assert_cmpuint (b->bytes, ==, a->bytes);
+      g_assert_cmpuint (b->n_requests, ==, a->n_requests);
+      g_assert_cmpint (b->outstanding_ns, ==, a->outstanding_ns);
+      g_assert_cmpint (b->first_io_ns, ==, a->first_io_ns);
+      g_assert_cmpint (b->last_io_ns, ==, a->last_io_ns);
+    }
+  d1 = iochart_steal_find_device (s1, device);
+  d2 = iochart_steal_find_device (s2, device);
+  g_assert_true ((d1 == NULL) == (d2 == NULL));
+  if (d1)
+    {
+      g_assert_cmpint (d2->stolen_ns, ==, d1->stolen_ns);
+      g_assert_cmpint (d2->foreground_active_ns, ==, d1->foreground_active_ns);
+      g_assert_cmpuint (d2->n_episodes, ==, d1->n_episodes);
+      g_assert_cmpuint (d2->idle_requests, ==, d1->idle_requests);
+      g_assert_cmpuint (d2->unknown_requests, ==, d1->unknown_requests);
+      g_assert_cmpuint (d2->idle->len, ==, d1->idle->len);
+      g_assert_cmpmem (d2->stolen_columns, 97 * sizeof (double), d1->stolen_columns, 97 * sizeof (double));
+    }
+  g_assert_cmpuint (iochart_steal_get_n_episodes (s2), ==, iochart_steal_get_n_episodes (s1));
+  for (guint i = 0; i < iochart_steal_get_n_episodes (s1); i++)
+    {
+      const IochartStealEpisode *a = iochart_steal_get_episode (s1, i), *b = iochart_steal_get_episode (s2, i);
+      g_assert_cmpint (b->start_ns, ==, a->start_ns);
+      g_assert_cmpint (b->end_ns, ==, a->end_ns);
+      g_assert_cmpint (b->stolen_ns, ==, a->stolen_ns);
+    }
+  iochart_counts_compute (c, device, from, to, &c1);
+  iochart_counts_compute_among (c, (const guint32 *) among->data, among->len, device, from, to, &c2);
+  g_assert_cmpmem (c2.by_class, sizeof c2.by_class, c1.by_class, sizeof c1.by_class);
+  g_assert_cmpmem (&c2.issued, sizeof c2.issued, &c1.issued, sizeof c1.issued);
+}
+
+static void
+test_among (void)
+{
+  for (guint32 seed = 20; seed <= 22; seed++)
+    {
+      g_autoptr(IochartCapture) c = random_capture (seed, 3000);
+      g_autoptr(GRand) r = g_rand_new_with_seed (seed);
+      gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+
+      for (int device = 0; device < 2; device++)
+        {
+          g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, device, IOCHART_LATENCY_Q2C);
+
+          check_among (c, index, device, start, end);
+          if (device == 0)
+            {
+              /* the captures have idle steal to compare */
+              g_autoptr(IochartSteal) st = iochart_steal_new (c, NULL);
+              g_assert_cmpuint (iochart_steal_get_n_episodes (st), >, 10);
+            }
+          for (guint t = 0; t < 30; t++)
+            {
+              gint64 span = (gint64) exp (g_rand_double_range (r, log (10), log ((double) (end - start))));
+              gint64 from = start + (gint64) (g_rand_double (r) * (end - start));
+
+              check_among (c, index, device, from, from + span);
+            }
+        }
+    }
+}
+
 /* The index stays well under the model's 48 bytes a request. */
 static void
 test_size (void)
@@ -250,7 +345,7 @@ test_empty (void)
   g_autoptr(IochartBuilder) b = _iochart_builder_new ("empty");
   g_autoptr(IochartCapture) c = _iochart_builder_finish (b);
   g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
-  g_autoptr(IochartBins) bins = iochart_bins_new_indexed (index, 0, 1000, 10, 4, NULL, IOCHART_LATENCY_Q2C);
+  g_autoptr(IochartBins) bins = iochart_bins_new_indexed (index, NULL, 0, 1000, 10, 4, NULL, IOCHART_LATENCY_Q2C);
   g_autoptr(GArray) found = iochart_bin_index_find (index, 0, 1000);
 
   g_assert_cmpuint (iochart_bin_index_get_n_requests (index), ==, 0);
@@ -264,6 +359,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/bin-index/random-ranges", test_random_ranges);
   g_test_add_func ("/bin-index/find", test_find);
+  g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/size", test_size);
   g_test_add_func ("/bin-index/empty", test_empty);
   return g_test_run ();

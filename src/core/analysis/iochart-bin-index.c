@@ -65,9 +65,7 @@ struct _IochartBinIndex {
   GHashTable         *longs;          /* rec -> LongSpan, for gaps over 4.3 s */
   guint64            *done;           /* completions by time */
   DonePrefix         *done_prefix;    /* per DONE_BLOCK completions: counts before */
-  guint32            *unfinished;     /* data requests left out: rec, by issue (unknown first) */
-  gint64             *unfinished_issue;
-  guint               n_unfinished;
+  GArray             *loose;          /* guint32 recs, ascending: see iochart_bin_index_find_all */
 };
 
 static gboolean
@@ -228,17 +226,13 @@ request_life (const IochartRequest *rq, gint64 *start, gint64 *issue, gint64 *do
   return TRUE;
 }
 
-static void
-add_unfinished (IochartBinIndex *self, GArray *unfinished, const IochartRequest *rq, guint i)
+/* Requests a range must always take: no entry, no issue, or a time before the entry's start
+ * (an insert before the queue), which another analysis's span may begin with. */
+static gboolean
+is_loose (const IochartRequest *rq, gboolean entry, gint64 start)
 {
-  Pair p;
-
-  if (rq->op == IOCHART_OP_FLUSH || rq->bytes == 0)
-    return;
-  /* unknown issues sort first, as they belong to every range */
-  p.key = (guint64) rq->issue_ns ^ SIGN_BIT;
-  p.value = i;
-  g_array_append_val (unfinished, p);
+  return !entry || !known (rq->issue_ns) || (known (rq->queue_ns) && rq->queue_ns < start) ||
+         (known (rq->insert_ns) && rq->insert_ns < start);
 }
 
 IochartBinIndex *
@@ -248,7 +242,6 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   guint n_rq = iochart_capture_get_n_requests (capture);
   g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (Pair));
   g_autoptr(GArray) dones = g_array_new (FALSE, FALSE, sizeof (Pair));
-  g_autoptr(GArray) unfinished = g_array_new (FALSE, FALSE, sizeof (Pair));
   g_autofree Entry *raw = NULL;
   guint n = 0;
 
@@ -262,6 +255,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   self->latency_indexed = self->latency_kind == IOCHART_LATENCY_Q2C || self->latency_kind == IOCHART_LATENCY_D2C;
   self->longs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   self->origin_ns = G_MAXINT64;
+  self->loose = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   /* first pass: the origin, so that offsets fit 48 bits */
   for (guint i = 0; i < n_rq; i++)
@@ -292,9 +286,9 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
       iochart_capture_get_request (capture, i, &rq);
       if (rq.device != device)
         continue;
-      /* the sector map's band takes requests with no issue into every range */
-      if (!known (rq.issue_ns) || !request_life (&rq, &start, &issue, &done))
-        add_unfinished (self, unfinished, &rq, i);
+      start = 0;
+      if (is_loose (&rq, request_life (&rq, &start, &issue, &done), start))
+        g_array_append_val (self->loose, i);
       if (!request_life (&rq, &start, &issue, &done))
         continue;
       k = MIN (rq.klass, IOCHART_N_CLASSES - 1);
@@ -357,16 +351,6 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
     self->done[i] = g_array_index (dones, Pair, i).value;
   build_done_prefix (self);
 
-  radix_sort ((Pair *) unfinished->data, unfinished->len, 64);
-  self->n_unfinished = unfinished->len;
-  self->unfinished = g_new (guint32, MAX (unfinished->len, 1));
-  self->unfinished_issue = g_new (gint64, MAX (unfinished->len, 1));
-  for (guint i = 0; i < unfinished->len; i++)
-    {
-      const Pair *p = &g_array_index (unfinished, Pair, i);
-      self->unfinished[i] = (guint32) p->value;
-      self->unfinished_issue[i] = (gint64) (p->key ^ SIGN_BIT);
-    }
   if (n == 0)
     self->origin_ns = 0;
   return self;
@@ -390,8 +374,7 @@ iochart_bin_index_unref (IochartBinIndex *index)
   g_hash_table_unref (index->longs);
   g_free (index->done);
   g_free (index->done_prefix);
-  g_free (index->unfinished);
-  g_free (index->unfinished_issue);
+  g_array_unref (index->loose);
   g_free (index);
 }
 
@@ -419,7 +402,7 @@ iochart_bin_index_get_size (const IochartBinIndex *index)
   return sizeof *index + (gsize) index->n * (sizeof (Entry) + sizeof (guint64)) +
          (gsize) (index->n / SPAN_BLOCK + 1) * N_SERIES * sizeof (double) +
          (gsize) (index->n / DONE_BLOCK + 1) * sizeof (DonePrefix) +
-         (gsize) index->n_unfinished * (sizeof (guint32) + sizeof (gint64)) +
+         (gsize) index->loose->len * sizeof (guint32) +
          g_hash_table_size (index->longs) * (sizeof (LongSpan) + 32);
 }
 
@@ -481,20 +464,28 @@ iochart_bin_index_find (const IochartBinIndex *index, gint64 from_ns, gint64 to_
 }
 
 GArray *
-iochart_bin_index_find_unfinished (const IochartBinIndex *index, gint64 from_ns, gint64 to_ns)
+iochart_bin_index_find_all (const IochartBinIndex *index, gint64 from_ns, gint64 to_ns)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) found = iochart_bin_index_find (index, from_ns, to_ns);
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (guint32), found->len + index->loose->len);
+  const guint32 *x = (const guint32 *) found->data, *y = (const guint32 *) index->loose->data;
+  guint i = 0, j = 0;
 
-  for (guint i = 0; i < index->n_unfinished; i++)
+  /* merged in capture order; a loose entry may also be found */
+  while (i < found->len || j < index->loose->len)
     {
-      gint64 t = index->unfinished_issue[i];
+      guint32 v;
 
-      if (known (t) && t > to_ns)
-        break;
-      if (!known (t) || t >= from_ns)
-        g_array_append_val (out, index->unfinished[i]);
+      if (j == index->loose->len || (i < found->len && x[i] < y[j]))
+        v = x[i++];
+      else
+        {
+          v = y[j++];
+          if (i < found->len && x[i] == v)
+            i++;
+        }
+      g_array_append_val (out, v);
     }
-  g_array_sort (out, cmp_guint32);
   return out;
 }
 

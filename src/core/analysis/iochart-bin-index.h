@@ -46,11 +46,13 @@ gboolean           iochart_bin_index_has_latency  (const IochartBinIndex *index,
 GArray            *iochart_bin_index_find         (const IochartBinIndex *index,
                                                    gint64                 from_ns,
                                                    gint64                 to_ns);
-/* Capture request indices, ascending, of the device's data requests the index leaves out
- * (no completion, or no issue) whose issue is in [from_ns, to_ns] or unknown. */
-GArray            *iochart_bin_index_find_unfinished (const IochartBinIndex *index,
-                                                      gint64                 from_ns,
-                                                      gint64                 to_ns);
+/* Every request of the device that any analysis of [from_ns, to_ns] may take, ascending: those
+ * found above, and the few whose lives the index does not hold (no issue, or no completion, or a
+ * time before what it counts as the start), which every range takes. An analysis given these
+ * instead of every request gives the same figures. */
+GArray            *iochart_bin_index_find_all     (const IochartBinIndex *index,
+                                                   gint64                 from_ns,
+                                                   gint64                 to_ns);
 
 /* Fills the per-column bytes, completions and in-flight figures of bins (allocated, zeroed,
  * with its range and columns set), and its latency histograms when has_latency says so. */

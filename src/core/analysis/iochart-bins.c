@@ -321,39 +321,13 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
   return bins;
 }
 
-/* The requests the sector band looks at, in capture order: those found with an issue in the
- * range, and the index's loose ones. */
-static GArray *
-band_requests (IochartCapture *capture, GArray *found, const IochartBinIndex *index, gint64 from_ns,
-               gint64 to_ns)
-{
-  g_autoptr(GArray) loose = iochart_bin_index_find_unfinished (index, from_ns, to_ns);
-  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (guint32), found->len + loose->len);
-  guint j = 0;
-
-  for (guint i = 0; i <= found->len; i++)
-    {
-      guint32 r = i < found->len ? g_array_index (found, guint32, i) : G_MAXUINT32;
-      IochartRequest rq;
-
-      while (j < loose->len && g_array_index (loose, guint32, j) < r)
-        g_array_append_val (out, g_array_index (loose, guint32, j++));
-      if (i == found->len)
-        break;
-      iochart_capture_get_request (capture, r, &rq);
-      if (known (rq.issue_ns) && rq.issue_ns >= from_ns && rq.issue_ns <= to_ns)
-        g_array_append_val (out, r);
-    }
-  return out;
-}
-
 IochartBins *
-iochart_bins_new_indexed (const IochartBinIndex *index, gint64 from_ns, gint64 to_ns, guint n_columns,
-                          guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
+iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64 from_ns, gint64 to_ns,
+                          guint n_columns, guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
 {
   IochartCapture *capture;
   IochartBins *bins;
-  g_autoptr(GArray) found = NULL, band = NULL;
+  g_autoptr(GArray) found = NULL;
   gboolean latency;
 
   g_return_val_if_fail (index != NULL, NULL);
@@ -363,9 +337,8 @@ iochart_bins_new_indexed (const IochartBinIndex *index, gint64 from_ns, gint64 t
   bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
   latency = !iochart_bin_index_has_latency (index, bins->latency_kind);
   iochart_bin_index_fill (index, bins);
-  found = iochart_bin_index_find (index, from_ns, to_ns);
-  band = band_requests (capture, found, index, from_ns, to_ns);
-  device_sector_band (capture, iochart_bin_index_get_device (index), from_ns, to_ns, band,
+  found = requests ? g_array_ref (requests) : iochart_bin_index_find_all (index, from_ns, to_ns);
+  device_sector_band (capture, iochart_bin_index_get_device (index), from_ns, to_ns, found,
                       &bins->min_sector, &bins->max_sector, &bins->sector_trimmed);
   for (guint i = 0; i < found->len; i++)
     {

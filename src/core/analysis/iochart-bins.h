@@ -65,9 +65,10 @@ IochartBins *iochart_bins_new_full      (IochartCapture     *capture,
                                          IochartLanes       *lanes,
                                          IochartLatencyKind  latency_kind);
 /* The same answered from a device's index: the strips from its prefix sums, the sector map and
- * the lanes from the requests it finds in the range; the same figures as the walk over every
- * request. */
+ * the lanes from the requests it finds in the range (requests: iochart_bin_index_find_all's, when
+ * the caller has them); the same figures as the walk over every request. */
 IochartBins *iochart_bins_new_indexed   (const IochartBinIndex *index,
+                                         GArray             *requests,
                                          gint64              from_ns,
                                          gint64              to_ns,
                                          guint               n_columns,

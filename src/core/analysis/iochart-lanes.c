@@ -288,20 +288,20 @@ static void
 compute_outstanding (IochartLanes *self, const IochartLanesOptions *o)
 {
   IochartCapture *capture = self->capture;
-  guint n = iochart_capture_get_n_requests (capture);
+  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
   g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
   gint64 from = known (o->from_ns) ? o->from_ns : G_MININT64 + 1;
   gint64 to = known (o->to_ns) ? o->to_ns : G_MAXINT64;
   gint64 cur_a = 0, cur_b = 0;
   int cur_lane = -1;
 
-  for (guint i = 0; i < n; i++)
+  for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
       Span s;
       int lane;
 
-      iochart_capture_get_request (capture, i, &rq);
+      iochart_capture_get_request (capture, o->requests ? o->requests[j] : j, &rq);
       request_span (&rq, &s.a, &s.b);
       if (!request_in_view (&rq, o, s.a, s.b) || (lane = iochart_lanes_lane_of_request (self, &rq)) < 0)
         continue;
@@ -353,7 +353,7 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
 {
   IochartCapture *capture = self->capture;
   guint n_proc = iochart_capture_get_n_processes (capture);
-  guint n = iochart_capture_get_n_requests (capture);
+  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
 
   for (guint g = 0; g < n_groups; g++)
     {
@@ -362,14 +362,14 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
       groups[g].start_ns = groups[g].exit_ns = IOCHART_TIME_UNKNOWN;
       groups[g].comms = g_hash_table_new (g_str_hash, g_str_equal);
     }
-  for (guint i = 0; i < n; i++)
+  for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
       gint64 a, b;
       guint32 p;
       Group *g;
 
-      iochart_capture_get_request (capture, i, &rq);
+      iochart_capture_get_request (capture, o->requests ? o->requests[j] : j, &rq);
       request_span (&rq, &a, &b);
       if (!request_in_view (&rq, o, a, b))
         continue;

@@ -32,6 +32,8 @@ typedef struct {
   const gint32    *pids;         /* keep lanes holding one of these pids (n_pids > 0) */
   guint            n_pids;
   const char * const *comms;     /* ... or one of these names (NULL-terminated, may be NULL) */
+  const guint32   *requests;     /* only these capture requests, ascending (a bin index's */
+  guint            n_requests;   /* find_all), or every request when NULL: the same lanes */
 } IochartLanesOptions;
 
 #define IOCHART_LANES_OPTIONS_INIT { .group_by = IOCHART_GROUP_TREE, .top_n = 12, .device = -1, \

@@ -159,18 +159,19 @@ known (gint64 ts)
 
 /* Flushes carry no data: they are neither foreground nor idle work. */
 static GArray *
-collect_events (IochartCapture *capture, int only_device, guint n_processes)
+collect_events (IochartCapture *capture, const IochartStealOptions *o, guint n_processes)
 {
-  guint n = iochart_capture_get_n_requests (capture);
+  int only_device = o->device;
+  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
   /* at most three events a request: sized once, as regrowing hundreds of MB costs more */
   GArray *events = g_array_sized_new (FALSE, FALSE, sizeof (Event), (guint) MIN ((guint64) n * 3, G_MAXUINT));
 
-  for (guint i = 0; i < n; i++)
+  for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
       guint32 p;
 
-      iochart_capture_get_request (capture, i, &rq);
+      iochart_capture_get_request (capture, o->requests ? o->requests[j] : j, &rq);
       if (only_device >= 0 && rq.device != only_device)
         continue;
       if (rq.op == IOCHART_OP_FLUSH || rq.bytes == 0 || !known (rq.complete_ns))
@@ -511,14 +512,14 @@ iochart_steal_pick_device (IochartCapture *capture)
 static void
 count_classes (IochartSteal *self, const IochartStealOptions *o)
 {
-  guint n = iochart_capture_get_n_requests (self->capture);
+  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (self->capture);
 
-  for (guint i = 0; i < n; i++)
+  for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
       IochartStealDevice *d;
 
-      iochart_capture_get_request (self->capture, i, &rq);
+      iochart_capture_get_request (self->capture, o->requests ? o->requests[j] : j, &rq);
       if (!iochart_counts_request_in (&rq, o->device, o->from_ns, o->to_ns) ||
           (d = (IochartStealDevice *) iochart_steal_find_device (self, rq.device)) == NULL)
         continue;
@@ -576,7 +577,7 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
   s.ep_touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   s.ep_waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  events = collect_events (capture, options->device, s.n_processes);
+  events = collect_events (capture, options, s.n_processes);
   for (guint d = 0; d < iochart_capture_get_n_devices (capture); d++)
     {
       const Event *ev = (const Event *) events->data;

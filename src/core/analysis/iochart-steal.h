@@ -22,6 +22,8 @@ typedef struct {
   gint64  to_ns;       /* IOCHART_TIME_UNKNOWN: the capture's end */
   gint64  gap_ns;      /* stolen intervals closer than this are one episode; <0: the default */
   guint   n_columns;   /* >0: also keep stolen time per column of [from_ns, to_ns] */
+  const guint32 *requests;   /* only these capture requests, ascending (a bin index's find_all), */
+  guint          n_requests; /* or every request when NULL: the same figures */
 } IochartStealOptions;
 
 #define IOCHART_STEAL_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \

@@ -38,14 +38,21 @@ counts_add_request (IochartCounts *c, const IochartRequest *rq)
 void
 iochart_counts_compute (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns, IochartCounts *counts)
 {
-  guint n = iochart_capture_get_n_requests (capture);
+  iochart_counts_compute_among (capture, NULL, 0, device, from_ns, to_ns, counts);
+}
+
+void
+iochart_counts_compute_among (IochartCapture *capture, const guint32 *requests, guint n_requests, int device,
+                              gint64 from_ns, gint64 to_ns, IochartCounts *counts)
+{
+  guint n = requests ? n_requests : iochart_capture_get_n_requests (capture);
 
   memset (counts, 0, sizeof *counts);
-  for (guint i = 0; i < n; i++)
+  for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
 
-      iochart_capture_get_request (capture, i, &rq);
+      iochart_capture_get_request (capture, requests ? requests[j] : j, &rq);
       if (rq.issues == 0 && (device < 0 || rq.device == (guint) device))
         counts->never_issued++;
       else if (iochart_counts_request_in (&rq, device, from_ns, to_ns))

@@ -37,6 +37,16 @@ void            iochart_counts_compute (IochartCapture *capture,
                                         gint64          to_ns,
                                         IochartCounts  *counts);
 
+/* The same among the given capture requests only (a bin index's find_all for the device and
+ * range gives the same issued counts; never_issued then counts among them). */
+void            iochart_counts_compute_among (IochartCapture *capture,
+                                              const guint32  *requests,
+                                              guint           n_requests,
+                                              int             device,
+                                              gint64          from_ns,
+                                              gint64          to_ns,
+                                              IochartCounts  *counts);
+
 /* Whether a request counts in such a range: issued, on the device, its issue in the range. */
 gboolean        iochart_counts_request_in (const IochartRequest *rq,
                                            int                   device,

@@ -11,6 +11,7 @@ struct _IochartView {
   guint               n_lanes_wanted;
   IochartSteal       *steal;
   IochartBins        *bins;
+  GArray             *requests;    /* what the index found for the range, or NULL: all */
 };
 
 IochartView *
@@ -30,7 +31,8 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   view->options = *options;
   if (options->index)
     iochart_bin_index_ref (options->index);
-  view->device = options->device >= 0 ? options->device : iochart_steal_pick_device (capture);
+  view->device = options->device >= 0 ? options->device
+                 : options->index ? iochart_bin_index_get_device (options->index) : iochart_steal_pick_device (capture);
   view->from_ns = options->from_ns != IOCHART_TIME_UNKNOWN ? options->from_ns
                                                            : iochart_capture_get_start_ns (capture);
   view->to_ns = options->to_ns != IOCHART_TIME_UNKNOWN ? options->to_ns
@@ -40,10 +42,17 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   view->width = MAX (options->width, IOCHART_VIEW_MIN_WIDTH);
   view->n_columns = view->width - IOCHART_VIEW_LABEL_WIDTH - IOCHART_VIEW_RIGHT_MARGIN;
 
+  /* with the device's index, every analysis walks only what meets the range */
+  if (view->device >= 0 && options->index && iochart_bin_index_get_capture (options->index) == capture &&
+      iochart_bin_index_get_device (options->index) == view->device)
+    view->requests = iochart_bin_index_find_all (options->index, view->from_ns, view->to_ns);
+
   lanes = options->lanes;
   lanes.device = view->device;
   lanes.from_ns = view->from_ns;
   lanes.to_ns = view->to_ns;
+  lanes.requests = view->requests ? (const guint32 *) view->requests->data : NULL;
+  lanes.n_requests = view->requests ? view->requests->len : 0;
   view->lanes = iochart_lanes_new (capture, &lanes);
   view->n_lanes_wanted = iochart_lanes_get_n_lanes (view->lanes);
   if (view->n_lanes_wanted > IOCHART_VIEW_MAX_LANES)
@@ -59,11 +68,12 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   steal.to_ns = view->to_ns;
   steal.gap_ns = options->steal_gap_ns;
   steal.n_columns = view->n_columns;
+  steal.requests = lanes.requests;
+  steal.n_requests = lanes.n_requests;
   view->steal = iochart_steal_new (capture, &steal);
 
-  if (view->device >= 0 && options->index && iochart_bin_index_get_capture (options->index) == capture &&
-      iochart_bin_index_get_device (options->index) == view->device)
-    view->bins = iochart_bins_new_indexed (options->index, view->from_ns, view->to_ns, view->n_columns,
+  if (view->requests)
+    view->bins = iochart_bins_new_indexed (options->index, view->requests, view->from_ns, view->to_ns, view->n_columns,
                                            IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
   else if (view->device >= 0)
     view->bins = iochart_bins_new_full (capture, view->device, view->from_ns, view->to_ns,
@@ -81,6 +91,7 @@ iochart_view_free (IochartView *view)
   g_clear_pointer (&view->lanes, iochart_lanes_free);
   g_clear_pointer (&view->steal, iochart_steal_free);
   g_clear_pointer (&view->bins, iochart_bins_free);
+  g_clear_pointer (&view->requests, g_array_unref);
   g_free (view);
 }
 
@@ -94,4 +105,5 @@ IochartLanes *iochart_view_get_lanes (IochartView *view) { return view->lanes; }
 guint iochart_view_get_n_lanes_wanted (IochartView *view) { return view->n_lanes_wanted; }
 IochartSteal *iochart_view_get_steal (IochartView *view) { return view->steal; }
 IochartBins *iochart_view_get_bins (IochartView *view) { return view->bins; }
+GArray *iochart_view_get_requests (IochartView *view) { return view->requests; }
 const IochartViewOptions *iochart_view_get_options (IochartView *view) { return &view->options; }

@@ -31,7 +31,8 @@ typedef struct {
   IochartLanesOptions lanes;       /* device and range are set by the view */
   gint64              steal_gap_ns;
   IochartLatencyKind  latency;     /* what the latency strip shows: Q2C unless asked */
-  IochartBinIndex    *index;       /* the device's bin index, or NULL: the bins walk the requests */
+  IochartBinIndex    *index;       /* the device's bin index (with device -1: the picked device's), */
+                                   /* or NULL: every analysis walks every request */
 } IochartViewOptions;
 
 #define IOCHART_VIEW_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
@@ -61,5 +62,7 @@ IochartSteal   *iochart_view_get_steal    (IochartView *view);
 /* NULL when the capture has no device. */
 IochartBins    *iochart_view_get_bins     (IochartView *view);
 const IochartViewOptions *iochart_view_get_options (IochartView *view);
+/* The capture requests the view's analyses walked (its index's find_all), or NULL: all. */
+GArray         *iochart_view_get_requests (IochartView *view);
 
 G_END_DECLS
