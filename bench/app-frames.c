@@ -1,16 +1,23 @@
-/* app-frames.c N [EXACT_EVERY]: frame times of the app's timeline on a synthetic N-request capture.
+/* app-frames.c N [BEFORE_EVERY] | app-frames.c --open PATH...: the app timeline's frame times on a
+ * synthetic N-request capture, or the app's open time of a capture.
  *
- * Plays a scripted zoom and pan (Ctrl+wheel steps around moving pointers, then pans, then zooms
- * out) as IochartTimelineView does: each frame draws the last exact chart warped to the new range
- * (iochart_cairo_draw_warped) into a 1400x900 surface; every EXACT_EVERY frames the exact chart of
- * the range is laid out again, as the widget's worker does. Prints frame p50/p99 against the
- * 16 ms goal, and the exact chart's latency p50/p99. */
+ * Frames: plays a scripted zoom and pan (Ctrl+wheel steps around moving pointers, then pans, then
+ * zooms out) into a 1400x900 surface. Each frame is the exact chart of its range: laid out from
+ * the device's bin index (built once, as the app does at load) and drawn with cairo, as
+ * IochartTimelineView's worker and snapshot do. Prints the index's build time and bytes, the exact
+ * frame's p50/p99 against the 16 ms goal, and, every BEFORE_EVERY frames, the exact chart laid out
+ * without the index (the app before it) and the warped last chart (what the app shows meanwhile).
+ *
+ * --open: loads the capture as the app does and builds the charted device's index; prints the
+ * best of 3 wall times in seconds (load, index, both) on one line for app-frames.sh to compare
+ * with `iochart info`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include "synthetic-capture.h"
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
+#include "iochart-loader.h"
 
 #define WIDTH 1400
 #define HEIGHT 900
@@ -40,7 +47,7 @@ quantile (GArray *v, double q)
 }
 
 static IochartDisplayList *
-exact (IochartCapture *c, gint64 from, gint64 to)
+exact (IochartCapture *c, IochartBinIndex *index, gint64 from, gint64 to)
 {
   IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
   g_autoptr(IochartView) view = NULL;
@@ -49,39 +56,99 @@ exact (IochartCapture *c, gint64 from, gint64 to)
   vo.from_ns = from;
   vo.to_ns = to;
   vo.lanes.top_n = 24;
+  vo.index = index;
   view = iochart_view_new (c, &vo);
   return iochart_chart_draw (view, NULL);
+}
+
+static void
+paint (IochartDisplayList *dl, cairo_surface_t *surface, gint64 from, gint64 to, gboolean warped)
+{
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_rectangle (cr, 0, 0, WIDTH, HEIGHT);
+  cairo_clip (cr);
+  if (warped)
+    iochart_cairo_draw_warped (dl, cr, from, to);
+  else
+    iochart_cairo_draw (dl, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+}
+
+static int
+open_times (char **paths)
+{
+  double best[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE };
+
+  for (int run = 0; run < 3; run++)
+    {
+      IochartLoadOptions lo = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(IochartCapture) c = NULL;
+      g_autoptr(IochartBinIndex) index = NULL;
+      gint64 t0 = g_get_monotonic_time (), t1, t2;
+
+      c = iochart_load ((const char * const *) paths, &lo, &error);
+      if (c == NULL)
+        {
+          fprintf (stderr, "error: %s\n", error->message);
+          return 2;
+        }
+      t1 = g_get_monotonic_time ();
+      index = iochart_bin_index_new (c, iochart_steal_pick_device (c), IOCHART_LATENCY_Q2C);
+      t2 = g_get_monotonic_time ();
+      best[0] = MIN (best[0], (t1 - t0) / 1e6);
+      best[1] = MIN (best[1], (t2 - t1) / 1e6);
+      best[2] = MIN (best[2], (t2 - t0) / 1e6);
+      if (run == 0)
+        fprintf (stderr, "requests: %u, index %zu bytes = %.1f bytes/request\n", iochart_capture_get_n_requests (c),
+                 iochart_bin_index_get_size (index),
+                 (double) iochart_bin_index_get_size (index) / MAX (iochart_bin_index_get_n_requests (index), 1));
+    }
+  printf ("%.3f %.3f %.3f\n", best[0], best[1], best[2]);
+  return 0;
 }
 
 int
 main (int argc, char **argv)
 {
-  guint64 n = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 1000000;
-  guint every = argc > 2 ? atoi (argv[2]) : 10;
+  guint64 n;
+  guint every;
   g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(IochartBinIndex) index = NULL;
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) walls = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) exacts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) layouts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) befores = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) warps = g_array_new (FALSE, FALSE, sizeof (double));
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   IochartDisplayList *dl;
   gint64 full_from, full_to, from, to, t;
   double t0;
 
+  if (argc > 2 && g_strcmp0 (argv[1], "--open") == 0)
+    return open_times (argv + 2);
+  n = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 1000000;
+  every = argc > 2 ? atoi (argv[2]) : 10;
+
   t0 = g_get_monotonic_time ();
   c = synthetic_capture (n);
   printf ("requests: %u, capture built in %.2f s\n", iochart_capture_get_n_requests (c),
           (g_get_monotonic_time () - t0) / 1e6);
+  t0 = cpu_ms ();
+  index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  printf ("bin index: built in %.0f ms (CPU), %zu bytes = %.1f bytes/request (the model: 48)\n", cpu_ms () - t0,
+          iochart_bin_index_get_size (index),
+          (double) iochart_bin_index_get_size (index) / MAX (iochart_bin_index_get_n_requests (index), 1));
   full_from = from = iochart_capture_get_start_ns (c);
   full_to = to = iochart_capture_get_end_ns (c);
-  t = g_get_monotonic_time ();
-  dl = exact (c, from, to);
-  g_array_append_val (exacts, (double) { (g_get_monotonic_time () - t) / 1e3 });
+  dl = exact (c, index, from, to);
 
   for (guint step = 0; step < 200; step++)
     {
       double span = (double) (to - from), anchor = 0.3 + 0.4 * ((step * 37) % 100) / 100.0;
-      cairo_t *cr;
-      double ms, cpu;
+      double cpu, lay;
 
       if (step < 80)        /* zoom in around the pointer */
         {
@@ -101,34 +168,40 @@ main (int argc, char **argv)
           from = MAX ((gint64) (t_anchor - anchor * ns), full_from);
           to = MIN (from + (gint64) ns, full_to);
         }
-      t = g_get_monotonic_time ();
-      cpu = cpu_ms ();
-      cr = cairo_create (surface);
-      cairo_rectangle (cr, 0, 0, WIDTH, HEIGHT);
-      cairo_clip (cr);
-      iochart_cairo_draw_warped (dl, cr, from, to);
-      cairo_destroy (cr);
-      cairo_surface_flush (surface);
-      ms = (g_get_monotonic_time () - t) / 1e3;
-      g_array_append_val (walls, ms);
-      ms = cpu_ms () - cpu;
-      g_array_append_val (frames, ms);
       if (every > 0 && step % every == every - 1)
         {
-          t = g_get_monotonic_time ();
-          iochart_display_list_free (dl);
-          dl = exact (c, from, to);
-          g_array_append_val (exacts, (double) { (g_get_monotonic_time () - t) / 1e3 });
+          /* the app before the index: the warped last chart, and the exact one laid out walking */
+          IochartDisplayList *before;
+
+          cpu = cpu_ms ();
+          paint (dl, surface, from, to, TRUE);
+          g_array_append_val (warps, (double) { cpu_ms () - cpu });
+          cpu = cpu_ms ();
+          before = exact (c, NULL, from, to);
+          g_array_append_val (befores, (double) { cpu_ms () - cpu });
+          iochart_display_list_free (before);
         }
+      t = g_get_monotonic_time ();
+      cpu = cpu_ms ();
+      iochart_display_list_free (dl);
+      dl = exact (c, index, from, to);
+      lay = cpu_ms () - cpu;
+      paint (dl, surface, from, to, FALSE);
+      cpu = cpu_ms () - cpu;
+      g_array_append_val (layouts, lay);
+      g_array_append_val (frames, cpu);
+      g_array_append_val (walls, (double) { (g_get_monotonic_time () - t) / 1e3 });
     }
   {
     double p50 = quantile (frames, 0.5), p99 = quantile (frames, 0.99);
-    printf ("frame (warped last chart, %dx%d), CPU: p50 %.2f ms  p99 %.2f ms  goal 16 ms  p99/goal %.2f\n",
-            WIDTH, HEIGHT, p50, p99, p99 / 16.0);
-    printf ("frame, wall clock (load average counts): p50 %.2f ms  p99 %.2f ms\n",
-            quantile (walls, 0.5), quantile (walls, 0.99));
-    printf ("exact chart in the worker (%u layouts): p50 %.0f ms  p99 %.0f ms\n", exacts->len,
-            quantile (exacts, 0.5), quantile (exacts, 0.99));
+    printf ("exact frame (layout from the index + cairo, %dx%d), CPU: p50 %.2f ms  p99 %.2f ms  goal 16 ms  "
+            "p99/goal %.2f\n", WIDTH, HEIGHT, p50, p99, p99 / 16.0);
+    printf ("  of which layout: p50 %.2f ms  p99 %.2f ms; wall clock (load average counts): p50 %.2f ms  p99 %.2f ms\n",
+            quantile (layouts, 0.5), quantile (layouts, 0.99), quantile (walls, 0.5), quantile (walls, 0.99));
+    if (befores->len > 0)
+      printf ("before the index (%u frames): exact layout walking every request p50 %.0f ms  p99 %.0f ms; "
+              "warped last chart p50 %.2f ms  p99 %.2f ms\n", befores->len, quantile (befores, 0.5),
+              quantile (befores, 0.99), quantile (warps, 0.5), quantile (warps, 0.99));
   }
   iochart_display_list_free (dl);
   cairo_surface_destroy (surface);

@@ -1,24 +1,47 @@
 #!/bin/bash
-# app-frames.sh [BUILD_DIR] [N...]: the app timeline's frame times (p50/p99 against the 16 ms goal)
-# and its background layout latency on synthetic captures of 100k, 1M and 10M requests (or the N
-# given). Builds bench/app-frames.c against BUILD_DIR's core library (default build). Run it niced:
-# 10M requests take about 1 GB and a few minutes.
+# app-frames.sh [BUILD_DIR] [N...]: the app timeline on synthetic captures of 100k, 1M and 10M
+# requests (or the N given): the exact frame (chart laid out from the bin index, then drawn)
+# p50/p99 against the 16 ms goal, the bin index's build time and bytes, and the app before the
+# index (exact layout walking every request, warped last chart). Then the app's open time (load +
+# the charted device's bin index) against `iochart info` on real blktrace captures scaled with
+# bench/blktrace-scale.py to OPEN_RECORDS records each (default "500000 5000000"; goal: at most
+# 1.5x info). Builds bench/app-frames.c against BUILD_DIR's core library (default build). Run it
+# niced: 10M requests take about 1.3 GB and a few minutes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 shift || true
 sizes=${*:-100000 1000000 10000000}
+open_records=${OPEN_RECORDS:-500000 5000000}
 lib=$build/src/core/libiochart-core.a
+iochart=$build/src/cli/iochart
+src=$here/../../shared/captures/blktrace-bfq-idle-vs-normal-3s
 [ -f "$lib" ] || { echo "error: '$lib': build the project first (ninja -C $build)" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/iochart-app-frames.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pkgs="glib-2.0 gobject-2.0 gio-2.0 json-glib-1.0 libarchive libtracecmd libtracefs libtraceevent cairo libpng zlib"
+pkgs="glib-2.0 gobject-2.0 gio-2.0 json-glib-1.0 libarchive libtracecmd libtracefs libtraceevent cairo libpng zlib libzstd"
 cc -O2 -std=gnu17 -I"$here/../src/core" $(pkg-config --cflags $pkgs) "$here/app-frames.c" \
   "$lib" $(pkg-config --libs $pkgs) -lm -o "$tmp/app-frames"
 for n in $sizes; do
-  # fewer exact layouts on the biggest capture: each one scans every request
-  every=10
-  [ "$n" -ge 5000000 ] && every=100
+  # fewer layouts walking every request on the biggest capture: each one takes seconds
+  every=20
+  [ "$n" -ge 5000000 ] && every=50
   echo "== $n requests"
   "$tmp/app-frames" "$n" "$every"
+done
+
+[ -d "$src" ] || { echo "open time: skipped ('$src' missing)"; exit 0; }
+for want in $open_records; do
+  rm -rf "$tmp/cap"
+  python3 "$here/blktrace-scale.py" "$src" "$tmp/cap" "$want" >/dev/null
+  cat "$tmp/cap"/* >/dev/null   # both start from a warm page cache
+  best=999999
+  for i in 1 2 3; do
+    /usr/bin/time -f "%e" -o "$tmp/time" "$iochart" info "$tmp/cap" >/dev/null 2>&1
+    best=$(echo "$(cat "$tmp/time") $best" | awk '{print ($1<$2)?$1:$2}')
+  done
+  echo "== open: blktrace capture of $want records ($(du -sh "$tmp/cap" | cut -f1))"
+  read -r load index both <<< "$("$tmp/app-frames" --open "$tmp/cap")"
+  echo "app open (load $load s + bin index $index s) $both s; iochart info $best s: $(echo "$both $best" |
+    awk '{printf "%.2f", $1/$2}')x info (goal <= 1.5x)"
 done

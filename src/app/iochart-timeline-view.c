@@ -27,6 +27,7 @@ struct _IochartTimelineView {
   IochartView        *view;
   IochartDisplayList *dl;
   IochartBinIndex    *index;           /* the charted device's, built by the first layout */
+  gboolean            index_auto;      /* built for the device picked when none is chosen */
   int                 dl_width;
   gint64              dl_from, dl_to;
   guint               generation;      /* bumped by every change of data, filter or style */
@@ -60,6 +61,7 @@ typedef struct {
   guint             width;
   guint             generation;
   IochartBinIndex  *index;     /* the device's index, or NULL: the worker builds it */
+  gboolean          index_auto;
   IochartView      *view;      /* results */
   IochartDisplayList *dl;
   GError           *error;
@@ -87,12 +89,13 @@ ensure_index (Build *b)
   int device;
 
   /* with no device chosen the index is the picked one's: picking again walks every request */
-  if (b->index && (b->device < 0 || iochart_bin_index_get_device (b->index) == b->device))
+  if (b->index && (b->device < 0 ? b->index_auto : iochart_bin_index_get_device (b->index) == b->device))
     return;
   device = b->device >= 0 ? b->device : iochart_steal_pick_device (b->capture);
   g_clear_pointer (&b->index, iochart_bin_index_unref);
   if (device >= 0)
     b->index = iochart_bin_index_new (b->capture, device, IOCHART_LATENCY_Q2C);
+  b->index_auto = b->device < 0;
 }
 
 static IochartDisplayList *
@@ -153,6 +156,7 @@ build_new (IochartTimelineView *self, int width)
   b->width = MAX (width, IOCHART_VIEW_MIN_WIDTH);
   b->generation = self->generation;
   b->index = self->index ? iochart_bin_index_ref (self->index) : NULL;
+  b->index_auto = self->index_auto;
   return b;
 }
 
@@ -199,6 +203,7 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_clear_pointer (&self->index, iochart_bin_index_unref);
       self->index = iochart_bin_index_ref (b->index);
+      self->index_auto = b->index_auto;
     }
   if (!up_to_date (self) && b->dl == NULL && b->generation == self->generation)
     ;   /* the same request failed: do not loop on it */
