@@ -248,6 +248,14 @@ IochartBins *
 iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
                        guint n_columns, guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
 {
+  return iochart_bins_new_lane (capture, device, from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind, -1);
+}
+
+IochartBins *
+iochart_bins_new_lane (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
+                       guint n_columns, guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind,
+                       int only_lane)
+{
   IochartBins *bins;
   guint n = iochart_capture_get_n_requests (capture);
 
@@ -289,7 +297,8 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
       IochartRequest rq;
 
       iochart_capture_get_request (capture, i, &rq);
-      if (rq.device == device)
+      if (rq.device == device &&
+          (only_lane < 0 || (lanes && iochart_lanes_lane_of_request (lanes, &rq) == only_lane)))
         add_request (bins, &rq, lanes);
     }
   return bins;

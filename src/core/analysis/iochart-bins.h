@@ -63,6 +63,16 @@ IochartBins *iochart_bins_new_full      (IochartCapture     *capture,
                                          guint               sector_rows,
                                          IochartLanes       *lanes,
                                          IochartLatencyKind  latency_kind);
+/* The same for the requests of one lane of lanes only (the sector map keeps the device's band). */
+IochartBins *iochart_bins_new_lane      (IochartCapture     *capture,
+                                         int                 device,
+                                         gint64              from_ns,
+                                         gint64              to_ns,
+                                         guint               n_columns,
+                                         guint               sector_rows,
+                                         IochartLanes       *lanes,
+                                         IochartLatencyKind  latency_kind,
+                                         int                 only_lane);
 void         iochart_bins_free          (IochartBins    *bins);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBins, iochart_bins_free)
 

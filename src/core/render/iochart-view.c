@@ -11,6 +11,8 @@ struct _IochartView {
   guint               n_lanes_wanted;
   IochartSteal       *steal;
   IochartBins        *bins;
+  int                 highlight_lane;
+  IochartBins        *highlight;
 };
 
 IochartView *
@@ -62,6 +64,12 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   if (view->device >= 0)
     view->bins = iochart_bins_new_full (capture, view->device, view->from_ns, view->to_ns,
                                         view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
+  view->highlight_lane = options->highlight != IOCHART_NO_PROCESS
+                         ? iochart_lanes_lane_of_process (view->lanes, options->highlight) : -1;
+  if (view->device >= 0 && view->highlight_lane >= 0)
+    view->highlight = iochart_bins_new_lane (capture, view->device, view->from_ns, view->to_ns, view->n_columns,
+                                             IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency,
+                                             view->highlight_lane);
   return view;
 }
 
@@ -74,6 +82,7 @@ iochart_view_free (IochartView *view)
   g_clear_pointer (&view->lanes, iochart_lanes_free);
   g_clear_pointer (&view->steal, iochart_steal_free);
   g_clear_pointer (&view->bins, iochart_bins_free);
+  g_clear_pointer (&view->highlight, iochart_bins_free);
   g_free (view);
 }
 
@@ -87,4 +96,6 @@ IochartLanes *iochart_view_get_lanes (IochartView *view) { return view->lanes; }
 guint iochart_view_get_n_lanes_wanted (IochartView *view) { return view->n_lanes_wanted; }
 IochartSteal *iochart_view_get_steal (IochartView *view) { return view->steal; }
 IochartBins *iochart_view_get_bins (IochartView *view) { return view->bins; }
+int iochart_view_get_highlight_lane (IochartView *view) { return view->highlight_lane; }
+IochartBins *iochart_view_get_highlight_bins (IochartView *view) { return view->highlight; }
 const IochartViewOptions *iochart_view_get_options (IochartView *view) { return &view->options; }
