@@ -98,6 +98,9 @@ struct _IochartBuilder {
   guint64             bad_times;     /* events dropped: time out of [0, IOCHART_TIME_MAX_NS) */
   guint64             bad_classes;   /* ioprio fields of class 5-7, read as no field */
   GHashTable         *unowned_tasks; /* pid -> GArray of IochartTaskRec, until the pid has a process */
+  /* live use: requests below base were handed on and forgotten; below settled none changes */
+  guint32             base;
+  guint32             settled;
 };
 
 /* ---- the table ---- */
@@ -202,13 +205,13 @@ map_clear (RqMap *m)
 static inline IochartRequestRec *
 rec_at (IochartBuilder *b, guint32 rq)
 {
-  return &g_array_index (b->capture->requests, IochartRequestRec, rq);
+  return &g_array_index (b->capture->requests, IochartRequestRec, rq - b->base);
 }
 
 static inline Pending *
 pending_at (IochartBuilder *b, guint32 rq)
 {
-  return &g_array_index (b->pending, Pending, rq);
+  return &g_array_index (b->pending, Pending, rq - b->base);
 }
 
 static QueuedList *
@@ -917,7 +920,7 @@ request_new (IochartBuilder *b, const IochartBlockEvent *ev)
     _iochart_rec_set_time (b->capture, &rec, i, IOCHART_TIME_UNKNOWN);
   g_array_append_val (b->capture->requests, rec);
   g_array_append_val (b->pending, p);
-  return b->capture->requests->len - 1;
+  return b->base + b->capture->requests->len - 1;
 }
 
 static void
@@ -1031,7 +1034,7 @@ clone_piece (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
   copy.merges_source &= 0xf000;
   g_array_append_val (b->capture->requests, copy);
   g_array_append_val (b->pending, pend);
-  return b->capture->requests->len - 1;
+  return b->base + b->capture->requests->len - 1;
 }
 
 /* Gives a queued bio the sectors [sector, sector + nr) that are left of it. */
@@ -1224,7 +1227,11 @@ end_flush_sequence (IochartBuilder *b, const IochartBlockEvent *ev)
   for (guint i = 0; i < MIN (b->n_done, G_N_ELEMENTS (b->recent_done)); i++)
     {
       guint32 rq = b->recent_done[(b->n_done - 1 - i) % G_N_ELEMENTS (b->recent_done)];
-      IochartRequestRec *rec = rec_at (b, rq);
+      IochartRequestRec *rec;
+
+      if (rq < b->base)
+        continue;   /* live use: handed on already */
+      rec = rec_at (b, rq);
 
       if (rec->sector == ev->sector && rec->op_flags != OP_DEAD &&
           g_array_index (b->capture->devices, IochartDevice, rec->device).dev == ev->dev)
@@ -1440,18 +1447,20 @@ rule_matches (IochartBuilder *b, const IochartClassRule *rule, guint process)
   return iochart_capture_process_matches (b->capture, process, rule->match);
 }
 
-/* Lays the name histories out one process after another: one array for all, not one each. */
+/* Lays the name histories out one process after another: one array for all, not one each.
+ * c is the capture being built, or a live snapshot holding a copy of its processes. */
 static void
-group_comms (IochartBuilder *b)
+group_comms_into (IochartBuilder *b, IochartCapture *c)
 {
-  IochartCapture *c = b->capture;
-  g_autofree guint32 *next = g_new (guint32, c->processes->len);
+  g_autofree guint32 *next = g_new (guint32, c->processes->len + 1);
   guint32 offset = 0;
 
   for (guint i = 0; i < c->processes->len; i++)
     {
-      proc_at (b, i)->first_comm = next[i] = offset;
-      offset += proc_at (b, i)->n_comms;
+      IochartProcess *p = &g_array_index (c->processes, IochartProcess, i);
+
+      p->first_comm = next[i] = offset;
+      offset += p->n_comms;
     }
   g_array_set_size (c->comms, offset);
   for (guint i = 0; i < b->comm_log->len; i++)
@@ -1460,8 +1469,14 @@ group_comms (IochartBuilder *b)
       IochartComm *out = &g_array_index (c->comms, IochartComm, next[e->process]++);
 
       out->ns = e->ns;
-      out->comm = e->comm;
+      out->comm = c == b->capture ? e->comm : _iochart_capture_intern (c, e->comm, -1);
     }
+}
+
+static void
+group_comms (IochartBuilder *b)
+{
+  group_comms_into (b, b->capture);
   g_array_set_size (b->comm_log, 0);
 }
 
@@ -1520,17 +1535,23 @@ drop_dead (IochartBuilder *b)
 /* A process without I/O keeps the class it was given; _iochart_capture_retally() decides the rest
  * from the requests. */
 static void
-classes_from_hints (IochartBuilder *b)
+classes_from_hints_into (IochartBuilder *b, GArray *processes)
 {
-  for (guint i = 0; i < b->capture->processes->len; i++)
+  for (guint i = 0; i < processes->len; i++)
     {
-      IochartProcess *p = proc_at (b, i);
+      IochartProcess *p = &g_array_index (processes, IochartProcess, i);
       const ClassHint *hint = &g_array_index (b->hints, ClassHint, i);
 
       p->klass = hint->klass;
       p->level = hint->level;
       p->class_source = hint->source;
     }
+}
+
+static void
+classes_from_hints (IochartBuilder *b)
+{
+  classes_from_hints_into (b, b->capture->processes);
 }
 
 /* Scheduler notes often come after a request was queued (BFQ names a new queue only once its
@@ -1596,4 +1617,125 @@ _iochart_builder_finish (IochartBuilder *b)
   _iochart_builder_progress (b, 1.0);
   b->capture = NULL;
   return c;
+}
+
+/* ---- live use: what a snapshot takes before the capture is finished ---- */
+
+IochartCapture *
+_iochart_builder_peek (IochartBuilder *b)
+{
+  return b->capture;
+}
+
+guint32
+_iochart_builder_get_base (IochartBuilder *b)
+{
+  return b->base;
+}
+
+guint32
+_iochart_builder_get_end (IochartBuilder *b)
+{
+  return b->base + b->capture->requests->len;
+}
+
+const IochartRequestRec *
+_iochart_builder_get_request (IochartBuilder *b, guint32 rq, gboolean *in_flight)
+{
+  const Pending *p = pending_at (b, rq);
+
+  *in_flight = p->state == ST_INFLIGHT;
+  return rec_at (b, rq)->op_flags == OP_DEAD ? NULL : rec_at (b, rq);
+}
+
+static gint64
+first_time (IochartBuilder *b, const IochartRequestRec *rec)
+{
+  for (guint i = IOCHART_T_QUEUE; i <= IOCHART_T_COMPLETE; i++)
+    {
+      gint64 t = _iochart_rec_get_time (b->capture, rec, i);
+      if (t != IOCHART_TIME_UNKNOWN)
+        return t;
+    }
+  return IOCHART_TIME_UNKNOWN;
+}
+
+guint32
+_iochart_builder_settle (IochartBuilder *b)
+{
+  guint32 end = _iochart_builder_get_end (b), limit = end;
+
+  /* the last completions may still take the end of a flush sequence */
+  for (guint i = 0; i < MIN (b->n_done, G_N_ELEMENTS (b->recent_done)); i++)
+    limit = MIN (limit, MAX (b->recent_done[i], b->base));
+  b->settled = MAX (b->settled, b->base);
+  while (b->settled < limit && pending_at (b, b->settled)->state >= ST_DONE)
+    b->settled++;
+  return b->settled;
+}
+
+void
+_iochart_builder_expire (IochartBuilder *b, gint64 before_ns)
+{
+  guint32 end = _iochart_builder_get_end (b);
+  guint kept = 0;
+
+  for (guint32 rq = MAX (b->settled, b->base); rq < end; rq++)
+    {
+      IochartRequestRec *rec = rec_at (b, rq);
+      Pending *p = pending_at (b, rq);
+      gint64 t = first_time (b, rec);
+      RqMap *m = state_map (b, p->state);
+
+      if (t == IOCHART_TIME_UNKNOWN || t >= before_ns)
+        break;
+      if (p->state >= ST_DONE)
+        continue;
+      if (m != NULL)
+        chain_remove (b, m, g_array_index (b->capture->devices, IochartDevice, rec->device).dev,
+                      key_sector (rec->sector, p->nr), p->nr, rq);
+      untrack_extent (b, rq);
+      qlist_remove (b, rq);
+      g_hash_table_remove (b->folded, GUINT_TO_POINTER (rq));
+      if (p->state == ST_INFLIGHT)
+        b->capture->unmatched_issues++;
+      p->state = ST_DONE;
+    }
+  /* completions that old take no flush-sequence end any more */
+  for (guint i = 0; i < MIN (b->n_done, G_N_ELEMENTS (b->recent_done)); i++)
+    {
+      guint32 rq = b->recent_done[(b->n_done - 1 - i) % G_N_ELEMENTS (b->recent_done)];
+      gint64 t = rq >= b->base ? _iochart_rec_get_time (b->capture, rec_at (b, rq), IOCHART_T_COMPLETE)
+                               : IOCHART_TIME_UNKNOWN;
+      if (t == IOCHART_TIME_UNKNOWN || t < before_ns)
+        break;
+      kept++;
+    }
+  if (kept < MIN (b->n_done, G_N_ELEMENTS (b->recent_done)))
+    {
+      guint32 ring[G_N_ELEMENTS (b->recent_done)];
+
+      for (guint i = 0; i < kept; i++)
+        ring[kept - 1 - i] = b->recent_done[(b->n_done - 1 - i) % G_N_ELEMENTS (b->recent_done)];
+      memcpy (b->recent_done, ring, kept * sizeof (guint32));
+      b->n_done = kept;
+    }
+}
+
+void
+_iochart_builder_forget (IochartBuilder *b, guint32 upto)
+{
+  upto = MIN (upto, b->settled);
+  if (upto <= b->base)
+    return;
+  g_array_remove_range (b->capture->requests, 0, upto - b->base);
+  g_array_remove_range (b->pending, 0, upto - b->base);
+  b->base = upto;
+}
+
+void
+_iochart_builder_snapshot_names (IochartBuilder *b, IochartCapture *dst)
+{
+  classes_from_hints_into (b, dst->processes);
+  group_comms_into (b, dst);
 }

@@ -214,6 +214,8 @@ struct _IochartCapture {
   gboolean     sampled_tasks;
   GArray      *tasks;        /* IochartTaskRec; by process, then time, once finished */
   GArray      *task_index;   /* guint32 per process + 1: each process's first record in tasks */
+  GPtrArray   *task_lists;   /* live snapshots instead: a GArray of IochartTaskRec per process */
+  guint64      n_listed_tasks;
   GPtrArray   *warnings;     /* char*, NULL-terminated on finish */
   GArray      *ambiguous;    /* guint32 processes whose notes said "idle or be 7" */
   GArray      *btt_devices;  /* IochartBttFigures per device index */
@@ -225,6 +227,18 @@ gint64      _iochart_t48_get            (const IochartCapture *self, const guint
 void        _iochart_t48_set            (IochartCapture *self, guint8 t[6], gint64 ns);
 gint64      _iochart_rec_get_time       (const IochartCapture *self, const IochartRequestRec *rec, guint which);
 void        _iochart_rec_set_time       (IochartCapture *self, IochartRequestRec *rec, guint which, gint64 ns);
+/* What a process's requests add up to, by class: its figures and its class follow from it.
+ * Requests are added (sign 1) and taken away again (-1) as a live window moves. */
+typedef struct {
+  guint64 requests, bytes;
+  guint64 class_requests[IOCHART_N_CLASSES];
+  guint64 class_bytes[IOCHART_N_CLASSES];
+  guint64 source_bytes[IOCHART_N_CLASSES][IOCHART_N_CLASS_SOURCES];
+  guint64 level_bytes[IOCHART_N_CLASSES][8];
+} IochartProcTally;
+
+void        _iochart_proc_tally_add     (IochartProcTally *t, const IochartRequestRec *rec, gint sign);
+void        _iochart_proc_tally_apply   (const IochartProcTally *t, IochartProcess *p);
 /* Recomputes each process's requests, bytes and class from the requests (after their classes
  * changed, e.g. from a side capture). */
 void        _iochart_capture_retally    (IochartCapture *self);
@@ -237,5 +251,33 @@ void        _iochart_capture_group_tasks (IochartCapture *self);
 void        _iochart_capture_add_task_states (IochartCapture *self, const IochartTaskRec *recs, guint n);
 /* Adds a warning (taking text) to a capture, finished or not. */
 void        _iochart_capture_add_warning (IochartCapture *self, char *text);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* Live use (iochart-live-capture.c): the capture as built so far, before finish. Requests are
+ * numbered from the first one ever made; those below base were forgotten. */
+IochartCapture *_iochart_builder_peek         (IochartBuilder    *b);
+guint32         _iochart_builder_get_base     (IochartBuilder    *b);
+guint32         _iochart_builder_get_end      (IochartBuilder    *b);
+/* NULL for a request merged into another (it is no request of the finished capture). */
+const IochartRequestRec *_iochart_builder_get_request (IochartBuilder *b,
+                                               guint32            rq,
+                                               gboolean          *in_flight);
+/* The first request that may still change: all before it are complete or dead. */
+guint32         _iochart_builder_settle       (IochartBuilder    *b);
+/* Requests first seen before before_ns and still waiting or in flight stop being matched (a
+ * bio-based device's bios never complete): they stay as they are and count as settled. */
+void            _iochart_builder_expire       (IochartBuilder    *b,
+                                               gint64             before_ns);
+/* Drops the records of settled requests below upto. */
+void            _iochart_builder_forget       (IochartBuilder    *b,
+                                               guint32            upto);
+/* dst->processes holds a copy of the builder's: gives them their classes from hints (as
+ * finish does before the tally) and lays out their name histories in dst. */
+void            _iochart_builder_snapshot_names (IochartBuilder  *b,
+                                               IochartCapture    *dst);
+
 
 G_END_DECLS

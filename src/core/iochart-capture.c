@@ -22,6 +22,7 @@ iochart_capture_finalize (GObject *object)
   g_clear_pointer (&self->btt_processes, g_array_unref);
   g_clear_pointer (&self->tasks, g_array_unref);
   g_clear_pointer (&self->task_index, g_array_unref);
+  g_clear_pointer (&self->task_lists, g_ptr_array_unref);
   G_OBJECT_CLASS (iochart_capture_parent_class)->finalize (object);
 }
 
@@ -348,6 +349,9 @@ guint
 iochart_capture_get_n_task_changes (IochartCapture *self, guint process)
 {
   g_return_val_if_fail (IOCHART_IS_CAPTURE (self), 0);
+  if (self->task_lists != NULL)
+    return process < self->task_lists->len && self->task_lists->pdata[process] != NULL
+           ? ((GArray *) self->task_lists->pdata[process])->len : 0;
   if (self->task_index == NULL || process + 1 >= self->task_index->len)
     return 0;
   return g_array_index (self->task_index, guint32, process + 1)
@@ -361,8 +365,11 @@ iochart_capture_get_task_change (IochartCapture *self, guint process, guint i, g
   const IochartTaskRec *rec;
 
   g_return_if_fail (i < iochart_capture_get_n_task_changes (self, process));
-  rec = &g_array_index (self->tasks, IochartTaskRec,
-                        g_array_index (self->task_index, guint32, process) + i);
+  if (self->task_lists != NULL)
+    rec = &g_array_index ((GArray *) self->task_lists->pdata[process], IochartTaskRec, i);
+  else
+    rec = &g_array_index (self->tasks, IochartTaskRec,
+                          g_array_index (self->task_index, guint32, process) + i);
   *ns = _iochart_t48_get (self, rec->t);
   *state = rec->state;
 }
@@ -393,15 +400,9 @@ iochart_capture_get_model_size (IochartCapture *self)
          (gsize) self->comms->len * sizeof (IochartComm) +
          (gsize) self->devices->len * sizeof (IochartDevice) +
          (gsize) (self->btt_devices->len + self->btt_processes->len) * sizeof (IochartBttFigures) +
-         (gsize) self->tasks->len * sizeof (IochartTaskRec) +
+         (gsize) (self->tasks->len + self->n_listed_tasks) * sizeof (IochartTaskRec) +
          self->string_bytes + (gsize) n_strings * 2 * sizeof (gpointer);
 }
-
-typedef struct {
-  guint64 class_bytes[IOCHART_N_CLASSES];
-  guint64 source_bytes[IOCHART_N_CLASS_SOURCES];
-  guint64 level_bytes[8];
-} ProcTally;
 
 static guint
 argmax (const guint64 *v, guint n)
@@ -423,74 +424,56 @@ rec_weight (const IochartRequestRec *rec)
   return (guint64) issues * rec->bytes + issues;
 }
 
-static void
-tally_counts (IochartCapture *self, ProcTally *t)
+void
+_iochart_proc_tally_add (IochartProcTally *t, const IochartRequestRec *rec, gint sign)
 {
-  for (guint i = 0; i < self->requests->len; i++)
-    {
-      const IochartRequestRec *rec = &g_array_index (self->requests, IochartRequestRec, i);
-      guint issues = rec->counts & 15, klass = rec->prio & 7;
-      IochartProcess *p;
+  guint issues = rec->counts & 15, klass = rec->prio & 7;
+  /* taking away is adding the two's complement */
+  guint64 w = rec_weight (rec) * (guint64) (gint64) sign;
 
-      if (rec->process == IOCHART_NO_PROCESS || issues == 0)
-        continue;
-      p = &g_array_index (self->processes, IochartProcess, rec->process);
-      p->requests += issues;
-      p->bytes += (guint64) issues * rec->bytes;
-      p->class_mask |= 1u << klass;
-      t[rec->process].class_bytes[klass] += rec_weight (rec);
-    }
-}
-
-static void
-tally_sources (IochartCapture *self, ProcTally *t)
-{
-  for (guint i = 0; i < self->requests->len; i++)
-    {
-      const IochartRequestRec *rec = &g_array_index (self->requests, IochartRequestRec, i);
-
-      if (rec->process == IOCHART_NO_PROCESS || (rec->counts & 15) == 0 ||
-          (rec->prio & 7) != g_array_index (self->processes, IochartProcess, rec->process).klass)
-        continue;
-      t[rec->process].source_bytes[rec->merges_source >> 12] += rec_weight (rec);
-      t[rec->process].level_bytes[(rec->prio >> 3) & 7] += rec_weight (rec);
-    }
+  if (issues == 0)
+    return;
+  t->requests += issues * (guint64) (gint64) sign;
+  t->bytes += (guint64) issues * rec->bytes * (guint64) (gint64) sign;
+  t->class_requests[klass] += sign;
+  t->class_bytes[klass] += w;
+  t->source_bytes[klass][rec->merges_source >> 12] += w;
+  t->level_bytes[klass][(rec->prio >> 3) & 7] += w;
 }
 
 /* A process's class is that of most of its bytes; its level and source, those of most of the
  * bytes in that class. Processes without I/O keep what they have. */
 void
+_iochart_proc_tally_apply (const IochartProcTally *t, IochartProcess *p)
+{
+  p->requests = t->requests;
+  p->bytes = t->bytes;
+  p->class_mask = 0;
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    if (t->class_requests[k] > 0)
+      p->class_mask |= 1u << k;
+  if (p->requests == 0)
+    return;
+  p->klass = argmax (t->class_bytes, IOCHART_N_CLASSES);
+  p->class_source = p->klass == IOCHART_CLASS_UNKNOWN ? IOCHART_CLASS_SOURCE_UNKNOWN
+                                                      : argmax (t->source_bytes[p->klass], IOCHART_N_CLASS_SOURCES);
+  p->level = argmax (t->level_bytes[p->klass], 8);
+}
+
+void
 _iochart_capture_retally (IochartCapture *self)
 {
-  g_autofree ProcTally *t = g_new0 (ProcTally, self->processes->len);
+  g_autofree IochartProcTally *t = g_new0 (IochartProcTally, self->processes->len);
 
-  for (guint i = 0; i < self->processes->len; i++)
+  for (guint i = 0; i < self->requests->len; i++)
     {
-      IochartProcess *p = &g_array_index (self->processes, IochartProcess, i);
+      const IochartRequestRec *rec = &g_array_index (self->requests, IochartRequestRec, i);
 
-      p->requests = 0;
-      p->bytes = 0;
-      p->class_mask = 0;
+      if (rec->process != IOCHART_NO_PROCESS)
+        _iochart_proc_tally_add (&t[rec->process], rec, 1);
     }
-  tally_counts (self, t);
   for (guint i = 0; i < self->processes->len; i++)
-    {
-      IochartProcess *p = &g_array_index (self->processes, IochartProcess, i);
-
-      if (p->requests > 0)
-        p->klass = argmax (t[i].class_bytes, IOCHART_N_CLASSES);
-    }
-  tally_sources (self, t);
-  for (guint i = 0; i < self->processes->len; i++)
-    {
-      IochartProcess *p = &g_array_index (self->processes, IochartProcess, i);
-
-      if (p->requests == 0)
-        continue;
-      p->class_source = p->klass == IOCHART_CLASS_UNKNOWN ? IOCHART_CLASS_SOURCE_UNKNOWN
-                                                          : argmax (t[i].source_bytes, IOCHART_N_CLASS_SOURCES);
-      p->level = argmax (t[i].level_bytes, 8);
-    }
+    _iochart_proc_tally_apply (&t[i], &g_array_index (self->processes, IochartProcess, i));
 }
 
 /* BFQ gives level 7 the weight of the idle class: its notes cannot tell them apart. Say so rather

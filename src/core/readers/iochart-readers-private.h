@@ -24,6 +24,16 @@ typedef struct {
 gboolean _iochart_dat_sniff         (const guint8 *head, gsize len);
 gboolean _iochart_dat_check         (const char *path, GError **error);
 gboolean _iochart_dat_read          (IochartBuilder *b, const char *path, GError **error);
+/* The same decoding for records of the running kernel (live recording), fed in time order;
+ * flush adds the records it did not read to the builder's event count. */
+struct tep_handle;
+struct tep_record;
+typedef struct _IochartDatDecoder IochartDatDecoder;
+IochartDatDecoder *_iochart_dat_decoder_new    (IochartBuilder *b, const char *name, struct tep_handle *tep);
+void     _iochart_dat_decoder_record (IochartDatDecoder *self, struct tep_record *rec);
+void     _iochart_dat_decoder_flush  (IochartDatDecoder *self);
+guint64  _iochart_dat_decoder_get_damaged (IochartDatDecoder *self);
+void     _iochart_dat_decoder_free   (IochartDatDecoder *self);
 
 /* The tracefs `trace` file and `trace-cmd report` text, block/sched/syscall events. */
 gboolean _iochart_ftrace_text_sniff (const IochartText *text);

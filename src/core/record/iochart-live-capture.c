@@ -1,0 +1,591 @@
+/* iochart-live-capture.c: a capture that grows while it is recorded (see the header) */
+#include <string.h>
+#include <time.h>
+#include <tracefs.h>
+#include <traceevent/kbuffer.h>
+#include <traceevent/event-parse.h>
+
+#include "iochart-live-capture-private.h"
+#include "iochart-error.h"
+#include "readers/iochart-readers-private.h"
+
+#define NS_PER_S G_GINT64_CONSTANT (1000000000)
+/* Events stamped this long before a drain began are all in hand by its end: a CPU commits an
+ * event within microseconds of stamping it. */
+#define WATERMARK_MARGIN_NS (5 * G_GINT64_CONSTANT (1000000))
+
+typedef struct {
+  GQueue          pages;     /* GBytes, oldest first; the head is loaded in kbuf when loaded */
+  struct kbuffer *kbuf;
+  gboolean        loaded;
+  void           *data;      /* the next event of the head page, NULL when none */
+  unsigned long long ts;
+} CpuPages;
+
+struct _IochartLiveCapture {
+  GMutex              lock;          /* the builder and the pages */
+  IochartBuilder     *b;
+  gint64              keep_ns;
+  gint64              expire_ns;
+  /* pages of the running kernel */
+  struct tep_handle  *tep;
+  IochartDatDecoder  *decoder;
+  GPtrArray          *cpus;          /* CpuPages* per CPU */
+  guint64             missed;        /* lost events the pages mark */
+  guint64             lost;          /* lost events the recorder counted */
+  /* published: touched by the updating thread only */
+  IochartCapture     *pub;
+  guint32             settled_in;    /* builder requests below this are in pub for good */
+  guint               n_perm;        /* pub's requests before the tail copied each update */
+  guint               n_stale;       /* pub's first requests older than the window */
+  GArray             *tallies;       /* IochartProcTally per process, of pub's first n_perm */
+  GHashTable         *strmap;        /* builder's interned string -> pub's */
+  gint64              tasks_trimmed_ns;
+  /* the recording worker */
+  GThread            *thread;
+  IochartRecorder    *recorder;
+  guint               interval_ms;
+  GMutex              wake_lock;
+  GCond               wake;
+  gboolean            stopping;
+  GError             *worker_error;
+};
+
+static void
+task_list_free (gpointer list)
+{
+  if (list != NULL)   /* processes without task states have none */
+    g_array_unref (list);
+}
+
+IochartLiveCapture *
+iochart_live_capture_new (const char *name, gint64 keep_ns)
+{
+  IochartLiveCapture *self = g_new0 (IochartLiveCapture, 1);
+
+  g_mutex_init (&self->lock);
+  g_mutex_init (&self->wake_lock);
+  g_cond_init (&self->wake);
+  self->b = _iochart_builder_new (name);
+  self->keep_ns = MAX (keep_ns, 0);
+  self->expire_ns = 30 * NS_PER_S;
+  self->cpus = g_ptr_array_new ();
+  self->pub = g_object_new (IOCHART_TYPE_CAPTURE, NULL);
+  self->pub->name = g_strdup (name);
+  self->pub->task_lists = g_ptr_array_new_with_free_func (task_list_free);
+  g_ptr_array_add (self->pub->warnings, NULL);
+  self->tallies = g_array_new (FALSE, TRUE, sizeof (IochartProcTally));
+  self->strmap = g_hash_table_new (NULL, NULL);
+  self->tasks_trimmed_ns = IOCHART_TIME_UNKNOWN;
+  return self;
+}
+
+static void
+cpu_pages_free (CpuPages *cp)
+{
+  g_queue_clear_full (&cp->pages, (GDestroyNotify) g_bytes_unref);
+  kbuffer_free (cp->kbuf);
+  g_free (cp);
+}
+
+void
+iochart_live_capture_free (IochartLiveCapture *self)
+{
+  if (self == NULL)
+    return;
+  if (self->thread != NULL)
+    iochart_live_capture_stop (self, NULL);
+  g_clear_error (&self->worker_error);
+  for (guint i = 0; i < self->cpus->len; i++)
+    cpu_pages_free (self->cpus->pdata[i]);
+  g_ptr_array_unref (self->cpus);
+  g_clear_pointer (&self->decoder, _iochart_dat_decoder_free);
+  if (self->tep != NULL)
+    tep_free (self->tep);
+  _iochart_builder_free (self->b);
+  g_object_unref (self->pub);
+  g_array_unref (self->tallies);
+  g_hash_table_unref (self->strmap);
+  g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->wake_lock);
+  g_cond_clear (&self->wake);
+  g_free (self);
+}
+
+IochartBuilder *
+_iochart_live_capture_lock (IochartLiveCapture *self)
+{
+  g_mutex_lock (&self->lock);
+  return self->b;
+}
+
+void
+_iochart_live_capture_unlock (IochartLiveCapture *self)
+{
+  g_mutex_unlock (&self->lock);
+}
+
+void
+_iochart_live_capture_set_expire_ns (IochartLiveCapture *self, gint64 expire_ns)
+{
+  self->expire_ns = MAX (expire_ns, 0);
+}
+
+/* ---- publishing ---- */
+
+static const char *
+pub_string (IochartLiveCapture *self, const char *s)
+{
+  const char *mine;
+
+  if (s == NULL)
+    return NULL;
+  if ((mine = g_hash_table_lookup (self->strmap, s)) == NULL)
+    {
+      mine = _iochart_capture_intern (self->pub, s, -1);
+      g_hash_table_insert (self->strmap, (gpointer) s, (gpointer) mine);
+    }
+  return mine;
+}
+
+static IochartProcTally *
+tally_of (IochartLiveCapture *self, guint32 process)
+{
+  if (process >= self->tallies->len)
+    g_array_set_size (self->tallies, process + 1);
+  return &g_array_index (self->tallies, IochartProcTally, process);
+}
+
+static void
+tally (IochartLiveCapture *self, const IochartRequestRec *rec, gint sign)
+{
+  if (rec->process != IOCHART_NO_PROCESS)
+    _iochart_proc_tally_add (tally_of (self, rec->process), rec, sign);
+}
+
+/* Requests that can no longer change go into pub for good, in the builder's order; the
+ * builder forgets them. */
+static void
+take_settled (IochartLiveCapture *self)
+{
+  guint32 settled = _iochart_builder_settle (self->b);
+  GArray *out = self->pub->requests;
+
+  g_array_set_size (out, self->n_perm);
+  for (guint32 rq = MAX (self->settled_in, _iochart_builder_get_base (self->b)); rq < settled; rq++)
+    {
+      gboolean in_flight;
+      const IochartRequestRec *rec = _iochart_builder_get_request (self->b, rq, &in_flight);
+
+      if (rec == NULL)
+        continue;
+      g_array_append_vals (out, rec, 1);
+      tally (self, rec, 1);
+    }
+  self->n_perm = out->len;
+  self->settled_in = settled;
+  _iochart_builder_forget (self->b, settled);
+}
+
+/* The newest requests, copied as they are now; returns how many are in flight (the finished
+ * capture counts those as issues without a completion). */
+static guint64
+copy_tail (IochartLiveCapture *self)
+{
+  guint32 end = _iochart_builder_get_end (self->b);
+  guint64 in_flight_n = 0;
+
+  for (guint32 rq = self->settled_in; rq < end; rq++)
+    {
+      gboolean in_flight;
+      const IochartRequestRec *rec = _iochart_builder_get_request (self->b, rq, &in_flight);
+
+      if (rec == NULL)
+        continue;
+      g_array_append_vals (self->pub->requests, rec, 1);
+      in_flight_n += in_flight;
+    }
+  return in_flight_n;
+}
+
+static void
+copy_processes (IochartLiveCapture *self, IochartCapture *c)
+{
+  IochartCapture *p = self->pub;
+
+  g_array_set_size (p->processes, c->processes->len);
+  if (c->processes->len > 0)
+    memcpy (p->processes->data, c->processes->data, c->processes->len * sizeof (IochartProcess));
+  for (guint i = 0; i < p->processes->len; i++)
+    {
+      IochartProcess *proc = &g_array_index (p->processes, IochartProcess, i);
+      proc->comm = pub_string (self, proc->comm);
+    }
+  _iochart_builder_snapshot_names (self->b, p);
+  g_array_set_size (p->devices, c->devices->len);
+  for (guint i = 0; i < c->devices->len; i++)
+    {
+      IochartDevice *d = &g_array_index (p->devices, IochartDevice, i);
+      *d = g_array_index (c->devices, IochartDevice, i);
+      d->name = pub_string (self, d->name);
+    }
+}
+
+/* Task states are final once recorded: each moves to its process's list. */
+static void
+take_tasks (IochartLiveCapture *self, IochartCapture *c)
+{
+  GPtrArray *lists = self->pub->task_lists;
+
+  if (lists->len < c->processes->len)
+    g_ptr_array_set_size (lists, c->processes->len);
+  for (guint i = 0; i < c->tasks->len; i++)
+    {
+      const IochartTaskRec *rec = &g_array_index (c->tasks, IochartTaskRec, i);
+      GArray *list = lists->pdata[rec->process];
+
+      if (list == NULL)
+        lists->pdata[rec->process] = list = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
+      g_array_append_vals (list, rec, 1);
+    }
+  self->pub->n_listed_tasks += c->tasks->len;
+  g_array_set_size (c->tasks, 0);
+}
+
+static void
+copy_figures (IochartLiveCapture *self, IochartCapture *c, guint64 in_flight)
+{
+  IochartCapture *p = self->pub;
+
+  p->base_ns = c->base_ns;
+  p->wall_offset_ns = c->wall_offset_ns;
+  p->start_ns = c->start_ns;
+  p->end_ns = c->end_ns;
+  p->n_events = c->n_events;
+  p->unmatched_issues = c->unmatched_issues + in_flight;
+  p->unmatched_completions = c->unmatched_completions;
+  p->requeues = c->requeues;
+  p->lost_events = c->lost_events;
+  p->has_tasks = c->has_tasks;
+  g_ptr_array_set_size (p->warnings, 0);
+  for (guint i = 0; i < c->warnings->len; i++)
+    g_ptr_array_add (p->warnings, g_strdup (c->warnings->pdata[i]));
+  g_ptr_array_add (p->warnings, NULL);
+}
+
+static gint64
+rec_last_time (IochartCapture *c, const IochartRequestRec *rec)
+{
+  for (gint i = IOCHART_T_COMPLETE; i >= IOCHART_T_QUEUE; i--)
+    {
+      gint64 t = _iochart_rec_get_time (c, rec, i);
+      if (t != IOCHART_TIME_UNKNOWN)
+        return t;
+    }
+  return IOCHART_TIME_UNKNOWN;
+}
+
+/* Keeps the last state before the window's start: it still holds at the start. */
+static void
+trim_tasks (IochartLiveCapture *self, gint64 cutoff_ns)
+{
+  GPtrArray *lists = self->pub->task_lists;
+
+  for (guint i = 0; i < lists->len; i++)
+    {
+      GArray *list = lists->pdata[i];
+      guint n = 0;
+
+      while (list != NULL && n + 1 < list->len
+             && _iochart_t48_get (self->pub, g_array_index (list, IochartTaskRec, n + 1).t) <= cutoff_ns)
+        n++;
+      if (n == 0)
+        continue;
+      g_array_remove_range (list, 0, n);
+      self->pub->n_listed_tasks -= n;
+    }
+  self->tasks_trimmed_ns = cutoff_ns;
+}
+
+/* The window: the oldest requests leave in batches of a quarter of it, so that each is moved
+ * a bounded number of times. */
+static void
+trim (IochartLiveCapture *self)
+{
+  IochartCapture *p = self->pub;
+  gint64 cutoff;
+
+  if (self->keep_ns == 0 || p->end_ns == IOCHART_TIME_UNKNOWN)
+    return;
+  cutoff = p->end_ns - self->keep_ns;
+  while (self->n_stale < self->n_perm)
+    {
+      gint64 t = rec_last_time (p, &g_array_index (p->requests, IochartRequestRec, self->n_stale));
+      if (t != IOCHART_TIME_UNKNOWN && t >= cutoff)
+        break;
+      self->n_stale++;
+    }
+  if (self->n_stale > 1024 && self->n_stale * 4 > self->n_perm)
+    {
+      for (guint i = 0; i < self->n_stale; i++)
+        tally (self, &g_array_index (p->requests, IochartRequestRec, i), -1);
+      g_array_remove_range (p->requests, 0, self->n_stale);
+      self->n_perm -= self->n_stale;
+      self->n_stale = 0;
+    }
+  if (self->tasks_trimmed_ns == IOCHART_TIME_UNKNOWN || cutoff - self->tasks_trimmed_ns > self->keep_ns / 4)
+    trim_tasks (self, cutoff);
+  if (p->start_ns != IOCHART_TIME_UNKNOWN)
+    p->start_ns = MAX (p->start_ns, cutoff);
+}
+
+IochartCapture *
+iochart_live_capture_update (IochartLiveCapture *self)
+{
+  IochartCapture *c, *p = self->pub;
+  guint64 in_flight;
+
+  g_mutex_lock (&self->lock);
+  c = _iochart_builder_peek (self->b);
+  if (self->decoder != NULL)
+    _iochart_dat_decoder_flush (self->decoder);
+  if (self->expire_ns > 0 && c->end_ns != IOCHART_TIME_UNKNOWN)
+    _iochart_builder_expire (self->b, c->end_ns - self->expire_ns);
+  take_settled (self);
+  copy_processes (self, c);
+  take_tasks (self, c);
+  in_flight = copy_tail (self);
+  copy_figures (self, c, in_flight);
+  g_mutex_unlock (&self->lock);
+
+  /* the tail counts in the tallies for this update only */
+  for (guint i = self->n_perm; i < p->requests->len; i++)
+    tally (self, &g_array_index (p->requests, IochartRequestRec, i), 1);
+  for (guint i = 0; i < p->processes->len; i++)
+    {
+      static const IochartProcTally none;
+      IochartProcess *proc = &g_array_index (p->processes, IochartProcess, i);
+      _iochart_proc_tally_apply (i < self->tallies->len ? &g_array_index (self->tallies, IochartProcTally, i)
+                                                        : &none, proc);
+    }
+  for (guint i = self->n_perm; i < p->requests->len; i++)
+    tally (self, &g_array_index (p->requests, IochartRequestRec, i), -1);
+  trim (self);
+  return p;
+}
+
+/* ---- pages of the running kernel ---- */
+
+gboolean
+iochart_live_capture_use_kernel_formats (IochartLiveCapture *self, GError **error)
+{
+  const char *systems[] = { "block", "sched", "syscalls", NULL };
+
+  g_return_val_if_fail (self->tep == NULL, FALSE);
+  self->tep = tracefs_local_events_system (NULL, systems);
+  if (self->tep == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO,
+                   "cannot read the kernel's event formats from tracefs");
+      return FALSE;
+    }
+  self->decoder = _iochart_dat_decoder_new (self->b, iochart_capture_get_name (self->pub), self->tep);
+  return TRUE;
+}
+
+static CpuPages *
+cpu_pages (IochartLiveCapture *self, guint cpu)
+{
+  while (self->cpus->len <= cpu)
+    {
+      CpuPages *cp = g_new0 (CpuPages, 1);
+
+      g_queue_init (&cp->pages);
+      cp->kbuf = kbuffer_alloc (KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+      g_ptr_array_add (self->cpus, cp);
+    }
+  return self->cpus->pdata[cpu];
+}
+
+void
+iochart_live_capture_add_page (guint cpu, const guint8 *page, gsize len, gpointer user_data)
+{
+  IochartLiveCapture *self = user_data;
+
+  g_mutex_lock (&self->lock);
+  g_queue_push_tail (&cpu_pages (self, cpu)->pages, g_bytes_new (page, len));
+  g_mutex_unlock (&self->lock);
+}
+
+/* Makes cp->data the next event of the CPU, loading its next page when one is used up. */
+static gboolean
+cpu_next (IochartLiveCapture *self, CpuPages *cp)
+{
+  while (cp->data == NULL)
+    {
+      GBytes *head;
+
+      if (cp->loaded)
+        {
+          g_bytes_unref (g_queue_pop_head (&cp->pages));
+          cp->loaded = FALSE;
+        }
+      if ((head = g_queue_peek_head (&cp->pages)) == NULL)
+        return FALSE;
+      if (kbuffer_load_subbuffer (cp->kbuf, (void *) g_bytes_get_data (head, NULL)) < 0)
+        {
+          g_bytes_unref (g_queue_pop_head (&cp->pages));
+          continue;
+        }
+      cp->loaded = TRUE;
+      if (kbuffer_missed_events (cp->kbuf) != 0)   /* -1: some, how many unknown */
+        self->missed += MAX (kbuffer_missed_events (cp->kbuf), 1);
+      cp->data = kbuffer_read_event (cp->kbuf, &cp->ts);
+    }
+  return TRUE;
+}
+
+void
+iochart_live_capture_feed (IochartLiveCapture *self, gint64 until_ns)
+{
+  g_return_if_fail (self->decoder != NULL);
+  g_mutex_lock (&self->lock);
+  for (;;)
+    {
+      CpuPages *best = NULL;
+      guint best_cpu = 0;
+
+      for (guint i = 0; i < self->cpus->len; i++)
+        {
+          CpuPages *cp = self->cpus->pdata[i];
+          if (cpu_next (self, cp) && (gint64) cp->ts < until_ns && (best == NULL || cp->ts < best->ts))
+            {
+              best = cp;
+              best_cpu = i;
+            }
+        }
+      if (best == NULL)
+        break;
+      struct tep_record rec = { .ts = best->ts, .data = best->data, .cpu = best_cpu,
+                                .size = kbuffer_event_size (best->kbuf) };
+      _iochart_dat_decoder_record (self->decoder, &rec);
+      best->data = kbuffer_next_event (best->kbuf, &best->ts);
+    }
+  _iochart_builder_lost_events (self->b, MAX (self->missed, self->lost));
+  g_mutex_unlock (&self->lock);
+}
+
+void
+iochart_live_capture_set_lost_events (IochartLiveCapture *self, guint64 n)
+{
+  g_mutex_lock (&self->lock);
+  self->lost = n;
+  _iochart_builder_lost_events (self->b, MAX (self->missed, self->lost));
+  g_mutex_unlock (&self->lock);
+}
+
+/* ---- the recording worker ---- */
+
+static gint64
+trace_clock_now_ns (void)
+{
+  struct timespec ts;
+
+  /* the recorder sets the instance's trace_clock to mono: CLOCK_MONOTONIC */
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+static gpointer
+worker (gpointer data)
+{
+  IochartLiveCapture *self = data;
+  GError *error = NULL;
+  IochartRecorderStats stats;
+
+  for (;;)
+    {
+      gint64 now = trace_clock_now_ns ();
+      gboolean stopping;
+
+      if (!iochart_recorder_drain (self->recorder, &error))
+        break;
+      iochart_live_capture_feed (self, now - WATERMARK_MARGIN_NS);
+      g_mutex_lock (&self->wake_lock);
+      if (!self->stopping)
+        g_cond_wait_until (&self->wake, &self->wake_lock,
+                           g_get_monotonic_time () + self->interval_ms * G_TIME_SPAN_MILLISECOND);
+      stopping = self->stopping;
+      g_mutex_unlock (&self->wake_lock);
+      if (stopping)
+        break;
+    }
+  {
+    GError *stop_error = NULL;
+
+    if (!iochart_recorder_stop (self->recorder, &stop_error) && error == NULL)
+      error = g_steal_pointer (&stop_error);
+    g_clear_error (&stop_error);
+  }
+  iochart_live_capture_feed (self, G_MAXINT64);
+  iochart_recorder_get_stats (self->recorder, &stats);
+  iochart_live_capture_set_lost_events (self, stats.lost);
+  return error;
+}
+
+void
+iochart_live_capture_start (IochartLiveCapture *self, IochartRecorder *recorder, guint interval_ms)
+{
+  g_return_if_fail (self->thread == NULL && self->decoder != NULL);
+  self->recorder = recorder;
+  self->interval_ms = MAX (interval_ms, 1);
+  self->stopping = FALSE;
+  iochart_recorder_set_page_func (recorder, iochart_live_capture_add_page, self);
+  iochart_recorder_start (recorder);
+  self->thread = g_thread_new ("iochart-live", worker, self);
+}
+
+gboolean
+iochart_live_capture_stop (IochartLiveCapture *self, GError **error)
+{
+  GError *worker_error;
+
+  if (self->thread == NULL)
+    return TRUE;
+  g_mutex_lock (&self->wake_lock);
+  self->stopping = TRUE;
+  g_cond_signal (&self->wake);
+  g_mutex_unlock (&self->wake_lock);
+  worker_error = g_thread_join (self->thread);
+  self->thread = NULL;
+  if (worker_error != NULL)
+    {
+      g_propagate_error (error, worker_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+iochart_live_capture_is_running (IochartLiveCapture *self)
+{
+  return self->thread != NULL;
+}
+
+gsize
+iochart_live_capture_get_memory (IochartLiveCapture *self)
+{
+  gsize n = 0;
+
+  g_mutex_lock (&self->lock);
+  n += (gsize) _iochart_builder_peek (self->b)->requests->len * (sizeof (IochartRequestRec) + 32);
+  for (guint i = 0; i < self->cpus->len; i++)
+    {
+      CpuPages *cp = self->cpus->pdata[i];
+      for (GList *l = cp->pages.head; l != NULL; l = l->next)
+        n += g_bytes_get_size (l->data);
+    }
+  g_mutex_unlock (&self->lock);
+  n += iochart_capture_get_model_size (self->pub) + self->tallies->len * sizeof (IochartProcTally);
+  return n;
+}

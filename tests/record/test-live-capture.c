@@ -1,0 +1,380 @@
+/* The live capture with a fake event source (no root): a snapshot taken after N events equals
+ * the batch build of the same N events; with a window, memory stays bounded. */
+#include <string.h>
+#include "iochart-live-capture-private.h"
+
+#define DEV IOCHART_DEV_MAKE (7, 0)
+#define MS G_GINT64_CONSTANT (1000000)
+
+typedef enum { E_BLOCK, E_FORK, E_EXEC, E_EXIT, E_IOPRIO_SET, E_SWITCH, E_WAKEUP } Kind;
+
+typedef struct {
+  Kind               kind;
+  gint64             ts;
+  IochartBlockAction action;
+  guint64            sector;
+  guint32            nr;
+  IochartOp          op;
+  gint32             pid, other, ioprio;
+  char               comm[16];
+} Ev;
+
+static void
+apply (IochartBuilder *b, const Ev *e)
+{
+  IochartBlockEvent be = IOCHART_BLOCK_EVENT_INIT;
+
+  switch (e->kind)
+    {
+    case E_BLOCK:
+      be.ts_ns = e->ts;
+      be.dev = DEV;
+      be.sector = e->sector;
+      be.nr_sector = e->nr;
+      be.op = e->op;
+      be.flags = IOCHART_RQ_SYNC;
+      be.pid = e->pid;
+      be.comm = e->comm[0] ? e->comm : NULL;
+      be.comm_len = strlen (e->comm);
+      be.ioprio = e->ioprio;
+      _iochart_builder_block (b, e->action, &be);
+      break;
+    case E_FORK:
+      _iochart_builder_fork (b, e->ts, e->other, e->pid, e->comm);
+      break;
+    case E_EXEC:
+      _iochart_builder_exec (b, e->ts, e->pid, e->comm);
+      break;
+    case E_EXIT:
+      _iochart_builder_exit (b, e->ts, e->pid);
+      break;
+    case E_IOPRIO_SET:
+      _iochart_builder_ioprio_set (b, e->ts, e->pid, 1, 0, e->ioprio);
+      break;
+    case E_SWITCH:
+      _iochart_builder_sched_switch (b, e->ts, e->pid, e->ioprio, e->other);
+      break;
+    case E_WAKEUP:
+      _iochart_builder_sched_wakeup (b, e->ts, e->pid);
+      break;
+    }
+}
+
+static int
+ev_cmp (gconstpointer a, gconstpointer b)
+{
+  const Ev *x = a, *y = b;
+  return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static void
+add (GArray *evs, Ev e)
+{
+  g_array_append_val (evs, e);
+}
+
+static Ev
+blk (gint64 ts, IochartBlockAction action, guint64 sector, guint32 nr, IochartOp op, gint32 pid,
+     const char *comm, gint32 ioprio)
+{
+  Ev e = { .kind = E_BLOCK, .ts = ts, .action = action, .sector = sector, .nr = nr, .op = op,
+           .pid = pid, .ioprio = ioprio };
+  if (comm != NULL)
+    g_strlcpy (e.comm, comm, sizeof e.comm);
+  return e;
+}
+
+/* A workload over `seconds`: readers of each class start, read (bios queued, some merged,
+ * inserted, issued by a kworker, completed, a few requeued or lost), get switched in and out,
+ * and exit; idle-class requests wait long; flushes; a process that was there before. */
+static GArray *
+make_events (guint seed, gint64 seconds, guint n_procs)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  GArray *evs = g_array_new (FALSE, FALSE, sizeof (Ev));
+  gint64 end = seconds * 1000 * MS;
+
+  for (guint p = 0; p < n_procs; p++)
+    {
+      gint32 pid = 1000 + p;
+      gint64 t = g_rand_int_range (rand, 0, (gint32) (end / MS / 2)) * MS + p;
+      gint64 stop = MIN (end, t + g_rand_int_range (rand, 100, (gint32) (end / MS)) * MS);
+      guint klass = 1 + p % 3;
+      guint64 sector = (guint64) p << 24;
+      char name[16];
+      Ev e = { .kind = E_FORK, .ts = t, .pid = pid, .other = 1 };
+
+      g_snprintf (name, sizeof name, "reader%u", p);
+      if (p == 0)
+        {
+          /* already running when the recording began: known from its first block event */
+          klass = IOCHART_CLASS_BE;
+        }
+      else
+        {
+          g_strlcpy (e.comm, "sh", sizeof e.comm);
+          add (evs, e);
+          e = (Ev) { .kind = E_EXEC, .ts = t + 1, .pid = pid };
+          g_snprintf (e.comm, sizeof e.comm, "/usr/bin/%s", name);
+          add (evs, e);
+          if (p % 4 == 3)
+            add (evs, (Ev) { .kind = E_IOPRIO_SET, .ts = t + 2, .pid = pid,
+                             .ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_IDLE, 7) });
+        }
+      while (t < stop)
+        {
+          guint32 nr = 8 * g_rand_int_range (rand, 1, 32);
+          gint32 ioprio = p % 4 == 3 ? -1 : (gint32) IOCHART_IOPRIO_MAKE (klass, 4);
+          gint64 wait = klass == IOCHART_CLASS_IDLE ? g_rand_int_range (rand, 1, 3000) * MS
+                                                    : g_rand_int_range (rand, 1, 20) * MS;
+          gint64 lat = g_rand_int_range (rand, 100, 8000) * 1000;
+          gboolean merge = g_rand_int_range (rand, 0, 5) == 0;
+          guint r = g_rand_int_range (rand, 0, 100);
+
+          add (evs, blk (t, IOCHART_BLOCK_QUEUE, sector, nr, IOCHART_OP_READ, pid, name, ioprio));
+          if (merge)
+            add (evs, blk (t + 10, IOCHART_BLOCK_BACKMERGE, sector + nr, 8, IOCHART_OP_READ, pid, name, ioprio));
+          add (evs, (Ev) { .kind = E_SWITCH, .ts = t + 20, .pid = pid, .ioprio = IOCHART_TASK_UNINTERRUPTIBLE,
+                           .other = 0 });
+          if (r == 0)
+            {
+              sector += nr + (merge ? 8 : 0);
+              t += wait;
+              continue;   /* queued, never seen again */
+            }
+          nr += merge ? 8 : 0;
+          add (evs, blk (t + 30, IOCHART_BLOCK_INSERT, sector, nr, IOCHART_OP_READ, pid, name, ioprio));
+          add (evs, blk (t + wait, IOCHART_BLOCK_ISSUE, sector, nr, IOCHART_OP_READ, 50, "kworker/0:1", ioprio));
+          if (r == 1)
+            {
+              add (evs, blk (t + wait + 5, IOCHART_BLOCK_REQUEUE, sector, nr, IOCHART_OP_READ, 50, NULL, ioprio));
+              add (evs, blk (t + wait + 50, IOCHART_BLOCK_ISSUE, sector, nr, IOCHART_OP_READ, 50, "kworker/0:1", ioprio));
+            }
+          if (r != 2)   /* else its completion was lost */
+            add (evs, blk (t + wait + lat, IOCHART_BLOCK_COMPLETE, sector, nr, IOCHART_OP_READ, 0, NULL, ioprio));
+          add (evs, (Ev) { .kind = E_WAKEUP, .ts = t + wait + lat + 1, .pid = pid });
+          add (evs, (Ev) { .kind = E_SWITCH, .ts = t + wait + lat + 2, .pid = 0, .other = pid });
+          if (r == 3)
+            {
+              gint64 f = t + wait + lat + 3;
+              add (evs, blk (f, IOCHART_BLOCK_ISSUE, 0, 0, IOCHART_OP_FLUSH, pid, name, -1));
+              add (evs, blk (f + 1000, IOCHART_BLOCK_COMPLETE, G_MAXUINT64, 0, IOCHART_OP_FLUSH, 0, NULL, -1));
+            }
+          sector += nr;
+          t += wait + lat + g_rand_int_range (rand, 0, 5) * MS;
+        }
+      if (p > 0)
+        add (evs, (Ev) { .kind = E_EXIT, .ts = stop + 10 * MS, .pid = pid });
+    }
+  g_array_sort (evs, ev_cmp);
+  return evs;
+}
+
+static IochartCapture *
+batch (const GArray *evs, guint n)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("fake");
+
+  for (guint i = 0; i < n; i++)
+    apply (b, &g_array_index (evs, Ev, i));
+  return _iochart_builder_finish (b);
+}
+
+static void
+assert_same (IochartCapture *live, IochartCapture *ref)
+{
+  g_assert_cmpint (iochart_capture_get_start_ns (live), ==, iochart_capture_get_start_ns (ref));
+  g_assert_cmpint (iochart_capture_get_end_ns (live), ==, iochart_capture_get_end_ns (ref));
+  g_assert_cmpuint (iochart_capture_get_n_events (live), ==, iochart_capture_get_n_events (ref));
+  g_assert_cmpuint (iochart_capture_get_n_unmatched_issues (live), ==, iochart_capture_get_n_unmatched_issues (ref));
+  g_assert_cmpuint (iochart_capture_get_n_unmatched_completions (live), ==,
+                    iochart_capture_get_n_unmatched_completions (ref));
+  g_assert_cmpuint (iochart_capture_get_n_requeues (live), ==, iochart_capture_get_n_requeues (ref));
+  g_assert_cmpuint (iochart_capture_get_n_devices (live), ==, iochart_capture_get_n_devices (ref));
+  g_assert_cmpuint (iochart_capture_has_task_states (live), ==, iochart_capture_has_task_states (ref));
+
+  g_assert_cmpuint (iochart_capture_get_n_requests (live), ==, iochart_capture_get_n_requests (ref));
+  for (guint i = 0; i < iochart_capture_get_n_requests (ref); i++)
+    {
+      IochartRequest a, b;
+
+      memset (&a, 0, sizeof a);
+      memset (&b, 0, sizeof b);
+      iochart_capture_get_request (live, i, &a);
+      iochart_capture_get_request (ref, i, &b);
+      g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
+    }
+
+  g_assert_cmpuint (iochart_capture_get_n_processes (live), ==, iochart_capture_get_n_processes (ref));
+  for (guint i = 0; i < iochart_capture_get_n_processes (ref); i++)
+    {
+      const IochartProcess *a = iochart_capture_get_process (live, i), *b = iochart_capture_get_process (ref, i);
+      const IochartComm *ca, *cb;
+      guint na, nb;
+
+      g_assert_cmpint (a->pid, ==, b->pid);
+      g_assert_cmpint (a->ppid, ==, b->ppid);
+      g_assert_cmpuint (a->parent, ==, b->parent);
+      g_assert_cmpint (a->start_ns, ==, b->start_ns);
+      g_assert_cmpint (a->exit_ns, ==, b->exit_ns);
+      g_assert_cmpstr (a->comm, ==, b->comm);
+      g_assert_cmpuint (a->requests, ==, b->requests);
+      g_assert_cmpuint (a->bytes, ==, b->bytes);
+      g_assert_cmpuint (a->klass, ==, b->klass);
+      g_assert_cmpuint (a->level, ==, b->level);
+      g_assert_cmpuint (a->class_source, ==, b->class_source);
+      g_assert_cmpuint (a->class_mask, ==, b->class_mask);
+      ca = iochart_capture_get_comms (live, i, &na);
+      cb = iochart_capture_get_comms (ref, i, &nb);
+      g_assert_cmpuint (na, ==, nb);
+      for (guint j = 0; j < na; j++)
+        {
+          g_assert_cmpint (ca[j].ns, ==, cb[j].ns);
+          g_assert_cmpstr (ca[j].comm, ==, cb[j].comm);
+        }
+      g_assert_cmpuint (iochart_capture_get_n_task_changes (live, i), ==, iochart_capture_get_n_task_changes (ref, i));
+      for (guint j = 0; j < iochart_capture_get_n_task_changes (ref, i); j++)
+        {
+          gint64 ta, tb;
+          IochartTaskState sa, sb;
+
+          iochart_capture_get_task_change (live, i, j, &ta, &sa);
+          iochart_capture_get_task_change (ref, i, j, &tb, &sb);
+          g_assert_cmpint (ta, ==, tb);
+          g_assert_cmpuint (sa, ==, sb);
+        }
+    }
+}
+
+/* Fed in uneven chunks, snapshots taken between them: each equals the batch build of the
+ * events so far. */
+static void
+test_snapshot_equals_batch (void)
+{
+  g_autoptr(GArray) evs = make_events (7, 20, 12);
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 0);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+  guint fed = 0, checks = 0;
+
+  _iochart_live_capture_set_expire_ns (live, 0);
+  g_assert_cmpuint (evs->len, >, 5000);
+  while (fed < evs->len)
+    {
+      guint n = MIN (evs->len - fed, (guint) g_rand_int_range (rand, 1, evs->len / 20));
+      IochartBuilder *b = _iochart_live_capture_lock (live);
+      IochartCapture *snap;
+      g_autoptr(IochartCapture) ref = NULL;
+
+      for (guint i = 0; i < n; i++)
+        apply (b, &g_array_index (evs, Ev, fed + i));
+      _iochart_live_capture_unlock (live);
+      fed += n;
+      snap = iochart_live_capture_update (live);
+      /* a second update with nothing new changes nothing */
+      g_assert_true (iochart_live_capture_update (live) == snap);
+      ref = batch (evs, fed);
+      assert_same (snap, ref);
+      checks++;
+    }
+  g_assert_cmpuint (checks, >=, 10);
+  /* what the workload holds, so that the comparison compares something */
+  {
+    g_autoptr(IochartCapture) ref = batch (evs, evs->len);
+    guint classes = 0;
+
+    g_assert_cmpuint (iochart_capture_get_n_requests (ref), >, 1000);
+    g_assert_cmpuint (iochart_capture_get_n_unmatched_issues (ref), >, 0);
+    g_assert_cmpuint (iochart_capture_get_n_requeues (ref), >, 0);
+    for (guint i = 0; i < iochart_capture_get_n_processes (ref); i++)
+      classes |= iochart_capture_get_process (ref, i)->class_mask;
+    g_assert_cmpuint (classes & (1 << IOCHART_CLASS_IDLE | 1 << IOCHART_CLASS_BE | 1 << IOCHART_CLASS_RT), ==,
+                      1 << IOCHART_CLASS_IDLE | 1 << IOCHART_CLASS_BE | 1 << IOCHART_CLASS_RT);
+  }
+}
+
+/* The builder keeps only what may still change: after each update it holds the newest few
+ * requests, not the whole capture. */
+static void
+test_builder_forgets (void)
+{
+  g_autoptr(GArray) evs = make_events (11, 30, 6);
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 0);
+  guint max_held = 0, total = 0;
+
+  /* requests queued and never issued, and completions lost, stop holding the rest back */
+  _iochart_live_capture_set_expire_ns (live, 5000 * MS);
+  for (guint fed = 0; fed < evs->len;)
+    {
+      guint n = MIN (evs->len - fed, 200u);
+      IochartBuilder *b = _iochart_live_capture_lock (live);
+
+      for (guint i = 0; i < n; i++)
+        apply (b, &g_array_index (evs, Ev, fed + i));
+      _iochart_live_capture_unlock (live);
+      fed += n;
+      total = iochart_capture_get_n_requests (iochart_live_capture_update (live));
+      b = _iochart_live_capture_lock (live);
+      max_held = MAX (max_held, _iochart_builder_get_end (b) - _iochart_builder_get_base (b));
+      _iochart_live_capture_unlock (live);
+    }
+  g_test_message ("%u requests, the builder held at most %u", total, max_held);
+  g_assert_cmpuint (total, >, 2000);
+  g_assert_cmpuint (max_held * 4, <, total);
+}
+
+/* A window: requests older than keep (plus the quarter that leaves in one batch) are gone,
+ * and the store stops growing. */
+static void
+test_window (void)
+{
+  g_autoptr(GArray) evs = make_events (5, 120, 8);
+  gint64 keep = 10 * 1000 * MS;
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", keep);
+  guint max_requests = 0, max_tasks = 0;
+  g_autoptr(IochartCapture) ref = batch (evs, evs->len);
+
+  _iochart_live_capture_set_expire_ns (live, 5000 * MS);
+  for (guint fed = 0; fed < evs->len;)
+    {
+      guint n = MIN (evs->len - fed, 500u);
+      IochartBuilder *b = _iochart_live_capture_lock (live);
+      IochartCapture *c;
+      guint tasks = 0, old = 0;
+
+      for (guint i = 0; i < n; i++)
+        apply (b, &g_array_index (evs, Ev, fed + i));
+      _iochart_live_capture_unlock (live);
+      fed += n;
+      c = iochart_live_capture_update (live);
+      for (guint i = 0; i < iochart_capture_get_n_processes (c); i++)
+        tasks += iochart_capture_get_n_task_changes (c, i);
+      max_requests = MAX (max_requests, iochart_capture_get_n_requests (c));
+      /* older than the window: the batch that has not left yet, and the few that sit behind a
+       * newer one that waited long (they leave in creation order) */
+      for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+        {
+          IochartRequest r;
+
+          iochart_capture_get_request (c, i, &r);
+          old += MAX (r.complete_ns, r.issue_ns) < iochart_capture_get_end_ns (c) - keep;
+        }
+      g_assert_cmpuint (old, <=, MAX (1024, iochart_capture_get_n_requests (c) / 2));
+      max_tasks = MAX (max_tasks, tasks);
+      g_assert_cmpint (iochart_capture_get_end_ns (c) - iochart_capture_get_start_ns (c), <=, keep);
+    }
+  g_test_message ("window of 10 s: at most %u requests and %u task states of %u and %u",
+                  max_requests, max_tasks, iochart_capture_get_n_requests (ref), ref->tasks->len);
+  /* 120 s of I/O, 10 s kept (and up to a quarter more before a batch leaves) */
+  g_assert_cmpuint (max_requests * 2, <, iochart_capture_get_n_requests (ref));
+  g_assert_cmpuint (max_tasks * 2, <, ref->tasks->len);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/live-capture/snapshot-equals-batch", test_snapshot_equals_batch);
+  g_test_add_func ("/live-capture/builder-forgets", test_builder_forgets);
+  g_test_add_func ("/live-capture/window", test_window);
+  return g_test_run ();
+}
