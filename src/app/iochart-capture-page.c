@@ -190,6 +190,16 @@ iochart_capture_page_load (IochartCapturePage *self, GFile **files, int n_files)
   self->paths = g_strv_builder_end (paths);
   g_free (self->title);
   self->title = g_file_get_basename (files[0]);
+  if (n_files > 1)
+    {
+      /* a blktrace folder and the .dat of the same run: both names */
+      g_autofree char *first = g_steal_pointer (&self->title);
+      g_autofree char *second = g_file_get_basename (files[1]);
+
+      self->title = n_files == 2 ? g_strdup_printf ("%s + %s", first, second)
+                                 : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s + %d more", "%s + %d more",
+                                                                 n_files - 1), first, n_files - 1);
+    }
   {
     g_autofree char *text = g_strdup_printf (_("Loading %s…"), self->title);
     gtk_label_set_text (self->loading_label, text);
