@@ -33,6 +33,7 @@ typedef struct {
   IochartLatencyKind  latency;     /* what the latency strip shows: Q2C unless asked */
   guint32             highlight;   /* the lane holding this process shows its requests apart in every
                                     * strip; IOCHART_NO_PROCESS: none */
+  IochartBinIndex    *index;       /* the device's bin index, or NULL: the bins walk the requests */
 } IochartViewOptions;
 
 #define IOCHART_VIEW_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
