@@ -73,5 +73,6 @@ int iochart_check_command  (int argc, char **argv);
 int iochart_export_command (int argc, char **argv);
 int iochart_diff_command   (int argc, char **argv);
 int iochart_report_command (int argc, char **argv);
+int iochart_synth_command  (int argc, char **argv);
 
 G_END_DECLS

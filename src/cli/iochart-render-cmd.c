@@ -392,6 +392,10 @@ iochart_render_command (int argc, char **argv)
       options_clear (&o);
       return rc;
     }
+  if (o.annotate || o.annotations || o.done_window)
+    fprintf (stderr, "iochart: warning: %s: a boot chart option, not drawn on this I/O chart "
+             "('iochart report --annotate' marks an I/O chart)\n",
+             o.annotate ? "--annotate" : o.annotations ? "--annotations" : "--boot-done-window");
   if (!fill_view_options (&o, &vo, &style, pids, &from_rel, &to_rel, &error))
     goto fail;
   if (o.device && !iochart_cli_parse_dev (o.device, &dev, &error))

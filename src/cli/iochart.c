@@ -18,6 +18,7 @@ static const Command commands[] = {
   { "simulate", iochart_simulate_command, "replay a capture under other schedulers, devices or priorities" },
   { "diff", iochart_diff_command, "what changed between two captures, lane by lane, on one time scale" },
   { "export", iochart_export_command, "requests as CSV or JSON rows, or a Perfetto (Chrome JSON) trace" },
+  { "synth", iochart_synth_command, "write a synthetic `find -exec cat` capture (.dat) to test the simulator" },
   { "check", iochart_check_command, "exit 1 when a capture breaks a limit (idle steal, latency, boot time)" },
 };
 

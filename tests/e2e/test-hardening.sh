@@ -94,6 +94,34 @@ else
   echo "ok - # SKIP .dat section checks: trace-cmd is not installed"
 fi
 
+# 2. the same inside zstd-compressed v7 sections (the sample's own form): each text section is
+# inflated and checked, each CPU data chunk inflated; a fault gives one clear message and exit 2,
+# where libtracecmd printed "mmap: …", dropped a whole buffer or faulted
+if command -v zstd >/dev/null; then
+  python3 "$IOCHART_SOURCE_ROOT/tests/dat/damage-v7.py" "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat" "$tmp/z" >/dev/null
+  while read -r name pattern; do
+    expect "zstd v7 .dat: $name" 2 "^iochart: '$tmp/z/$name': $pattern" info "$tmp/z/$name"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "zstd v7 .dat: $name: more than our one line"
+  done <<'LIST'
+v7-zstd-header-page damaged: header page: not a field line at offset 20 of the zstd section 'header info' at offset 37 \(inflated\)$
+v7-zstd-printk-nul damaged: NUL byte inside the printk formats at offset 12 of the zstd section 'printk formats' at offset [0-9]+ \(inflated\)$
+v7-zstd-cmdlines-nul damaged: NUL byte inside the saved command lines at offset 12 of the zstd section
+v7-zstd-bad-frame damaged: section 'header info' does not inflate \(zstd: Unknown frame descriptor\) at offset 61$
+v7-zstd-flipped damaged: section 'header info' does not inflate \(zstd: .*\) at offset 61$
+v7-zstd-huge-inflated-size damaged: compressed section 'header info' claims 4294967295 bytes inflated \(at most [0-9]+\) at offset 57$
+v7-zstd-wrong-inflated-size damaged: section 'header info' inflates to 451 bytes, not the 551 it claims at offset 57$
+v7-zstd-compressed-size-overruns damaged: compressed section 'header info': 2147483647 compressed bytes in a 261-byte section
+v7-zstd-cpu-data-bad-frame damaged: chunk 0 of cpu 1 data of buffer 'iochart15289' does not inflate \(zstd: Unknown frame descriptor\) at offset [0-9]+$
+v7-zstd-cpu-data-huge damaged: chunk 0 of cpu 1 data of buffer 'iochart15289' claims 4294967280 bytes inflated
+LIST
+  # a flip that still inflates, to damaged pages: read as far as it goes, only our messages
+  run --svg "$tmp/x.svg" "$tmp/z/v7-zstd-cpu-data-flipped"
+  if { [ $rc -eq 0 ] || [ $rc -eq 2 ]; } && ! grep -qv '^iochart' "$tmp/err"; then ok "zstd v7 .dat: damaged pages, only our messages"
+  else bad "zstd v7 .dat: damaged pages"; fi
+else
+  echo "ok - # SKIP zstd .dat checks: the zstd tool is not installed"
+fi
+
 # 4. bombs: a gzip text that inflates 1000 times (format detection streams, the load stops at a
 # bound), a sparse .tgz whose members claim 1 GiB each; and a cut .gz loads its valid part
 { head -n 40 "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt"; head -c 100000000 /dev/zero; } | gzip -1 >"$tmp/bomb.txt.gz"
@@ -175,6 +203,52 @@ expect "GLib option message said our way (unknown)" 2 "^iochart: '--frob': unkno
 expect "GLib option message said our way (missing)" 2 "^iochart: --svg needs a value" --svg
 expect "--pid matching nothing warns" 0 "warning: --pid 99999: no process" --svg "$tmp/x.svg" --pid 99999 "$dat"
 expect "--comm matching nothing warns" 0 "warning: --comm 'nosuch': no process" --svg "$tmp/x.svg" --comm nosuch "$dat"
+
+# Annotations a chart cannot show are named, with the span they missed, not dropped in silence
+boot="$IOCHART_SOURCE_ROOT/samples/bootchart-ionice.tgz"
+expect "annotation past the boot's end warns" 0 \
+  "^iochart: warning: annotation 'late' at 5000.00 s is past the end of the boot chart, which spans 1968.87 s to 1970.88 s after boot: not drawn$" \
+  --svg "$tmp/b.svg" --annotate 5000s=late --annotate 1969.5=shown "$boot"
+grep -q "'shown'" "$tmp/err" && bad "a drawn annotation warned" || ok "a drawn annotation does not warn"
+expect "annotation before the boot chart's first sample warns" 0 "annotation 'early' at 1.00 s is before the start of the boot chart" \
+  --svg "$tmp/b.svg" --annotate 1=early "$boot"
+expect "annotation outside --from/--to warns" 0 "annotation 'cut' at 1969.10 s is outside the range drawn, 1969.20 s to 1970.88 s after boot" \
+  --svg "$tmp/b.svg" --from 1969.2 --annotate 1969.1=cut "$boot"
+expect "annotated process started before the boot chart warns" 0 "annotation 'kthreadd' at 0.20 s is before the start of the boot chart" \
+  --svg "$tmp/b.svg" --annotate kthreadd "$boot"
+expect "report: annotation past the boot's end warns" 0 "annotation 'late' at 5000.00 s is past the end of the boot chart" \
+  report -o "$tmp/b.html" --annotate 5000s=late "$boot"
+expect "report: annotation past the capture's span warns" 0 \
+  "^iochart: warning: annotation 'late' at 50.00 s is past the end of the capture, which spans 0.00 s to 1.84 s from its start: not drawn$" \
+  report -o "$tmp/r.html" --annotate 50=late --annotate 0.5=shown "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
+grep -q "'shown'" "$tmp/err" && bad "report: a drawn annotation warned" || ok "report: a drawn annotation does not warn"
+expect "--annotate on an I/O chart warns it is not drawn" 0 "warning: --annotate: a boot chart option, not drawn on this I/O chart" \
+  --svg "$tmp/x.svg" --annotate 1=x "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
+
+# A boot chart too tall for a PNG (3,000 busy processes): scaled to fit, said our way with the
+# path given (not the temporary file's), the image inside cairo's 32767 px
+python3 - "$tmp/tall" <<'PY'
+import os, sys
+d = sys.argv[1]; os.makedirs(d)
+open(d + '/header', 'w').write('version = 0.8\ntitle = tall\nsystem.cpu = model name : X (2)\n')
+ps, st, ds = [], [], []
+for k, t in enumerate((100, 120, 140, 160)):
+    ps.append('%d\n1 (init) S 0 0 0 0 -1 0 0 0 0 0 %d %d 0 0 20 0 1 0 2 1000 10\n' % (t, k, k))
+    ps += ['%d (w%d) R 1 0 0 0 -1 0 0 0 0 0 %d 0 0 0 20 0 1 0 50 1000 10\n' % (p, p, 2 * k) for p in range(100, 3100)]
+    ps.append('\n')
+    st.append('%d\ncpu  %d 0 10 80 0 0 0\ncpu0 5 0 5 40 0 0 0\n\n' % (t, 10 + 10 * k))
+    ds.append('%d\n 8 0 sda %d 0 100 5 0 0 0 0 0 10 10\n\n' % (t, 10 + k))
+for name, parts in (('proc_ps.log', ps), ('proc_stat.log', st), ('proc_diskstats.log', ds)):
+    open(os.path.join(d, name), 'w').write(''.join(parts))
+PY
+expect "boot chart PNG scaled down: the warning's wording" 0 \
+  "^iochart: warning: '$tmp/tall.png': the chart is 1600.[0-9]+ px, over PNG's limit here: scaled by 0\.[0-9]+ \(SVG and PDF keep it whole\)$" \
+  --png "$tmp/tall.png" "$tmp/tall"
+if python3 -c '
+import struct, sys
+w, h = struct.unpack(">II", open(sys.argv[1], "rb").read()[16:24])
+assert w <= 32767 and 30000 < h <= 32767, (w, h)
+' "$tmp/tall.png" && [ "$(grep -c . "$tmp/err")" -eq 1 ]; then ok "boot chart PNG scaled inside 32767 px, one warning"; else bad "tall PNG size"; fi
 
 # Pipes: '-' and <(...) are read like files
 run info - <"$dat"; [ $rc -eq 0 ] && ok "info - (a regular stdin)" || bad "info - <file"

@@ -80,6 +80,8 @@ fmt_s (double ns)
 
 /* ---- annotations ---- */
 
+static void resolve_range (IochartBootchart *bc, const IochartBootchartChartOptions *o, gint64 *from, gint64 *to);
+
 /* "12", "12s", "1.5 s", "500ms", "250us", "2m": FALSE when text is no time. */
 static gboolean
 parse_time (const char *text, gint64 *ns)
@@ -1238,6 +1240,57 @@ collect_milestones (Chart *c, GArray *ms, GError **error)
   return TRUE;
 }
 
+/* Seconds with the decimals that tell apart times within span_ns. */
+static char *
+fmt_s_within (gint64 ns, gint64 span_ns)
+{
+  int decimals = span_ns >= 100 * NS_PER_S ? 0 : span_ns >= 10 * NS_PER_S ? 1 : 2;
+
+  return g_strdup_printf ("%.*f s", decimals, (double) ns / NS_PER_S);
+}
+
+char *
+iochart_bootchart_chart_annotation_unseen (const char *label, gint64 at_ns, gint64 from_ns, gint64 to_ns,
+                                           gint64 start_ns, gint64 end_ns, const char *what, const char *since)
+{
+  gboolean outside = at_ns < start_ns || at_ns > end_ns;
+  gint64 a_ns = outside ? start_ns : from_ns, b_ns = outside ? end_ns : to_ns;
+  g_autofree char *at = NULL, *a = NULL, *b = NULL;
+
+  if (at_ns >= from_ns && at_ns <= to_ns)
+    return NULL;
+  at = fmt_s_within (at_ns, b_ns - a_ns);
+  a = fmt_s_within (a_ns, b_ns - a_ns);
+  b = fmt_s_within (b_ns, b_ns - a_ns);
+  if (outside)
+    return g_strdup_printf ("annotation '%s' at %s is %s %s, which spans %s to %s%s: not drawn", label, at,
+                            at_ns < start_ns ? "before the start of" : "past the end of", what, a, b, since);
+  return g_strdup_printf ("annotation '%s' at %s is outside the range drawn, %s to %s%s: not drawn", label, at,
+                          a, b, since);
+}
+
+void
+iochart_bootchart_chart_warn_annotations (IochartBootchart *bc, const IochartBootchartChartOptions *options)
+{
+  gint64 from, to;
+
+  resolve_range (bc, options, &from, &to);
+  for (guint i = 0; i < options->n_annotations; i++)
+    {
+      const IochartBootchartChartAnnotation *a = &options->annotations[i];
+      IochartBootchartProcess *p = a->process ? find_process (bc, a->process) : NULL;
+      g_autofree char *why = NULL;
+
+      if (a->process != NULL && p == NULL)
+        continue;
+      why = iochart_bootchart_chart_annotation_unseen (a->label, p ? p->start_ns : a->time_ns, from, to,
+                                                       iochart_bootchart_get_start_ns (bc),
+                                                       iochart_bootchart_get_end_ns (bc), "the boot chart", " after boot");
+      if (why != NULL)
+        g_warning ("%s", why);
+    }
+}
+
 /* Milestones are the blocks' marks: labels in rows above the strips, lines across them. */
 static GArray *
 marks_of (GArray *ms)
@@ -1586,18 +1639,34 @@ cairo_status_ok (cairo_status_t status, const char *path, GError **error)
 }
 
 /* cairo's image surfaces stop at 32767 px a side: a taller chart is scaled down to fit. */
+static double
+png_scale (IochartDisplayList *dl)
+{
+  double w = iochart_display_list_get_width (dl), h = iochart_display_list_get_height (dl);
+
+  return MIN (1.0, MIN (PNG_MAX / w, PNG_MAX / h));
+}
+
+/* Said with the path the user gave, not the temporary file's. */
+static void
+warn_png_scale (IochartDisplayList *dl, const char *path)
+{
+  double scale = png_scale (dl);
+
+  if (scale < 1.0)
+    g_warning ("'%s': the chart is %.0f×%.0f px, over PNG's limit here: scaled by %.2f (SVG and PDF keep it whole)",
+               path, iochart_display_list_get_width (dl), iochart_display_list_get_height (dl), scale);
+}
+
 static gboolean
 write_png (IochartDisplayList *dl, const char *path, GError **error)
 {
   double w = iochart_display_list_get_width (dl), h = iochart_display_list_get_height (dl);
-  double scale = MIN (1.0, MIN (PNG_MAX / w, PNG_MAX / h));
+  double scale = png_scale (dl);
   cairo_surface_t *surface;
   cairo_t *cr;
   gboolean ok;
 
-  if (scale < 1.0)
-    g_warning ("'%s': the chart is %.0f×%.0f px, over PNG's limit here: scaled by %.2f (SVG and PDF keep it whole)",
-               path, w, h, scale);
   surface = iochart_png_surface_new (MAX ((int) floor (w * scale), 1), MAX ((int) floor (h * scale), 1));
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
@@ -1682,6 +1751,7 @@ iochart_bootchart_chart_write (IochartBootchart *bc, IochartCapture *io,
 
   if (options == NULL)
     options = &defaults;
+  iochart_bootchart_chart_warn_annotations (bc, options);
   if (svg_path || png_path)
     {
       dl = iochart_bootchart_chart_draw (bc, io, options, error);
@@ -1689,6 +1759,8 @@ iochart_bootchart_chart_write (IochartBootchart *bc, IochartCapture *io,
         return FALSE;
       if (svg_path && !iochart_svg_write (dl, svg_path, error))
         return FALSE;
+      if (png_path)
+        warn_png_scale (dl, png_path);
       if (png_path && !iochart_output_replace (png_path, png_to, dl, error))
         return FALSE;
     }

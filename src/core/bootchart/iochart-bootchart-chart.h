@@ -65,6 +65,25 @@ typedef struct {
   .done_window_ns = -1, .tree_flags = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
   .to_ns = IOCHART_TIME_UNKNOWN, .page_ns = 0, .steal_gap_ns = -1 }
 
+/* Why an annotation at at_ns is not drawn on a chart of [from_ns, to_ns] whose capture spans
+ * [start_ns, end_ns] ("annotation 'fsck' at 95 s is past the end of the boot chart, which spans
+ * 1.2 s to 42.3 s after boot: not drawn"), or NULL when it is drawn. what names the capture
+ * ("the boot chart"), since how its times count (" after boot"). */
+char    *iochart_bootchart_chart_annotation_unseen (const char *label,
+                                                    gint64      at_ns,
+                                                    gint64      from_ns,
+                                                    gint64      to_ns,
+                                                    gint64      start_ns,
+                                                    gint64      end_ns,
+                                                    const char *what,
+                                                    const char *since);
+
+/* Warns (g_warning, once each) of the user's annotations the chart of options cannot show: a time,
+ * or a process's start, before the boot chart's first sample, past its last, or outside
+ * --from/--to. A process it does not know is left to _draw(), which fails. */
+void     iochart_bootchart_chart_warn_annotations  (IochartBootchart                   *bc,
+                                                    const IochartBootchartChartOptions *options);
+
 /* io (nullable) is the block I/O of the same boot: a .dat recorded with the mono clock shares the
  * bootchart's time base; other clocks are aligned by the processes both know, or by the starts
  * (and the header says so). Fails only for an annotation naming no process. */

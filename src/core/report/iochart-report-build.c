@@ -154,7 +154,14 @@ user_marks (Build *b, GError **error)
       if (b->io == NULL || (b->bc != NULL && a->process == NULL))
         continue;
       if (a->process == NULL)
-        ns = b->start_ns + a->time_ns;
+        {
+          gint64 span = iochart_capture_get_end_ns (b->io) - b->start_ns;
+          g_autofree char *why = iochart_bootchart_chart_annotation_unseen (a->label, a->time_ns, 0, span, 0, span,
+                                                                            "the capture", " from its start");
+          if (why != NULL)
+            g_warning ("%s", why);
+          ns = b->start_ns + a->time_ns;
+        }
       else if ((ns = process_first_seen (b->io, a->process)) == IOCHART_TIME_UNKNOWN)
         {
           if (b->bc != NULL)
@@ -399,6 +406,7 @@ charts (Build *b, GError **error)
       bo.title = b->o->title;
       bo.annotations = b->o->annotations;
       bo.n_annotations = b->o->n_annotations;
+      iochart_bootchart_chart_warn_annotations (b->bc, &bo);
       if ((dl = iochart_bootchart_chart_draw (b->bc, b->io, &bo, error)) == NULL)
         return FALSE;
       iochart_report_chart (b->report, dl,
