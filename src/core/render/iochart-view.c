@@ -12,6 +12,8 @@ struct _IochartView {
   IochartSteal       *steal;
   IochartBins        *bins;
   GArray             *requests;    /* what the index found for the range, or NULL: all */
+  int                 highlight_lane;
+  IochartBins        *highlight;
 };
 
 IochartView *
@@ -20,6 +22,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   IochartViewOptions defaults = IOCHART_VIEW_OPTIONS_INIT;
   IochartStealOptions steal = IOCHART_STEAL_OPTIONS_INIT;
   IochartLanesOptions lanes;
+  IochartBinIndex *index;
   IochartView *view;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
@@ -72,12 +75,18 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   steal.n_requests = lanes.n_requests;
   view->steal = iochart_steal_new (capture, &steal);
 
-  if (view->requests)
-    view->bins = iochart_bins_new_indexed (options->index, view->requests, view->from_ns, view->to_ns, view->n_columns,
+  index = view->requests ? options->index : NULL;
+  if (index)
+    view->bins = iochart_bins_new_indexed (index, view->requests, view->from_ns, view->to_ns, view->n_columns,
                                            IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
   else if (view->device >= 0)
     view->bins = iochart_bins_new_full (capture, view->device, view->from_ns, view->to_ns,
                                         view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
+  view->highlight_lane = options->highlight != IOCHART_NO_PROCESS
+                         ? iochart_lanes_lane_of_process (view->lanes, options->highlight) : -1;
+  if (view->bins && view->highlight_lane >= 0)
+    view->highlight = iochart_bins_new_lane (view->bins, capture, view->device, index, view->lanes,
+                                             view->highlight_lane);
   return view;
 }
 
@@ -92,6 +101,7 @@ iochart_view_free (IochartView *view)
   g_clear_pointer (&view->steal, iochart_steal_free);
   g_clear_pointer (&view->bins, iochart_bins_free);
   g_clear_pointer (&view->requests, g_array_unref);
+  g_clear_pointer (&view->highlight, iochart_bins_free);
   g_free (view);
 }
 
@@ -106,4 +116,6 @@ guint iochart_view_get_n_lanes_wanted (IochartView *view) { return view->n_lanes
 IochartSteal *iochart_view_get_steal (IochartView *view) { return view->steal; }
 IochartBins *iochart_view_get_bins (IochartView *view) { return view->bins; }
 GArray *iochart_view_get_requests (IochartView *view) { return view->requests; }
+int iochart_view_get_highlight_lane (IochartView *view) { return view->highlight_lane; }
+IochartBins *iochart_view_get_highlight_bins (IochartView *view) { return view->highlight; }
 const IochartViewOptions *iochart_view_get_options (IochartView *view) { return &view->options; }
