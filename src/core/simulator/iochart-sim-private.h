@@ -124,6 +124,25 @@ void     _iochart_sim_pool_release (IochartSimPool *pool,
                                     guint32         owner);
 void     _iochart_sim_pool_clear   (IochartSimPool *pool);
 
+/* A time and the index of what it is the time of: what the simulator sorts most. */
+typedef struct {
+  gint64  ns;
+  guint32 index;
+} IochartSimKeyed;
+
+/* Sorts n items of size bytes by the gint64 at key_offset, stably (a radix sort: linear time),
+ * so items made in index order come out by (time, index). */
+void     _iochart_sim_sort_by_ns   (void           *items,
+                                    guint           n,
+                                    gsize           size,
+                                    gsize           key_offset);
+
+static inline void
+_iochart_sim_sort_keyed (IochartSimKeyed *v, guint n)
+{
+  _iochart_sim_sort_by_ns (v, n, sizeof *v, G_STRUCT_OFFSET (IochartSimKeyed, ns));
+}
+
 /* What a policy may look at: the requests, the device's head and what is in flight. */
 typedef struct {
   const IochartSimRq *rq;
