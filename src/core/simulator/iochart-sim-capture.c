@@ -22,20 +22,42 @@ copy_names (IochartCapture *out, IochartCapture *in)
   memcpy (out->comms->data, in->comms->data, (gsize) in->comms->len * sizeof (IochartComm));
 }
 
+/* The simulated requests by submission time, ties by index: the order they arrived in, with
+ * each run of equal times put in index order (events of one time come out of the engine's heap
+ * in push order). */
+static guint32 *
+by_submit (const IochartSimTimes *times, guint *n_out)
+{
+  guint32 *order = g_new (guint32, MAX (times->n_arrived, 1));
+  const gint64 *t = times->submit_ns;
+  guint n = 0;
+
+  for (guint k = 0; k < times->n_arrived; k++)
+    if (times->done_ns[times->arrived[k]] != IOCHART_TIME_UNKNOWN)
+      order[n++] = times->arrived[k];
+  for (guint k = 1; k < n; k++)
+    {
+      guint32 x = order[k];
+      guint j = k;
+
+      for (; j > 0 && t[order[j - 1]] == t[x] && order[j - 1] > x; j--)
+        order[j] = order[j - 1];
+      order[j] = x;
+    }
+  *n_out = n;
+  return order;
+}
+
 static void
 copy_requests (IochartCapture *out, IochartCapture *in, const IochartSimGraph *g, const IochartSimTimes *times)
 {
-  g_autofree IochartSimKeyed *order = g_new (IochartSimKeyed, MAX (g->n_rq, 1));
-  guint n = 0;
+  guint n;
+  g_autofree guint32 *order = by_submit (times, &n);
 
-  for (guint i = 0; i < g->n_rq; i++)
-    if (times->done_ns[i] != IOCHART_TIME_UNKNOWN)
-      order[n++] = (IochartSimKeyed) { times->submit_ns[i], i };
-  _iochart_sim_sort_keyed (order, n);
   g_array_set_size (out->requests, n);
   for (guint k = 0; k < n; k++)
     {
-      guint32 i = order[k].index;
+      guint32 i = order[k];
       const IochartRequestRec *src = &g_array_index (in->requests, IochartRequestRec, g->source[i]);
       IochartRequestRec *rec = &g_array_index (out->requests, IochartRequestRec, k);
       const IochartSimRq *q = &g->rq[i];
