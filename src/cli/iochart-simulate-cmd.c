@@ -17,7 +17,7 @@
 #include "simulator/iochart-sim-compare.h"
 
 typedef struct {
-  char  **policies, *model, **set_class, **drop, *device, *group_by;
+  char  **policies, *model, **set_class, **set_group, **drop, *device, *group_by;
   gboolean json;
   char   *svg, *png, *pdf;
   int     top, width;
@@ -31,6 +31,7 @@ options_clear (Options *o)
   g_strfreev (o->policies);
   g_free (o->model);
   g_strfreev (o->set_class);
+  g_strfreev (o->set_group);
   g_strfreev (o->drop);
   g_free (o->device);
   g_free (o->group_by);
@@ -88,6 +89,9 @@ parse_options (Options *o, int argc, char **argv, GError **error)
       "fit (default: from requests served alone), observed, hdd or ssd, with [:KEY=VALUE,...]", "MODEL" },
     { "set-class", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->set_class,
       "give a process and its descendants this class (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
+    { "set-group", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->set_group,
+      "put a process and its descendants in a cgroup of this weight, 100-1000, default 500, for cfq (repeatable)",
+      "COMM_OR_PID=NAME[:WEIGHT]" },
     { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->drop,
       "leave a process and its descendants out (repeatable)", "COMM_OR_PID" },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device, "the device to simulate", "MAJ,MIN" },
@@ -114,7 +118,8 @@ parse_options (Options *o, int argc, char **argv, GError **error)
     "completion, submission or child's exit by the observed gap, so think times stay and only\n"
     "disk time changes (CPU contention is not modelled). Async writes keep their observed times.\n"
     "Policies: noop; cfq (Linux 2.6.35: quantum, slice_sync, slice_async, slice_async_rq,\n"
-    "slice_idle, low_latency, target_latency, fifo_expire_sync); mq-deadline (read_expire,\n"
+    "slice_idle, low_latency, target_latency, fifo_expire_sync, fifo_expire_async, back_seek_max\n"
+    "KiB, back_seek_penalty, group_idle, iops_mode); mq-deadline (read_expire,\n"
     "write_expire, fifo_batch, writes_starved, prio_aging_expire); bfq (slice_idle, timeout_sync,\n"
     "max_budget); idle-gate (gap, k, starve) alone or wrapping one: idle-gate:gap=100ms+cfq.\n"
     "Device models: fit (depth), observed (depth), hdd (rpm, seek, stroke, overhead, rate MiB/s,\n"
@@ -596,6 +601,7 @@ simulate (Options *o, IochartCapture *capture, GError **error)
   wo.set_class = (const IochartClassRule *) rules->data;
   wo.n_set_class = rules->len;
   wo.drop = (const char * const *) o->drop;
+  wo.set_group = (const char * const *) o->set_group;
   if ((wl = iochart_sim_workload_new (capture, &wo, error)) == NULL ||
       (dev = iochart_sim_device_new (wl, o->model, error)) == NULL)
     return FALSE;

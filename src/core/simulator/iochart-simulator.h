@@ -22,6 +22,8 @@ typedef struct {
   const IochartClassRule  *set_class;     /* a process and its descendants take this class */
   guint                    n_set_class;
   const char * const      *drop;          /* COMM_OR_PID: removed with its descendants; may be NULL */
+  const char * const      *set_group;     /* COMM_OR_PID=NAME[:WEIGHT]: a process and its descendants
+                                           * in cgroup NAME (weight 100-1000, default 500); may be NULL */
 } IochartSimWorkloadOptions;
 
 #define IOCHART_SIM_WORKLOAD_OPTIONS_INIT { .device = -1 }
