@@ -482,7 +482,7 @@ iochart_steal_pick_device (IochartCapture *capture)
 {
   guint n_dev = iochart_capture_get_n_devices (capture);
   guint n_rq = iochart_capture_get_n_requests (capture);
-  guint n_proc = iochart_capture_get_n_processes (capture);
+  gsize n_proc = iochart_capture_get_n_processes (capture);
   g_autofree guint8 *seen = NULL;   /* a bit per (device, process) */
   g_autofree guint *distinct = g_new0 (guint, n_dev + 1);
   g_autofree guint64 *bytes = g_new0 (guint64, n_dev + 1);
@@ -490,9 +490,9 @@ iochart_steal_pick_device (IochartCapture *capture)
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), -1);
 
-  if (n_dev <= 1)   /* nothing to choose from: no pass over the requests */
-    return n_dev == 1 ? 0 : -1;
-  seen = g_new0 (guint8, ((gsize) n_dev * n_proc + 7) / 8);
+  if (n_dev <= 1)
+    return n_dev == 1 ? 0 : -1;   /* the common case needs no look at the requests */
+  seen = g_new0 (guint8, (n_dev * n_proc + 7) / 8);
   for (guint i = 0; i < n_rq; i++)
     {
       IochartRequest rq;
@@ -502,12 +502,12 @@ iochart_steal_pick_device (IochartCapture *capture)
       if (rq.device >= n_dev)
         continue;
       bytes[rq.device] += rq.bytes;
-      if (rq.process >= n_proc)
+      if (rq.process == IOCHART_NO_PROCESS || rq.process >= n_proc)
         continue;
       bit = (gsize) rq.device * n_proc + rq.process;
-      if (!(seen[bit / 8] & (1u << bit % 8)))
+      if (!(seen[bit / 8] & (1u << (bit % 8))))
         {
-          seen[bit / 8] |= 1u << bit % 8;
+          seen[bit / 8] |= 1u << (bit % 8);
           distinct[rq.device]++;
         }
     }
