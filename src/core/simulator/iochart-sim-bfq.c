@@ -41,7 +41,6 @@
 #define LARGE_BURST 8
 #define MERGE_TIME_LIMIT_NS (100 * NS_MS)
 #define REQUESTS_WITHIN_TIMER 120
-#define DISPATCHED 0x80000000u
 
 typedef struct {
   IochartSimFifo rqs;           /* arrival order; entries already dispatched are skipped */
@@ -78,7 +77,7 @@ struct _IochartSimPolicy {
   Queue   *q;                   /* pool.items, again after each _get */
   guint    n_sync;
   guint32 *merged;              /* per owner: the queue its sync requests go to, 0 its own */
-  guint32 *rq_queue;            /* per request: its queue, | DISPATCHED once on the device */
+  guint32 *rq_queue;            /* per request: its queue, | IOCHART_SIM_DISPATCHED once on the device */
   gint64  *arrived_ns;          /* per request */
   guint64  last_position;       /* where the last dispatched request ended */
   guint    busy[4];             /* busy queues per class */
@@ -730,27 +729,14 @@ pick (IochartSimPolicy *p, gint64 now)
   return best;
 }
 
-static void
-fifo_skip_dispatched (IochartSimPolicy *p, Queue *q)
-{
-  while (q->rqs.len > 0 && (p->rq_queue[_iochart_sim_fifo_peek (&q->rqs)] & DISPATCHED) != 0)
-    _iochart_sim_fifo_pop (&q->rqs);
-}
-
-/* bfq_check_fifo: once a slot, the oldest request if it waited past fifo_expire */
+/* once a slot, the oldest request if it waited past fifo_expire */
 static guint32
 fifo_expired (IochartSimPolicy *p, Queue *q, gint64 now)
 {
-  guint32 rq;
-
   if (q->fifo_checked)
     return IOCHART_SIM_NONE;
   q->fifo_checked = TRUE;
-  fifo_skip_dispatched (p, q);
-  rq = _iochart_sim_fifo_peek (&q->rqs);
-  if (rq == G_MAXUINT32 || now < p->arrived_ns[rq] + p->fifo_expire[q->sync])
-    return IOCHART_SIM_NONE;
-  return rq;
+  return _iochart_sim_fifo_expired (&q->rqs, p->rq_queue, p->arrived_ns, p->fifo_expire[q->sync], now);
 }
 
 /* The request goes to the device: the queue pays for it. */
@@ -780,8 +766,8 @@ take (IochartSimPolicy *p, guint32 id, gint64 now)
     q->service_from_wr += n;
   if (q->first_io_ns == IOCHART_TIME_UNKNOWN)
     q->first_io_ns = now;
-  p->rq_queue[rq] |= DISPATCHED;
-  fifo_skip_dispatched (p, q);
+  p->rq_queue[rq] |= IOCHART_SIM_DISPATCHED;
+  _iochart_sim_fifo_skip_dispatched (&q->rqs, p->rq_queue);
   update_wr (p, q, now);
   if (id != p->active && q->sorted.n == 0)
     set_busy (p, id, FALSE);        /* all its requests injected: off the active list */
@@ -836,7 +822,7 @@ bfq_dispatch (IochartSimPolicy *p, gint64 now)
 static void
 bfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
 {
-  guint32 id = p->rq_queue[rq] & ~DISPATCHED;
+  guint32 id = p->rq_queue[rq] & ~IOCHART_SIM_DISPATCHED;
   Queue *q = &p->q[id];
 
   q->dispatched--;

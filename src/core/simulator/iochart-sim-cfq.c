@@ -26,7 +26,6 @@
 #define IDLE_DELAY_NS (200 * NS_MS)
 #define WEIGHT_DEFAULT 500
 #define MIN_TT_NS (2 * JIFFY_NS)
-#define DISPATCHED 0x80000000u
 
 enum { WL_ASYNC, WL_SYNC_NOIDLE, WL_SYNC, N_WL };
 enum { PRIO_BE, PRIO_RT, PRIO_IDLE };
@@ -101,7 +100,7 @@ struct _IochartSimPolicy {
   gint64   last_delayed_sync;
   guint64  last_position;
   gint64  *arrived_ns;     /* per request */
-  guint32 *rq_queue;       /* per request: its queue, | DISPATCHED once on the device */
+  guint32 *rq_queue;       /* per request: its queue, | IOCHART_SIM_DISPATCHED once on the device */
   /* tunables */
   guint    quantum, back_penalty;
   guint64  back_max;       /* sectors */
@@ -271,33 +270,14 @@ next_rq (IochartSimPolicy *p, const Queue *q)
   return _iochart_sim_sorted_next (&q->sorted, p->ctx->rq, p->last_position, p->back_max, p->back_penalty);
 }
 
-static inline gboolean
-rq_dispatched (const IochartSimPolicy *p, guint32 rq)
-{
-  return (p->rq_queue[rq] & DISPATCHED) != 0;
-}
-
-static void
-fifo_skip_dispatched (IochartSimPolicy *p, Queue *q)
-{
-  while (q->rqs.len > 0 && rq_dispatched (p, _iochart_sim_fifo_peek (&q->rqs)))
-    _iochart_sim_fifo_pop (&q->rqs);
-}
-
-/* cfq_check_fifo: once a slice, the oldest request if it waited past fifo_expire */
+/* once a slice, the oldest request if it waited past fifo_expire */
 static guint32
 fifo_expired (IochartSimPolicy *p, Queue *q, gint64 now)
 {
-  guint32 rq;
-
   if (q->fifo_checked)
     return IOCHART_SIM_NONE;
   q->fifo_checked = TRUE;
-  fifo_skip_dispatched (p, q);
-  rq = _iochart_sim_fifo_peek (&q->rqs);
-  if (rq == G_MAXUINT32 || now < p->arrived_ns[rq] + p->fifo_expire[q->sync])
-    return IOCHART_SIM_NONE;
-  return rq;
+  return _iochart_sim_fifo_expired (&q->rqs, p->rq_queue, p->arrived_ns, p->fifo_expire[q->sync], now);
 }
 
 /* ---- groups ---- */
@@ -1059,8 +1039,8 @@ cfq_dispatch (IochartSimPolicy *p, gint64 now)
   if ((rq = fifo_expired (p, q, now)) == IOCHART_SIM_NONE)
     rq = next_rq (p, q);
   _iochart_sim_sorted_remove (&q->sorted, p->ctx->rq, rq);
-  p->rq_queue[rq] |= DISPATCHED;
-  fifo_skip_dispatched (p, q);
+  p->rq_queue[rq] |= IOCHART_SIM_DISPATCHED;
+  _iochart_sim_fifo_skip_dispatched (&q->rqs, p->rq_queue);
   if (p->ctx->rq[rq].flags & IOCHART_RQ_META)
     q->meta_pending--;
   q->dispatched++;
@@ -1081,7 +1061,7 @@ cfq_dispatch (IochartSimPolicy *p, gint64 now)
 static void
 cfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
 {
-  guint32 id = p->rq_queue[rq] & ~DISPATCHED;
+  guint32 id = p->rq_queue[rq] & ~IOCHART_SIM_DISPATCHED;
   Queue *q = &p->q[id];
 
   q->dispatched--;

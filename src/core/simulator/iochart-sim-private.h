@@ -93,6 +93,31 @@ _iochart_sim_fifo_clear (IochartSimFifo *f)
   f->head = f->len = f->size = 0;
 }
 
+/* CFQ and BFQ keep each request's queue, with this bit once it went to the device. */
+#define IOCHART_SIM_DISPATCHED 0x80000000u
+
+/* A queue's FIFO of arrivals, whose dispatched entries (by the order of the sector set) are
+ * dropped lazily. */
+static inline void
+_iochart_sim_fifo_skip_dispatched (IochartSimFifo *f, const guint32 *rq_queue)
+{
+  while (f->len > 0 && (rq_queue[_iochart_sim_fifo_peek (f)] & IOCHART_SIM_DISPATCHED) != 0)
+    _iochart_sim_fifo_pop (f);
+}
+
+/* cfq_check_fifo, bfq_check_fifo: the oldest request if it waited past expire_ns, else
+ * G_MAXUINT32. */
+static inline guint32
+_iochart_sim_fifo_expired (IochartSimFifo *f, const guint32 *rq_queue, const gint64 *arrived_ns, gint64 expire_ns,
+                           gint64 now)
+{
+  guint32 rq;
+
+  _iochart_sim_fifo_skip_dispatched (f, rq_queue);
+  rq = _iochart_sim_fifo_peek (f);
+  return rq == G_MAXUINT32 || now < arrived_ns[rq] + expire_ns ? G_MAXUINT32 : rq;
+}
+
 /* A queue's requests by sector, for CFQ's and BFQ's choice of the next one. */
 typedef struct {
   guint32 *v;
