@@ -96,6 +96,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
     r->capture = iochart_bootchart_chart_load_bundle_io (bootchart_path, &error);
   if (error)
     goto fail;
+  if (r->capture && r->bootchart)
+    iochart_bootchart_lend_task_states (r->bootchart, r->capture);   /* the time split from samples */
   if (r->capture && r->bootchart == NULL)
     {
       IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
