@@ -221,7 +221,8 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   else
     g_warning ("%s", b->error ? b->error->message : "no chart");
-  if (b->index && b->index != self->index && b->capture == self->capture)
+  /* an index built before the data changed (a live capture grows in place) is stale */
+  if (b->index && b->index != self->index && b->capture == self->capture && b->generation == self->generation)
     {
       g_clear_pointer (&self->index, iochart_bin_index_unref);
       self->index = iochart_bin_index_ref (b->index);
@@ -560,6 +561,8 @@ iochart_timeline_view_data_changed (IochartTimelineView *self, gint64 follow_spa
 {
   if (self->capture == NULL || self->bootchart != NULL)
     return;
+  /* the requests changed: the index is built again with the next layout */
+  g_clear_pointer (&self->index, iochart_bin_index_unref);
   self->full_from = iochart_capture_get_start_ns (self->capture);
   self->full_to = MAX (iochart_capture_get_end_ns (self->capture), self->full_from + 1);
   if (follow_span_ns > 0)
