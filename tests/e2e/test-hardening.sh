@@ -192,6 +192,20 @@ expect "an output that is an input" 2 "in.txt': refusing to write over the captu
 cmp -s "$text" "$tmp/in.txt" && ok "the input is untouched" || bad "the input was overwritten"
 expect "output checked before the load" 2 "nofolder/x.svg': cannot write: no such folder" --svg "$tmp/nofolder/x.svg" "$tmp/garbage.blktrace.0"
 
+# A pipe or a device is written in place, not replaced by a temporary file renamed over it (as
+# root that turned /dev/full into a regular file); /dev/stdout works
+mkfifo "$tmp/fifo"
+( timeout 60 cat "$tmp/fifo" >"$tmp/from-fifo" ) &
+reader=$!
+run --svg "$tmp/fifo" "$text"
+wait $reader
+if [ $rc -eq 0 ] && [ -p "$tmp/fifo" ] && grep -q '</svg>' "$tmp/from-fifo"; then ok "a fifo output is written through, still a fifo"
+else bad "fifo output"; fi
+run --svg /dev/stdout "$text"
+if [ $rc -eq 0 ] && grep -q '</svg>' "$tmp/out"; then ok "--svg /dev/stdout"; else bad "--svg /dev/stdout"; fi
+run --png /dev/stdout "$text"
+if [ $rc -eq 0 ] && [ "$(head -c 4 "$tmp/out" | tail -c 3)" = PNG ]; then ok "--png /dev/stdout"; else bad "--png /dev/stdout"; fi
+
 # Messages a new user met
 dat="$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
 expect "unknown command" 2 "'frobnicate': unknown command" frobnicate "$dat"

@@ -145,7 +145,10 @@ iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
       return FALSE;
     }
   row = g_malloc ((gsize) width * 4);
+  errno = 0;
   ok = encode (f, data, stride, width, height, alpha, row, message);
+  if (!ok && ferror (f) && errno != 0)
+    g_strlcpy (message, g_strerror (errno), sizeof message);   /* not libpng's "Write Error" */
   if (fclose (f) != 0 && ok)
     {
       ok = FALSE;
