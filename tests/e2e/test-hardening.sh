@@ -272,6 +272,10 @@ run info <(cat "$dat")
 [ $rc -eq 0 ] && grep -q "requests: 269" "$tmp/out" && ok "iochart info <(cat x)" || bad "info <(...)"
 run --json "$tmp/pipe.json" <(gzip -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt")
 [ $rc -eq 0 ] && [ -s "$tmp/pipe.json" ] && ok "a gzip text through a pipe" || bad "gzip through a pipe"
+expect "a bootchart through a pipe: said so, not 'holds no block requests'" 2 \
+  "a bootchart capture is read from its file or folder, not from a pipe" info <(cat "$IOCHART_SOURCE_ROOT/samples/bootchart-ionice.tgz")
+expect "info --from past the capture's end" 2 "^iochart: '5': --from is past the capture's end \(it spans 1.8 s\)$" \
+  info --from 5 "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
 expect "a damaged pipe names what the user gave" 2 "^iochart: 'stdin': not a capture" info - < <(head -c 100 /dev/urandom)
 
 # Plurals: a lane of one request says "1 request", not "1 requests"
