@@ -1,11 +1,11 @@
 /* simulate-bench.c N: simulated requests per second per policy on a synthetic `find -exec cat`
- * pair of about N requests (tests/simulator/sim-synth.h), each policy alone on one core, then all
+ * pair of about N requests (src/core/synth/), each policy alone on one core, then all
  * in parallel threads as `iochart simulate` runs them; and the simulator's memory per request
  * next to the model's. A run counts whole: the replay and the capture it makes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "../tests/simulator/sim-synth.h"
+#include "synth/iochart-synth.h"
 #include "simulator/iochart-simulator.h"
 
 static const char *policies[] = { "noop", "cfq", "mq-deadline", "bfq", "idle-gate+cfq" };
@@ -49,9 +49,9 @@ main (int argc, char **argv)
 {
   guint n = argc > 1 ? (guint) strtoul (argv[1], NULL, 10) : 2000000;
   guint files = (guint) (n / 2 / (1 + 1.0 / 16 + 1.0 / 40));
-  SynthReader pair[] = { { IOCHART_CLASS_BE, files, 0, 1 }, { IOCHART_CLASS_IDLE, files, 4 * 1024 * 1024, 2 } };
+  IochartSynthReader pair[] = { { IOCHART_CLASS_BE, files, 0, 1 }, { IOCHART_CLASS_IDLE, files, 4 * 1024 * 1024, 2 } };
   gint64 t0 = g_get_monotonic_time ();
-  g_autoptr(IochartCapture) c = synth_capture (pair, 2);
+  g_autoptr(IochartCapture) c = iochart_synth_capture (pair, 2);
   g_autoptr(IochartSimWorkload) wl = NULL;
   g_autoptr(IochartSimDevice) dev = NULL;
   Job jobs[G_N_ELEMENTS (policies)];

@@ -5,6 +5,11 @@
 
 struct _IochartApplication {
   AdwApplication parent_instance;
+  gboolean       live;            /* open recording live */
+  char          *live_out;
+  gint64         live_keep_ns;
+  GStrv          live_command;
+  GArray        *live_devices;    /* guint32 */
 };
 
 G_DEFINE_FINAL_TYPE (IochartApplication, iochart_application, ADW_TYPE_APPLICATION)
@@ -22,7 +27,47 @@ current_window (IochartApplication *self)
 static void
 iochart_application_activate (GApplication *app)
 {
-  gtk_window_present (GTK_WINDOW (current_window (IOCHART_APPLICATION (app))));
+  IochartApplication *self = IOCHART_APPLICATION (app);
+  IochartWindow *window = current_window (self);
+
+  gtk_window_present (GTK_WINDOW (window));
+  if (self->live)
+    {
+      IochartLivePageOptions o = {
+        .out = self->live_out, .keep_ns = self->live_keep_ns,
+        .command = (const char * const *) self->live_command,
+        .devices = self->live_devices ? (const guint32 *) self->live_devices->data : NULL,
+        .n_devices = self->live_devices ? self->live_devices->len : 0,
+      };
+
+      self->live = FALSE;
+      iochart_window_record (window, &o);
+    }
+}
+
+void
+iochart_application_set_live (IochartApplication *self, const IochartLivePageOptions *o)
+{
+  self->live = TRUE;
+  g_free (self->live_out);
+  self->live_out = g_strdup (o->out);
+  self->live_keep_ns = o->keep_ns;
+  g_strfreev (self->live_command);
+  self->live_command = g_strdupv ((char **) o->command);
+  g_clear_pointer (&self->live_devices, g_array_unref);
+  self->live_devices = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_vals (self->live_devices, o->devices, o->n_devices);
+}
+
+static void
+iochart_application_finalize (GObject *object)
+{
+  IochartApplication *self = IOCHART_APPLICATION (object);
+
+  g_free (self->live_out);
+  g_strfreev (self->live_command);
+  g_clear_pointer (&self->live_devices, g_array_unref);
+  G_OBJECT_CLASS (iochart_application_parent_class)->finalize (object);
 }
 
 static void
@@ -88,6 +133,8 @@ static void
 iochart_application_class_init (IochartApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = iochart_application_finalize;
 
   app_class->activate = iochart_application_activate;
   app_class->open = iochart_application_open;

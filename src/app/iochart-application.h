@@ -2,6 +2,7 @@
 #pragma once
 
 #include <adwaita.h>
+#include "iochart-live-page.h"
 
 G_BEGIN_DECLS
 
@@ -11,5 +12,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (IochartApplication, iochart_application, IOCHART, APPLICATION, AdwApplication)
 
 IochartApplication *iochart_application_new (void);
+/* The window opens recording live (`iochart live`); options are copied. */
+void                iochart_application_set_live (IochartApplication           *self,
+                                                  const IochartLivePageOptions *options);
 
 G_END_DECLS

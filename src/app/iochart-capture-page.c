@@ -205,6 +205,44 @@ iochart_capture_page_load (IochartCapturePage *self, GFile **files, int n_files)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
 }
 
+static void
+set_episodes (IochartCapturePage *self)
+{
+  IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+
+  so.device = iochart_steal_pick_device (self->capture);
+  g_clear_pointer (&self->steal, iochart_steal_free);
+  self->steal = iochart_steal_new (self->capture, &so);
+  iochart_range_panel_set_episodes (self->panel, self->steal, iochart_timeline_view_get_origin_ns (self->timeline));
+}
+
+void
+iochart_capture_page_show_capture (IochartCapturePage *self, IochartCapture *capture, const char *title)
+{
+  g_set_object (&self->capture, capture);
+  g_free (self->title);
+  self->title = g_strdup (title);
+  iochart_timeline_view_set_data (self->timeline, self->capture, NULL);
+  fill_filters (self);
+  set_episodes (self);
+  gtk_stack_set_visible_child_name (self->stack, "chart");
+  schedule_figures (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+void
+iochart_capture_page_capture_changed (IochartCapturePage *self, gboolean episodes)
+{
+  GListModel *devices = gtk_drop_down_get_model (self->device_dropdown);
+
+  iochart_timeline_view_data_changed (self->timeline);
+  /* a new device: refilled only then, since refilling resets the choice */
+  if (devices == NULL || g_list_model_get_n_items (devices) != iochart_capture_get_n_devices (self->capture) + 1)
+    fill_filters (self);
+  if (episodes)
+    set_episodes (self);
+}
+
 void
 iochart_capture_page_cancel (IochartCapturePage *self)
 {

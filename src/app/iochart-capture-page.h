@@ -17,6 +17,14 @@ void                 iochart_capture_page_load          (IochartCapturePage *sel
                                                          GFile             **files,
                                                          int                 n_files);
 void                 iochart_capture_page_cancel        (IochartCapturePage *self);
+/* A capture built elsewhere (a live recording's), shown as a loaded one under title. */
+void                 iochart_capture_page_show_capture  (IochartCapturePage *self,
+                                                         IochartCapture     *capture,
+                                                         const char         *title);
+/* The capture shown grew: the chart, the device list and (with episodes) the steal episodes
+ * follow; the range and the selection stay. */
+void                 iochart_capture_page_capture_changed (IochartCapturePage *self,
+                                                         gboolean            episodes);
 const char          *iochart_capture_page_get_title     (IochartCapturePage *self);
 gboolean             iochart_capture_page_is_loading    (IochartCapturePage *self);
 gboolean             iochart_capture_page_is_ready      (IochartCapturePage *self);

@@ -439,6 +439,22 @@ iochart_timeline_view_set_data (IochartTimelineView *self, IochartCapture *captu
 }
 
 void
+iochart_timeline_view_data_changed (IochartTimelineView *self)
+{
+  if (self->capture == NULL || self->bootchart != NULL)
+    return;
+  self->full_from = iochart_capture_get_start_ns (self->capture);
+  self->full_to = MAX (iochart_capture_get_end_ns (self->capture), self->full_from + 1);
+  invalidate_all (self);
+}
+
+gboolean
+iochart_timeline_view_is_building (IochartTimelineView *self)
+{
+  return self->building;
+}
+
+void
 iochart_timeline_view_set_filter (IochartTimelineView *self, int device, GArray *pids, GStrv comms)
 {
   self->device = device;

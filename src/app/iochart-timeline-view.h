@@ -63,6 +63,13 @@ void                iochart_timeline_view_zoom_to_selection (IochartTimelineView
 /* The lane clicked last, -1: none. */
 int                 iochart_timeline_view_get_highlighted_lane (IochartTimelineView *self);
 
+/* The capture grew (a live recording): the full range follows it; the visible range and the
+ * selection stay. */
+void                iochart_timeline_view_data_changed   (IochartTimelineView *self);
+/* TRUE while a worker lays out a chart from the capture: whoever changes the capture in place
+ * (a live recording) waits until it is done. */
+gboolean            iochart_timeline_view_is_building    (IochartTimelineView *self);
+
 /* TRUE while the exact chart of the current range and filters is being laid out. */
 gboolean            iochart_timeline_view_is_drawing     (IochartTimelineView *self);
 /* Emitted ("drawn") when it arrives. What is drawn now (NULL before the first layout). The view is NULL for a boot chart. */

@@ -19,8 +19,11 @@ IochartCapturePage *
 iochart_window_get_current_page (IochartWindow *self)
 {
   AdwTabPage *page = adw_tab_view_get_selected_page (self->tabs);
+  GtkWidget *child = page ? adw_tab_page_get_child (page) : NULL;
 
-  return page ? IOCHART_CAPTURE_PAGE (adw_tab_page_get_child (page)) : NULL;
+  if (child != NULL && IOCHART_IS_LIVE_PAGE (child))
+    return iochart_live_page_get_capture_page (IOCHART_LIVE_PAGE (child));
+  return child ? IOCHART_CAPTURE_PAGE (child) : NULL;
 }
 
 static void
@@ -46,6 +49,25 @@ iochart_window_open_files (IochartWindow *self, GFile **files, int n_files)
   update_stack (self);
   iochart_capture_page_load (page, files, n_files);
   return page;
+}
+
+IochartLivePage *
+iochart_window_record (IochartWindow *self, const IochartLivePageOptions *options)
+{
+  IochartLivePage *page = iochart_live_page_new ();
+  AdwTabPage *tab = adw_tab_view_append (self->tabs, GTK_WIDGET (page));
+
+  iochart_live_page_set_tab (page, tab);
+  adw_tab_view_set_selected_page (self->tabs, tab);
+  update_stack (self);
+  iochart_live_page_start (page, options);
+  return page;
+}
+
+static void
+record_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  iochart_window_record (IOCHART_WINDOW (user_data), NULL);
 }
 
 static void
@@ -285,6 +307,7 @@ iochart_window_init (IochartWindow *self)
 {
   static const GActionEntry actions[] = {
     { "open", open_activated },
+    { "record", record_activated },
     { "export", export_activated },
     { "close-tab", close_tab_activated },
     { "zoom-in", page_action },

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 #include "iochart-application.h"
 #include "iochart-capture-page.h"
+#include "iochart-live-page.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +16,10 @@ IochartWindow      *iochart_window_new            (IochartApplication *app);
 IochartCapturePage *iochart_window_open_files     (IochartWindow      *self,
                                                    GFile             **files,
                                                    int                 n_files);
+/* The capture page of the current tab (a live recording's too). */
 IochartCapturePage *iochart_window_get_current_page (IochartWindow    *self);
+/* A new tab recording live (options may be NULL). */
+IochartLivePage    *iochart_window_record         (IochartWindow      *self,
+                                                   const IochartLivePageOptions *options);
 
 G_END_DECLS

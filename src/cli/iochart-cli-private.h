@@ -64,8 +64,14 @@ gboolean        iochart_cli_check_from    (IochartCapture            *capture,
 /* `iochart [CAPTURE...]` with no output: execs the desktop app when a display is there, else says
  * how to render headless; returns the exit code when it cannot. */
 int             iochart_cli_open_app      (const char * const        *captures);
+/* Execs the desktop app with args; without a display or the app, says so and what to run
+ * instead (no_display, no_app) and returns the exit code. */
+int             iochart_cli_exec_app      (const char * const        *args,
+                                           const char                *no_display,
+                                           const char                *no_app);
 
 /* Subcommands: each parses its own options from argv (argv[0] is the subcommand name). */
+int iochart_live_command   (int argc, char **argv);
 int iochart_info_command   (int argc, char **argv);
 int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--png F] ... CAPTURE... */
 int iochart_record_command (int argc, char **argv);
@@ -74,5 +80,6 @@ int iochart_check_command  (int argc, char **argv);
 int iochart_export_command (int argc, char **argv);
 int iochart_diff_command   (int argc, char **argv);
 int iochart_report_command (int argc, char **argv);
+int iochart_synth_command  (int argc, char **argv);
 
 G_END_DECLS

@@ -276,30 +276,38 @@ find_app (void)
 }
 
 int
-iochart_cli_open_app (const char * const *captures)
+iochart_cli_exec_app (const char * const *args, const char *no_display, const char *no_app)
 {
   const char *wayland = g_getenv ("WAYLAND_DISPLAY"), *x11 = g_getenv ("DISPLAY");
-  const char *example = captures && captures[0] ? captures[0] : "CAPTURE";
   g_autofree char *app = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
 
   if ((!wayland || !*wayland) && (!x11 || !*x11))
     {
-      fprintf (stderr, "iochart: no display for the desktop app: render headless instead, e.g.\n"
-                       "  iochart --png chart.png %s\n  iochart info %s\n(see 'iochart --help')\n", example, example);
+      fprintf (stderr, "iochart: no display for the desktop app: %s\n", no_display);
       return IOCHART_EXIT_BAD_INPUT;
     }
   if ((app = find_app ()) == NULL)
     {
-      fprintf (stderr, "iochart: the desktop app is not installed (built with -Dgtk=disabled?): render headless "
-                       "instead, e.g. 'iochart --png chart.png %s'\n", example);
+      fprintf (stderr, "iochart: the desktop app is not installed (built with -Dgtk=disabled?): %s\n", no_app);
       return IOCHART_EXIT_BAD_INPUT;
     }
   g_ptr_array_add (argv, app);
-  for (guint i = 0; captures && captures[i]; i++)
-    g_ptr_array_add (argv, (gpointer) captures[i]);
+  for (guint i = 0; args && args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
   execv (app, (char **) argv->pdata);
   fprintf (stderr, "iochart: '%s': cannot start the desktop app: %s\n", app, g_strerror (errno));
   return IOCHART_EXIT_BAD_INPUT;
+}
+
+int
+iochart_cli_open_app (const char * const *captures)
+{
+  const char *example = captures && captures[0] ? captures[0] : "CAPTURE";
+  g_autofree char *no_display = g_strdup_printf ("render headless instead, e.g.\n  iochart --png chart.png %s\n"
+                                                 "  iochart info %s\n(see 'iochart --help')", example, example);
+  g_autofree char *no_app = g_strdup_printf ("render headless instead, e.g. 'iochart --png chart.png %s'", example);
+
+  return iochart_cli_exec_app (captures, no_display, no_app);
 }

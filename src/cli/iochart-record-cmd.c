@@ -24,6 +24,7 @@
 #include "iochart-cli-private.h"
 #include "record/iochart-recorder.h"
 #include "record/iochart-live.h"
+#include "record/iochart-live-capture.h"
 #include "iochart-format.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -435,78 +436,83 @@ spawn_command (char **command, GPid *pid, GError **error)
   return FALSE;
 }
 
-/* "12 s · rt 0 B/s · be 12 MiB/s (1,234/s) · idle ... · stolen 11.2% · top idle cat[24829] 38 MiB ·
- * 201,345 events/s · lost 0" */
+/* "12.0 s · rt 0 B/s (0/s) · be 12 MiB/s (1,234/s) · … · lost 0" */
 static void
-show_live (IochartRecorder *rec, IochartLive *live)
+show_live (const IochartLiveStatus *st, gint64 start_us)
 {
-  static const IochartClass shown[] = { IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_IDLE,
-                                        IOCHART_CLASS_UNKNOWN };
-  IochartLiveStatus st;
-  IochartRecorderStats rs;
-  g_autoptr(GString) line = g_string_new (NULL);
-  g_autofree char *events = NULL;
+  g_autofree char *line = iochart_live_status_format (st);
 
-  iochart_live_get_status (live, &st);
-  iochart_recorder_get_stats (rec, &rs);
-  g_string_append_printf (line, "iochart: %5.1f s", st.elapsed_ns / 1e9);
-  for (guint i = 0; i < G_N_ELEMENTS (shown); i++)
-    {
-      IochartClass k = shown[i];
-      g_autofree char *rate = iochart_format_bytes ((guint64) st.bytes_per_s[k]);
-      g_autofree char *iops = iochart_format_count ((guint64) st.requests_per_s[k]);
-      if (k == IOCHART_CLASS_UNKNOWN && st.requests_per_s[k] == 0)
-        continue;
-      g_string_append_printf (line, " · %s %s/s (%s/s)", iochart_class_name (k), rate, iops);
-    }
-  g_string_append_printf (line, " · stolen %.1f%%", st.stolen_pct);
-  if (st.top_idle[0] != '\0')
-    {
-      g_autofree char *b = iochart_format_bytes (st.top_idle_bytes);
-      g_string_append_printf (line, " · top idle %s %s", st.top_idle, b);
-    }
-  events = iochart_format_count ((guint64) st.events_per_s);
-  g_string_append_printf (line, " · %s events/s · lost %" G_GUINT64_FORMAT, events, MAX (rs.lost, st.missed));
-  fprintf (stderr, "%s\n", line->str);
+  fprintf (stderr, "iochart: %5.1f s · %s\n", (g_get_monotonic_time () - start_us) / 1e6, line);
 }
 
-/* Polls until COMMAND exits, the duration passes or a signal asks to stop. Returns the
- * command's wait status, or -1 without one. */
+/* Whether to stop: COMMAND exited (its wait status in *status), the duration passed or a signal
+ * asked to. */
+static gboolean
+should_stop (const RecordOptions *o, GPid child, gint64 start_us, int *status)
+{
+  if (stop_requested)
+    return TRUE;
+  if (child > 0 && waitpid (child, status, WNOHANG) == child)
+    return TRUE;
+  return o->duration > 0 && g_get_monotonic_time () - start_us >= o->duration * G_USEC_PER_SEC;
+}
+
+static void
+end_command (GPid child, int *status)
+{
+  if (child > 0 && *status == -1)
+    {
+      /* stopped before the command ended: it got the terminal's SIGINT too, or ends now */
+      kill (child, SIGTERM);
+      waitpid (child, status, 0);
+    }
+}
+
+/* Polls until should_stop. Returns the command's wait status, or -1 without one. */
 static int
-record_loop (IochartRecorder *rec, IochartLive *live, const RecordOptions *o, GPid child, GError **error)
+record_loop (IochartRecorder *rec, const RecordOptions *o, GPid child, GError **error)
 {
   gint64 start = g_get_monotonic_time (), last_shown = start;
-  gboolean tty = live == NULL && isatty (STDERR_FILENO);
+  gboolean tty = isatty (STDERR_FILENO);
   int status = -1;
 
-  while (!stop_requested)
+  while (!should_stop (o, child, start, &status))
     {
       if (!iochart_recorder_drain (rec, error))
         break;
-      if (live != NULL)
-        iochart_live_update (live);
-      gint64 now = g_get_monotonic_time ();
-      if (child > 0 && waitpid (child, &status, WNOHANG) == child)
-        break;
-      if (o->duration > 0 && now - start >= o->duration * G_USEC_PER_SEC)
-        break;
-      if (now - last_shown >= G_USEC_PER_SEC)
+      if (g_get_monotonic_time () - last_shown >= G_USEC_PER_SEC)
         {
-          if (live != NULL)
-            show_live (rec, live);
           show_progress (rec, start, tty);
-          last_shown = now;
+          last_shown = g_get_monotonic_time ();
         }
       g_usleep (50000);
     }
   if (tty)
     fprintf (stderr, "\r\033[K");
-  if (child > 0 && status == -1)
+  end_command (child, &status);
+  return status;
+}
+
+/* --live: the live capture's worker drains the recorder; once a second a status line from a
+ * snapshot. */
+static int
+live_loop (IochartLiveCapture *live, const RecordOptions *o, GPid child)
+{
+  gint64 start = g_get_monotonic_time (), last_shown = start;
+  IochartLiveStatus st = { 0 }, prev = { 0 };
+  int status = -1;
+
+  while (!should_stop (o, child, start, &status))
     {
-      /* stopped before the command ended: it got the terminal's SIGINT too, or ends now */
-      kill (child, SIGTERM);
-      waitpid (child, &status, 0);
+      g_usleep (50000);
+      if (g_get_monotonic_time () - last_shown < G_USEC_PER_SEC)
+        continue;
+      iochart_live_status_compute (iochart_live_capture_update (live), &prev, &st);
+      show_live (&st, start);
+      prev = st;
+      last_shown = g_get_monotonic_time ();
     }
+  end_command (child, &status);
   return status;
 }
 
@@ -539,7 +545,7 @@ record_events (RecordOptions *o)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(IochartRecorder) rec = NULL;
-  g_autoptr(IochartLive) live = NULL;
+  g_autoptr(IochartLiveCapture) live = NULL;
   g_autoptr(GArray) devs = g_array_new (FALSE, FALSE, sizeof (guint32));
   IochartRecorderOptions ro = { .sched = !o->no_sched };
   GPid child = 0;
@@ -561,25 +567,35 @@ record_events (RecordOptions *o)
   print_missing (rec);
   if (o->live)
     {
-      if ((live = iochart_live_new (o->keep_ns / G_GINT64_CONSTANT (1000000000), &error)) == NULL)
+      live = iochart_live_capture_new (o->out, o->keep_ns);
+      if (!iochart_live_capture_use_kernel_formats (live, &error))
         return iochart_cli_report_error (error);
-      iochart_recorder_set_page_func (rec, iochart_live_add_page, live);
+      iochart_live_capture_start (live, rec, 50);
     }
-  iochart_recorder_start (rec);
+  else
+    iochart_recorder_start (rec);
   if (o->command != NULL && !spawn_command (o->command, &child, &error))
     return iochart_cli_report_error (error);   /* the instance goes with rec */
-  status = record_loop (rec, live, o, child, &error);
-  if (!iochart_recorder_stop (rec, error ? NULL : &error) || error != NULL
-      || !iochart_recorder_write (rec, o->out, &error))
+  if (live != NULL)
+    {
+      status = live_loop (live, o, child);
+      iochart_live_capture_stop (live, &error);   /* stops the recorder too */
+    }
+  else
+    {
+      status = record_loop (rec, o, child, &error);
+      if (error == NULL)
+        iochart_recorder_stop (rec, &error);
+    }
+  if (error != NULL || !iochart_recorder_write (rec, o->out, &error))
     return iochart_cli_report_error (error);
   if (live != NULL)
     {
-      IochartLiveStatus st;
-      iochart_live_update (live);
-      iochart_live_get_status (live, &st);
-      fprintf (stderr, "iochart: decoded live %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT
-               " block), live figures held in %" G_GSIZE_FORMAT " KiB\n", st.events, st.block_events,
-               iochart_live_get_memory (live) / 1024);
+      IochartCapture *c = iochart_live_capture_update (live);
+      fprintf (stderr, "iochart: built live %" G_GUINT64_FORMAT " events into %u requests of %u processes; "
+               "the live model holds %" G_GSIZE_FORMAT " KiB\n", iochart_capture_get_n_events (c),
+               iochart_capture_get_n_requests (c), iochart_capture_get_n_processes (c),
+               iochart_live_capture_get_memory (live) / 1024);
     }
   report_written (rec, o->out, status);
   return IOCHART_EXIT_OK;
@@ -628,8 +644,8 @@ iochart_record_command (int argc, char **argv)
     { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &o.duration, "Stop after S seconds (--bootchart: default 60)", "S" },
     { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.devices, "Only block events of this device (repeatable)", "MAJ,MIN" },
     { "no-sched", 0, 0, G_OPTION_ARG_NONE, &o.no_sched, "Without sched_switch and sched_wakeup", NULL },
-    { "live", 0, 0, G_OPTION_ARG_NONE, &o.live, "A status line a second: rate per class, idle steal, top idle process, lost events", NULL },
-    { "keep", 0, 0, G_OPTION_ARG_STRING, &o.keep, "--live: the window its figures cover (default 10m)", "TIME" },
+    { "live", 0, 0, G_OPTION_ARG_NONE, &o.live, "A status line a second: rate per class, idle steal, top idle lane, lost events", NULL },
+    { "keep", 0, 0, G_OPTION_ARG_STRING, &o.keep, "--live: the window the live model keeps and its figures cover (default 10m)", "TIME" },
     { "bootchart", 0, 0, G_OPTION_ARG_NONE, &o.bootchart, "Record a boot chart (/proc samples and block events)", NULL },
     { "until-idle", 0, 0, G_OPTION_ARG_NONE, &o.until_idle, "--bootchart: stop once CPU and disks rest for 2 s", NULL },
     { "hz", 0, 0, G_OPTION_ARG_INT, &o.hz, "--bootchart: samples per second (default 10)", "N" },

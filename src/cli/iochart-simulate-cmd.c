@@ -17,7 +17,7 @@
 #include "simulator/iochart-sim-compare.h"
 
 typedef struct {
-  char  **policies, *model, **set_class, **drop, *device, *group_by;
+  char  **policies, *model, **set_class, **set_group, **drop, *device, *group_by;
   gboolean json;
   char   *svg, *png, *pdf;
   int     top, width;
@@ -31,6 +31,7 @@ options_clear (Options *o)
   g_strfreev (o->policies);
   g_free (o->model);
   g_strfreev (o->set_class);
+  g_strfreev (o->set_group);
   g_strfreev (o->drop);
   g_free (o->device);
   g_free (o->group_by);
@@ -88,6 +89,9 @@ parse_options (Options *o, int argc, char **argv, GError **error)
       "fit (default: from requests served alone), observed, hdd or ssd, with [:KEY=VALUE,...]", "MODEL" },
     { "set-class", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->set_class,
       "give a process and its descendants this class (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
+    { "set-group", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->set_group,
+      "put a process and its descendants in a cgroup of this weight, 100-1000, default 500, for cfq (repeatable)",
+      "COMM_OR_PID=NAME[:WEIGHT]" },
     { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->drop,
       "leave a process and its descendants out (repeatable)", "COMM_OR_PID" },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device, "the device to simulate", "MAJ,MIN" },
@@ -114,7 +118,8 @@ parse_options (Options *o, int argc, char **argv, GError **error)
     "completion, submission or child's exit by the observed gap, so think times stay and only\n"
     "disk time changes (CPU contention is not modelled). Async writes keep their observed times.\n"
     "Policies: noop; cfq (Linux 2.6.35: quantum, slice_sync, slice_async, slice_async_rq,\n"
-    "slice_idle, low_latency, target_latency, fifo_expire_sync); mq-deadline (read_expire,\n"
+    "slice_idle, low_latency, target_latency, fifo_expire_sync, fifo_expire_async, back_seek_max\n"
+    "KiB, back_seek_penalty, group_idle, iops_mode); mq-deadline (read_expire,\n"
     "write_expire, fifo_batch, writes_starved, prio_aging_expire); bfq (slice_idle, timeout_sync,\n"
     "max_budget); idle-gate (gap, k, starve) alone or wrapping one: idle-gate:gap=100ms+cfq.\n"
     "Device models: fit (depth), observed (depth), hdd (rpm, seek, stroke, overhead, rate MiB/s,\n"
@@ -197,6 +202,39 @@ change (const IochartSimFigures *obs, const IochartSimFigures *sim, IochartCaptu
   return g_strdup_printf ("%+.1f%%", 100.0 * (b - a) / a);
 }
 
+/* "0 (sequential)", "under 1 MiB", "1 MiB - 16 MiB", "4 GiB and more": unit bytes per step */
+static char *
+band_label (const IochartSimFitBand *band, guint unit)
+{
+  g_autofree char *lo = iochart_format_bytes ((double) band->lo * unit);
+  g_autofree char *hi = band->hi != G_MAXUINT64 ? iochart_format_bytes ((double) band->hi * unit) : NULL;
+
+  if (band->hi == 1 && unit != 1)
+    return g_strdup ("0 (sequential)");
+  if (hi == NULL)
+    return g_strdup_printf ("%s and more", lo);
+  if (band->lo <= (unit != 1))
+    return g_strdup_printf ("under %s", hi);
+  return g_strdup_printf ("%s - %s", lo, hi);
+}
+
+static void
+print_bands (const char *title, const IochartSimFitBand *bands, guint n, guint unit)
+{
+  printf ("  %-22s %8s %10s %10s %10s\n", title, "requests", "observed", "fitted", "residual");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *label = band_label (&bands[i], unit);
+      g_autofree char *count = iochart_format_count (bands[i].n);
+
+      if (bands[i].n == 0)
+        continue;
+      printf ("  %-22s %8s %7.2f ms %7.2f ms %+7.2f ms (%+.1f%%)\n", label, count, bands[i].observed_ms,
+              bands[i].fitted_ms, bands[i].fitted_ms - bands[i].observed_ms,
+              bands[i].observed_ms > 0 ? 100 * (bands[i].fitted_ms / bands[i].observed_ms - 1) : 0);
+    }
+}
+
 static void
 print_fit (IochartSimDevice *dev)
 {
@@ -211,6 +249,9 @@ print_fit (IochartSimDevice *dev)
     printf (" below %" G_GUINT64_FORMAT " sectors, %.2f + %.2e·d ms above", f->split_sectors, f->c_ms, f->e_ms);
   printf ("; error %.2f ms, %.1f%% of the mean %.2f ms (RMS horizontal distance of the D2C CDFs)\n",
           f->demerit_ms, f->demerit_pct, f->mean_ms);
+  printf ("fit residuals (mean D2C of the requests it learnt from, observed and fitted):\n");
+  print_bands ("seek distance", f->by_distance, IOCHART_SIM_FIT_DISTANCE_BANDS, 512);
+  print_bands ("request size", f->by_size, IOCHART_SIM_FIT_SIZE_BANDS, 1);
 }
 
 static void
@@ -375,6 +416,39 @@ json_run (JsonBuilder *b, Run *runs, guint k, IochartLanes *lanes, guint device)
   json_builder_end_object (b);
 }
 
+/* [{"lo_UNIT", "hi_UNIT" (null: no bound), "requests", "observed_ms", "fitted_ms", "residual_ms"}],
+ * the means null in an empty band */
+static void
+json_bands (JsonBuilder *b, const char *name, const IochartSimFitBand *bands, guint n, const char *unit)
+{
+  g_autofree char *lo = g_strdup_printf ("lo_%s", unit), *hi = g_strdup_printf ("hi_%s", unit);
+
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, lo);
+      json_builder_add_int_value (b, bands[i].lo);
+      json_builder_set_member_name (b, hi);
+      if (bands[i].hi == G_MAXUINT64)
+        json_builder_add_null_value (b);
+      else
+        json_builder_add_int_value (b, bands[i].hi);
+      json_builder_set_member_name (b, "requests");
+      json_builder_add_int_value (b, bands[i].n);
+      json_builder_set_member_name (b, "observed_ms");
+      bands[i].n ? json_builder_add_double_value (b, bands[i].observed_ms) : json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "fitted_ms");
+      bands[i].n ? json_builder_add_double_value (b, bands[i].fitted_ms) : json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "residual_ms");
+      bands[i].n ? json_builder_add_double_value (b, bands[i].fitted_ms - bands[i].observed_ms)
+                 : json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static void
 json_fit (JsonBuilder *b, IochartSimDevice *dev)
 {
@@ -392,6 +466,10 @@ json_fit (JsonBuilder *b, IochartSimDevice *dev)
   json_builder_add_double_value (b, f->demerit_ms);
   json_builder_set_member_name (b, "error_pct");
   json_builder_add_double_value (b, f->demerit_pct);
+  json_builder_set_member_name (b, "mean_ms");
+  json_builder_add_double_value (b, f->mean_ms);
+  json_bands (b, "by_distance", f->by_distance, IOCHART_SIM_FIT_DISTANCE_BANDS, "sectors");
+  json_bands (b, "by_size", f->by_size, IOCHART_SIM_FIT_SIZE_BANDS, "bytes");
   json_builder_end_object (b);
 }
 
@@ -523,6 +601,7 @@ simulate (Options *o, IochartCapture *capture, GError **error)
   wo.set_class = (const IochartClassRule *) rules->data;
   wo.n_set_class = rules->len;
   wo.drop = (const char * const *) o->drop;
+  wo.set_group = (const char * const *) o->set_group;
   if ((wl = iochart_sim_workload_new (capture, &wo, error)) == NULL ||
       (dev = iochart_sim_device_new (wl, o->model, error)) == NULL)
     return FALSE;

@@ -13,10 +13,12 @@ typedef struct {
 static const Command commands[] = {
   { "info", iochart_info_command, "requests, bytes and latency per device, class and process" },
   { "record", iochart_record_command, "record block and scheduler events (or a boot chart) live" },
+  { "live", iochart_live_command, "record in the desktop app: a timeline that follows the events as they come" },
   { "report", iochart_report_command, "one HTML or PDF file to hand on: verdict, charts, episodes, lanes" },
   { "simulate", iochart_simulate_command, "replay a capture under other schedulers, devices or priorities" },
   { "diff", iochart_diff_command, "what changed between two captures, lane by lane, on one time scale" },
   { "export", iochart_export_command, "requests as CSV or JSON rows, or a Perfetto (Chrome JSON) trace" },
+  { "synth", iochart_synth_command, "write a synthetic `find -exec cat` capture (.dat) to test the simulator" },
   { "check", iochart_check_command, "exit 1 when a capture breaks a limit (idle steal, latency, boot time)" },
 };
 

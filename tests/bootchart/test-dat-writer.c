@@ -1,6 +1,7 @@
 /* test-dat-writer.c: .dat v6 files we write read back with libtracecmd and `trace-cmd report`
  *
- * Synthetic: one made-up event format and hand-built ring-buffer pages, in a file of two CPUs.
+ * Synthetic: one made-up event format and hand-built ring-buffer pages, in a file of two CPUs;
+ * the same format through iochart_dat_writer_add_event, with gaps that need time extends.
  * Live (root with tracefs only, else skipped): a private instance records sched events while
  * `true` runs; its raw pages go through the writer.
  */
@@ -82,6 +83,19 @@ on_record (struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data
   return 0;
 }
 
+/* Every record of the file, through libtracecmd. */
+static Seen
+read_back (const char *path)
+{
+  struct tracecmd_input *h = tracecmd_open (path, 0);
+  Seen seen = { 0, 0, 0, TRUE };
+
+  g_assert_nonnull (h);
+  g_assert_cmpint (tracecmd_iterate_events (h, NULL, 0, on_record, &seen), >=, 0);
+  tracecmd_close (h);
+  return seen;
+}
+
 static char *
 report (const char *path)
 {
@@ -122,11 +136,7 @@ test_synthetic (void)
   g_assert_true (iochart_dat_writer_write (w, path, &error));
   g_assert_no_error (error);
 
-  struct tracecmd_input *h = tracecmd_open (path, 0);
-  g_assert_nonnull (h);
-  Seen seen = { 0, 0, 0, TRUE };
-  g_assert_cmpint (tracecmd_iterate_events (h, NULL, 0, on_record, &seen), >=, 0);
-  tracecmd_close (h);
+  Seen seen = read_back (path);
   g_assert_cmpuint (seen.n, ==, 8);
   g_assert_cmpuint (seen.sum, ==, 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8);
   g_assert_true (seen.ordered);
@@ -139,6 +149,47 @@ test_synthetic (void)
       g_assert_nonnull (strstr (text, "value=8"));
       g_assert_nonnull (strstr (text, "[001]     1.000006: iochart_test:         value=8"));
     }
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* Events packed by the writer: deltas under 1 us to over 2^32 ns, across many pages. */
+static void
+test_events (void)
+{
+  g_autoptr(IochartDatWriter) w = iochart_dat_writer_new (1, PAGE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("iochart-dat-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "events.dat", NULL);
+  guint64 ts = 5000000000, expect_sum = 0, times[2000];
+  guint8 rec[12] = { 0 };
+  guint16 type = 900;
+  gint32 pid = 4242;
+
+  iochart_dat_writer_set_standard_headers (w);
+  iochart_dat_writer_add_format (w, "iochart", test_format);
+  memcpy (rec, &type, 2);
+  memcpy (rec + 4, &pid, 4);
+  for (guint32 i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      static const guint64 gaps[] = { 0, 1, 999, 134217727, 134217728, 200000000, 5000000000 };
+      ts += gaps[i % G_N_ELEMENTS (gaps)];
+      times[i] = ts;
+      memcpy (rec + 8, &i, 4);
+      expect_sum += i;
+      g_assert_true (iochart_dat_writer_add_event (w, 0, ts, rec, sizeof rec, &error));
+    }
+  g_assert_false (iochart_dat_writer_add_event (w, 0, ts - 1, rec, sizeof rec, &error));
+  g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE);
+  g_clear_error (&error);
+  g_assert_true (iochart_dat_writer_write (w, path, &error));
+  g_assert_no_error (error);
+
+  Seen seen = read_back (path);
+  g_assert_cmpuint (seen.n, ==, G_N_ELEMENTS (times));
+  g_assert_cmpuint (seen.sum, ==, expect_sum);
+  g_assert_cmpuint (seen.last_ts, ==, times[G_N_ELEMENTS (times) - 1]);
+  g_assert_true (seen.ordered);
   g_remove (path);
   g_rmdir (dir);
 }
@@ -207,6 +258,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/dat-writer/synthetic", test_synthetic);
+  g_test_add_func ("/dat-writer/events", test_events);
   g_test_add_func ("/dat-writer/live", test_live);
   return g_test_run ();
 }

@@ -110,16 +110,20 @@ for path in sys.argv[2:]:
               f"sleep {100 * t['sleep_ns'] / life:.0f}%")
 PY
 
-# 4. --live: a status line a second while the readers run, and every event decoded live
+# 4. --live: a status line a second while the readers run, every event decoded live and the live model
+# the same requests as the file read back
 rc=0; "$IOCHART" record -o "$tmp/live.dat" --no-sched --live --keep 30s --device "$majmin" \
   -- sh -c "sh '$tmp/readers.sh'; sleep 1.2" 2> "$tmp/live.log" || rc=$?
 [ $rc = 0 ] || fail "record --live exited $rc: $(cat "$tmp/live.log")"
 grep -q ' · idle .* · stolen [0-9.]*% .* events/s · lost [0-9]*$' "$tmp/live.log" \
   || fail "no live status line: $(cat "$tmp/live.log")"
-decoded=$(sed -n 's/.*decoded live \([0-9]*\) events.*/\1/p' "$tmp/live.log")
+read -r decoded built < <(sed -n 's/.*built live \([0-9]*\) events into \([0-9]*\) requests.*/\1 \2/p' "$tmp/live.log")
 read_back=$(trace-cmd report "$tmp/live.dat" 2> /dev/null | grep -vc '^cpus=')
 [ "$decoded" = "$read_back" ] || fail "decoded $decoded events live, trace-cmd report reads $read_back"
-echo "live: $decoded events decoded, as many as trace-cmd report reads; $(grep -c 'events/s' "$tmp/live.log") status lines"
+stored=$("$IOCHART" info --json "$tmp/live.dat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["memory"]["requests_stored"])')
+[ "$built" = "$stored" ] || fail "the live model built $built requests, iochart reads $stored back from the file"
+echo "live: $decoded events decoded, as many as trace-cmd report reads; $built requests built live, as many as" \
+     "the file gives; $(grep -c 'events/s' "$tmp/live.log") status lines"
 
 # 5. Ctrl-C in the middle of a recording without a command
 echo 3 > /proc/sys/vm/drop_caches

@@ -149,16 +149,23 @@ test_lanes_options (void)
 }
 
 static IochartDisplayList *
-draw (IochartCapture *c, guint width, IochartTheme theme)
+draw_indexed (IochartCapture *c, guint width, IochartTheme theme, IochartBinIndex *index)
 {
   IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
   IochartChartStyle style = IOCHART_CHART_STYLE_INIT;
   g_autoptr(IochartView) view = NULL;
 
   vo.width = width;
+  vo.index = index;
   style.theme = theme;
   view = iochart_view_new (c, &vo);
   return iochart_chart_draw (view, &style);
+}
+
+static IochartDisplayList *
+draw (IochartCapture *c, guint width, IochartTheme theme)
+{
+  return draw_indexed (c, width, theme, NULL);
 }
 
 static gboolean
@@ -253,6 +260,19 @@ test_golden (void)
       g_file_set_contents (actual, got, -1, NULL);
       g_error ("display list differs from '%s' (see '%s')", path, actual);
     }
+  /* the app's way, bins from the device's index: the same chart */
+  {
+    g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, iochart_steal_pick_device (c), IOCHART_LATENCY_Q2C);
+    g_autoptr(IochartDisplayList) dl2 = draw_indexed (c, 900, IOCHART_THEME_LIGHT, index);
+    g_autofree char *got2 = iochart_display_list_to_text (dl2);
+
+    if (g_strcmp0 (got2, want) != 0)
+      {
+        g_autofree char *actual = g_strconcat (path, ".indexed", NULL);
+        g_file_set_contents (actual, got2, -1, NULL);
+        g_error ("the chart from the bin index differs from '%s' (see '%s')", path, actual);
+      }
+  }
 }
 
 static void

@@ -59,11 +59,22 @@ assert kept and all(q['class'] == 'be' for q in kept), 'a class left'
 assert any(q['simulated_end_ns'] is None for q in p['processes']), 'nothing dropped'
 assert all(q['class'] == 'idle' for q in p['processes'] if q['simulated_end_ns'] is None), 'dropped too much'"
 
+# cgroups (their effect is in the unit tests: this sample's readers are CPU-bound): the groups
+# change the simulated run, and the toggles are read
+if sim --json -p cfq -p cfq:iops_mode=1,group_idle=8ms --device-model hdd "$S/ionice-bfq.dat" >"$tmp/root.json" &&
+   sim --json -p cfq -p cfq:iops_mode=1,group_idle=8ms --device-model hdd --set-group 15448=fg:1000 \
+     --set-group 15442=bg:100 --set-group 15443=bg "$S/ionice-bfq.dat" >"$tmp/out.json"; then
+  check "--set-group changes the run; iops_mode and group_idle read" "
+r = json.load(open('$tmp/root.json'))
+ends = lambda j: [p['end_ns'] for p in j['policies'][0]['lanes']]
+assert ends(j) != ends(r)
+assert 'iops_mode=on' in j['policies'][1]['settings'] and 'group_idle=8ms' in j['policies'][1]['settings'], j['policies'][1]['settings']"
+else bad "--set-group: $(cat "$tmp/err")"; fi
 
 sim --group-by pid --top 0 -p cfq --device-model observed "$S/ionice-bfq.dat" >"$tmp/out.txt" &&
   grep -q '^dd\[15540\] (rt) ' "$tmp/out.txt" && ok "--group-by pid: a row per process" || bad "--group-by pid: $(head -8 "$tmp/out.txt")"
 
-for args in "--group-by nope" "-p nope" "-p cfq:bogus=1" "--device-model tape" "--drop nosuchprocess" "--set-class x=purple" "--device 9,9"; do
+for args in "--group-by nope" "-p nope" "-p cfq:bogus=1" "--device-model tape" "--drop nosuchprocess" "--set-class x=purple" "--set-group 15442=fg:5" "--set-group nosuch=fg" "--device 9,9"; do
   # shellcheck disable=SC2086
   sim $args "$S/ionice-bfq.dat" >/dev/null; rc=$?
   [ $rc -eq 2 ] && grep -q "^iochart: " "$tmp/err" && ok "bad input $args: exit 2" || bad "bad input $args: exit $rc, $(cat "$tmp/err")"

@@ -2,6 +2,7 @@
  * and the classic report's slowdowns on a synthetic `find -exec cat` pair. */
 #include <string.h>
 #include "sim-synth.h"
+#include "sim-hand.h"
 #include "simulator/iochart-simulator.h"
 
 #define NORMAL_FILES 600
@@ -298,6 +299,335 @@ test_bad_specs (void)
   g_assert_true (iochart_sim_policy_check ("idle-gate:gap=50ms+cfq:slice_idle=4ms", NULL));
 }
 
+/* ---- hand-made workloads for the policies' semantics ---- */
+
+/* `dd`: one process reading n requests of nr sectors one after the other from region, thinking
+ * think_ns after each; pid as given. */
+static void
+hand_dd (Synth *s, gint32 pid, guint64 region, guint n, guint32 nr, gint64 think_ns)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_BE, 4);
+  gint64 t = SYNTH_MS;
+
+  s->head = region;
+  synth_put (s, (SynthEvent) { .ts = 0, .kind = S_FORK, .pid = pid, .ppid = 1, .comm = "dd" });
+  for (guint i = 0; i < n; i++)
+    t = synth_read (s, t, pid, "dd", region + (guint64) i * nr, nr, "R", ioprio) + think_ns;
+  synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = pid });
+}
+
+static void
+fill_two_dd (Synth *s)
+{
+  hand_dd (s, 2000, 0, 3000, 256, 200000);
+  hand_dd (s, 2001, 4ull << 20, 3000, 256, 200000);
+}
+
+/* a reader that thinks 1 ms between its requests: without idling it loses its turn each time */
+static void
+fill_two_thinking (Synth *s)
+{
+  hand_dd (s, 2000, 0, 1500, 256, 1000000);
+  hand_dd (s, 2001, 4ull << 20, 1500, 256, 1000000);
+}
+
+/* 2000 reads 4 KiB requests, 2001 256 KiB ones */
+static void
+fill_small_and_big (Synth *s)
+{
+  hand_dd (s, 2000, 0, 20000, 8, 100000);
+  hand_dd (s, 2001, 4ull << 20, 1500, 512, 100000);
+}
+
+/* four readers always busy and one that reads 4 KiB every 50 ms (pid 2010) */
+static void
+fill_four_dd_and_interactive (Synth *s)
+{
+  for (guint i = 0; i < 4; i++)
+    hand_dd (s, 2000 + i, (guint64) i << 21, 1000, 256, 200000);
+  hand_dd (s, 2010, 5ull << 21, 40, 8, 50 * SYNTH_MS);
+}
+
+static IochartCapture *
+run_groups (IochartCapture *c, const char *policy, const char *const *groups, IochartSimStats *stats)
+{
+  IochartSimWorkloadOptions o = IOCHART_SIM_WORKLOAD_OPTIONS_INIT;
+  g_autoptr(IochartSimWorkload) wl = NULL;
+  g_autoptr(IochartSimDevice) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  IochartCapture *out;
+
+  o.set_group = groups;
+  wl = iochart_sim_workload_new (c, &o, &error);
+  g_assert_no_error (error);
+  dev = iochart_sim_device_new (wl, "hdd:capacity=4", &error);
+  g_assert_no_error (error);
+  out = iochart_sim_run (wl, dev, policy, stats, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
+/* How much sooner 2000 ended than 2001. */
+static double
+end_ratio (IochartCapture *c, const char *policy, const char *const *groups)
+{
+  g_autoptr(IochartCapture) out = run_groups (c, policy, groups, NULL);
+  double a = reader_s (out, 2000), b = reader_s (out, 2001);
+
+  g_test_message ("%s%s%s: 2000 ran %.2f s, 2001 %.2f s", policy, groups ? " with " : "",
+                  groups ? groups[0] : "", a, b);
+  return a / b;
+}
+
+/* --set-group: two readers always busy share the disk by their groups' weights (2.6.35's
+ * cfq_group vdisktime); in the root group alone they share it evenly. */
+static void
+test_cfq_group_weights (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_two_dd);
+  static const char *const heavy_a[] = { "2000=a:1000", "2001=b:100", NULL };
+  static const char *const heavy_b[] = { "2000=a:100", "2001=b:1000", NULL };
+  static const char *const even[] = { "2000=a:500", "2001=b:500", NULL };
+  double none = end_ratio (c, "cfq", NULL), a = end_ratio (c, "cfq", heavy_a), b = end_ratio (c, "cfq", heavy_b);
+  double same = end_ratio (c, "cfq", even);
+
+  g_assert_cmpfloat (fabs (none - 1), <, 0.1);
+  g_assert_cmpfloat (fabs (same - 1), <, 0.1);
+  g_assert_cmpfloat (a, <, 0.7);
+  g_assert_cmpfloat (b, >, 1 / 0.7);
+}
+
+/* group_idle (2.6.37): without queue idling, a group keeps the disk over its reader's think
+ * time only with it, and only then do the weights count. */
+static void
+test_cfq_group_idle (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_two_thinking);
+  static const char *const heavy_a[] = { "2000=a:1000", "2001=b:100", NULL };
+  double off = end_ratio (c, "cfq:slice_idle=0", heavy_a);
+  double on = end_ratio (c, "cfq:slice_idle=0,group_idle=8ms", heavy_a);
+
+  g_assert_cmpfloat (fabs (off - 1), <, 0.1);
+  g_assert_cmpfloat (on, <, 0.7);
+}
+
+/* iops_mode: groups are charged requests, not time, so the reader of big requests gets more of
+ * the disk than in time mode. */
+static void
+test_cfq_iops_mode (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_small_and_big);
+  static const char *const groups[] = { "2000=a", "2001=b", NULL };
+  g_autoptr(IochartCapture) time = run_groups (c, "cfq", groups, NULL);
+  g_autoptr(IochartCapture) iops = run_groups (c, "cfq:iops_mode=1", groups, NULL);
+
+  g_test_message ("big reader: %.2f s by time, %.2f s by requests", reader_s (time, 2001), reader_s (iops, 2001));
+  g_assert_cmpfloat (reader_s (iops, 2001), <, 0.7 * reader_s (time, 2001));
+}
+
+/* The longest a request of pid waited, queue to completion. */
+static double
+max_wait_ms (IochartCapture *c, gint32 pid)
+{
+  guint32 proc = process_of_pid (c, pid);
+  gint64 worst = 0;
+
+  for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+    {
+      IochartRequest r;
+
+      iochart_capture_get_request (c, i, &r);
+      if (r.process == proc)
+        worst = MAX (worst, r.complete_ns - r.queue_ns);
+    }
+  return worst / 1e6;
+}
+
+/* low_latency shrinks the slices when many queues are busy (300 ms of target latency over five
+ * queues: 60 ms each instead of 100), so a reader that comes back now and then waits less. */
+static void
+test_cfq_low_latency (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_four_dd_and_interactive);
+  g_autoptr(IochartCapture) on = run_groups (c, "cfq", NULL, NULL);
+  g_autoptr(IochartCapture) off = run_groups (c, "cfq:low_latency=0", NULL, NULL);
+
+  g_test_message ("the occasional reader waited at most %.0f ms with low_latency, %.0f ms without",
+                  max_wait_ms (on, 2010), max_wait_ms (off, 2010));
+  g_assert_cmpfloat (max_wait_ms (on, 2010), <, 0.75 * max_wait_ms (off, 2010));
+}
+
+/* Writes queued out of order go to the disk in sector order; a backward seek within
+ * back_seek_max costs back_seek_penalty times its distance. */
+static const gint64 out_of_order[] = { 0, 1000, -500, 3000, -20000, 50000 };
+
+static void
+fill_out_of_order (Synth *s)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_BE, 4);
+  guint64 base = 1 << 20;
+
+  synth_put (s, (SynthEvent) { .ts = 0, .kind = S_FORK, .pid = 2000, .ppid = 1, .comm = "flush" });
+  for (guint i = 0; i < G_N_ELEMENTS (out_of_order); i++)
+    synth_read (s, SYNTH_MS + i * 1000, 2000, "flush", base + out_of_order[i], 8, "W", ioprio);
+  synth_put (s, (SynthEvent) { .ts = 500 * SYNTH_MS, .kind = S_EXIT, .pid = 2000 });
+}
+
+static void
+issue_order (IochartCapture *c, const char *policy, gint64 *order)
+{
+  g_autoptr(IochartCapture) out = run_groups (c, policy, NULL, NULL);
+  guint n = iochart_capture_get_n_requests (out);
+  g_autofree IochartRequest *r = g_new (IochartRequest, n);
+
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (out_of_order));
+  for (guint i = 0; i < n; i++)
+    iochart_capture_get_request (out, i, &r[i]);
+  for (guint i = 0; i < n; i++)
+    {
+      guint rank = 0;
+
+      for (guint k = 0; k < n; k++)
+        rank += r[k].issue_ns < r[i].issue_ns;
+      order[rank] = (gint64) r[i].sector - (1 << 20);
+    }
+}
+
+static void
+test_cfq_sector_order (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_out_of_order);
+  static const gint64 cfq[] = { 0, 1000, 3000, -500, -20000, 50000 };
+  static const gint64 penalty[] = { 0, 1000, 3000, 50000, -20000, -500 };
+  gint64 got[G_N_ELEMENTS (out_of_order)];
+
+  issue_order (c, "noop", got);
+  for (guint i = 0; i < G_N_ELEMENTS (got); i++)
+    g_assert_cmpint (got[i], ==, out_of_order[i]);
+  issue_order (c, "cfq", got);
+  for (guint i = 0; i < G_N_ELEMENTS (got); i++)
+    g_assert_cmpint (got[i], ==, cfq[i]);
+  issue_order (c, "cfq:back_seek_penalty=100", got);
+  for (guint i = 0; i < G_N_ELEMENTS (got); i++)
+    g_assert_cmpint (got[i], ==, penalty[i]);
+}
+
+static void
+test_bad_groups (void)
+{
+  g_autoptr(IochartCapture) c = pair_capture ();
+  static const char *const bad[][2] = { { "1000=a:99", NULL }, { "1000=", NULL }, { "=a", NULL },
+                                        { "nosuch=a", NULL }, { "1000=a:x", NULL } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      IochartSimWorkloadOptions o = IOCHART_SIM_WORKLOAD_OPTIONS_INIT;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(IochartSimWorkload) wl = NULL;
+
+      o.set_group = bad[i];
+      wl = iochart_sim_workload_new (c, &o, &error);
+      g_assert_null (wl);
+      g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE);
+    }
+}
+
+/* Two processes reading alternate 128 KiB pieces of one file (2000 the even ones, 2001 the odd). */
+static void
+fill_interleaved (Synth *s)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_BE, 4);
+
+  for (gint32 k = 0; k < 2; k++)
+    {
+      gint64 t = SYNTH_MS;
+
+      s->head = 0;
+      synth_put (s, (SynthEvent) { .ts = 0, .kind = S_FORK, .pid = 2000 + k, .ppid = 1, .comm = "reader" });
+      for (guint i = 0; i < 1000; i++)
+        t = synth_read (s, t, 2000 + k, "reader", (guint64) (2 * i + k) * 256, 256, "R", ioprio) + 200000;
+      synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = 2000 + k });
+    }
+}
+
+/* Close cooperators: CFQ serves the queue whose next request is at the head instead of idling
+ * for the other, and merges them, so the file is read in order as noop reads it; idling on each
+ * reader in turn would seek at every request. */
+static void
+test_cfq_cooperators (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_interleaved);
+  g_autoptr(IochartCapture) cfq = run_groups (c, "cfq", NULL, NULL);
+  g_autoptr(IochartCapture) noop = run_groups (c, "noop", NULL, NULL);
+  double t = MAX (reader_s (cfq, 2000), reader_s (cfq, 2001)), ref = MAX (reader_s (noop, 2000), reader_s (noop, 2001));
+
+  g_test_message ("interleaved readers: %.2f s under cfq, %.2f s under noop", t, ref);
+  g_assert_cmpfloat (t, <, 1.2 * ref);
+}
+
+/* two random readers (sync-noidle) and a sequential one (2010, sync) */
+static void
+fill_seeky_and_sequential (Synth *s)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_BE, 4);
+  GRand *rng = g_rand_new_with_seed (7);
+
+  for (gint32 k = 0; k < 2; k++)
+    {
+      gint64 t = SYNTH_MS;
+
+      synth_put (s, (SynthEvent) { .ts = 0, .kind = S_FORK, .pid = 2000 + k, .ppid = 1, .comm = "random" });
+      for (guint i = 0; i < 300; i++)
+        t = synth_read (s, t, 2000 + k, "random", (guint64) g_rand_int_range (rng, 0, 1 << 22) * 2, 8, "R", ioprio) + 200000;
+      synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = 2000 + k });
+    }
+  hand_dd (s, 2010, 3ull << 22, 10000, 256, 100000);
+  g_rand_free (rng);
+}
+
+/* The workload trees: the random readers share the sync-noidle workload's slice (two thirds of
+ * the target latency) back to back, instead of one request each per round of the sequential
+ * reader's 100 ms slices (300 requests: 30 s). */
+static void
+test_cfq_workload_trees (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_seeky_and_sequential);
+  g_autoptr(IochartCapture) out = run_groups (c, "cfq", NULL, NULL);
+  double r = MAX (reader_s (out, 2000), reader_s (out, 2001));
+
+  g_test_message ("random readers %.2f s, sequential reader %.2f s", r, reader_s (out, 2010));
+  g_assert_cmpfloat (r, <, 12);
+}
+
+/* 2000 reads in bursts of five requests with a pause of 20 ms; 2001 and 2002 read all the time */
+static void
+fill_bursty_and_dd (Synth *s)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (IOCHART_CLASS_BE, 4);
+  gint64 t = SYNTH_MS;
+
+  s->head = 0;
+  synth_put (s, (SynthEvent) { .ts = 0, .kind = S_FORK, .pid = 2000, .ppid = 1, .comm = "bursty" });
+  for (guint i = 0; i < 1500; i++)
+    t = synth_read (s, t, 2000, "bursty", (guint64) i * 256, 256, "R", ioprio) + (i % 5 == 4 ? 20 * SYNTH_MS : 100000);
+  synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = 2000 });
+  hand_dd (s, 2001, 4ull << 20, 6000, 256, 100000);
+  hand_dd (s, 2002, 6ull << 20, 6000, 256, 100000);
+}
+
+/* slice_resid: a reader whose idle window ran out early in its slice comes back with what was
+ * left of it, ahead of the reader that waits on the tree: it waits one slice of another reader
+ * (100 ms), not two. */
+static void
+test_cfq_slice_resid (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_bursty_and_dd);
+  g_autoptr(IochartCapture) out = run_groups (c, "cfq", NULL, NULL);
+
+  g_test_message ("the bursty reader waited at most %.0f ms", max_wait_ms (out, 2000));
+  g_assert_cmpfloat (max_wait_ms (out, 2000), <, 150);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -312,5 +642,14 @@ main (int argc, char **argv)
   g_test_add_func ("/simulator/noop-observed-reproduces", test_noop_observed_reproduces);
   g_test_add_func ("/simulator/fit", test_fit);
   g_test_add_func ("/simulator/bad-specs", test_bad_specs);
+  g_test_add_func ("/simulator/cfq-group-weights", test_cfq_group_weights);
+  g_test_add_func ("/simulator/cfq-group-idle", test_cfq_group_idle);
+  g_test_add_func ("/simulator/cfq-iops-mode", test_cfq_iops_mode);
+  g_test_add_func ("/simulator/cfq-low-latency", test_cfq_low_latency);
+  g_test_add_func ("/simulator/cfq-sector-order", test_cfq_sector_order);
+  g_test_add_func ("/simulator/cfq-cooperators", test_cfq_cooperators);
+  g_test_add_func ("/simulator/cfq-workload-trees", test_cfq_workload_trees);
+  g_test_add_func ("/simulator/cfq-slice-resid", test_cfq_slice_resid);
+  g_test_add_func ("/simulator/bad-groups", test_bad_groups);
   return g_test_run ();
 }

@@ -106,12 +106,13 @@ cmp_end (gconstpointer a, gconstpointer b)
  * take a fifth of the map, so that I/O in a small band of a big device is not squashed. With
  * many requests the band leaves out the 1% furthest on each side (a sample decides, with a
  * fixed seed so that a chart is the same every time): one stray request must not flatten the
- * rest; the outliers are drawn at the map's edges. */
+ * rest; the outliers are drawn at the map's edges. recs: the capture indices to look at, in
+ * order (NULL: every request). */
 static void
-device_sector_band (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
+device_sector_band (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns, GArray *recs,
                     guint64 *min_out, guint64 *max_out, gboolean *trimmed)
 {
-  guint n = iochart_capture_get_n_requests (capture);
+  guint n = recs ? recs->len : iochart_capture_get_n_requests (capture);
   guint64 min = G_MAXUINT64, max = 0, seen = 0;
   g_autoptr(GArray) sample = g_array_sized_new (FALSE, FALSE, sizeof (SectorSpan), SECTOR_SAMPLE);
   g_autoptr(GRand) rand = g_rand_new_with_seed (1);
@@ -122,7 +123,7 @@ device_sector_band (IochartCapture *capture, int device, gint64 from_ns, gint64 
       IochartRequest rq;
       SectorSpan span;
 
-      iochart_capture_get_request (capture, i, &rq);
+      iochart_capture_get_request (capture, recs ? g_array_index (recs, guint32, i) : i, &rq);
       if (rq.device != device || rq.op == IOCHART_OP_FLUSH || rq.bytes == 0)
         continue;
       if (known (rq.issue_ns) && (rq.issue_ns < from_ns || rq.issue_ns > to_ns))
@@ -184,24 +185,28 @@ add_latency (IochartBins *bins, const IochartRequest *rq, guint k)
                [(gsize) col * IOCHART_LAT_BUCKETS + iochart_bins_latency_bucket (v)]++;
 }
 
+/* The request's life as the bins see it; FALSE when it has none in the bins' range. */
+static gboolean
+request_life (const IochartBins *bins, const IochartRequest *rq, gint64 *start, gint64 *issue, gint64 *done)
+{
+  *start = known (rq->queue_ns) ? rq->queue_ns : known (rq->insert_ns) ? rq->insert_ns : rq->issue_ns;
+  *issue = known (rq->issue_ns) ? rq->issue_ns : *start;
+  *done = rq->complete_ns;
+  if (!known (*done) || !known (*issue) || *done < *issue)
+    return FALSE;
+  if (!known (*start) || *start > *issue)
+    *start = *issue;
+  return *done >= bins->from_ns && *start <= bins->to_ns;
+}
+
+/* Throughput, IOPS and in flight: what an index answers without the requests. */
 static void
-add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
+add_strips (IochartBins *bins, const IochartRequest *rq, gint64 issue, gint64 done)
 {
   guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
-  gint64 start = known (rq->queue_ns) ? rq->queue_ns : known (rq->insert_ns) ? rq->insert_ns : rq->issue_ns;
-  gint64 issue = known (rq->issue_ns) ? rq->issue_ns : start;
-  gint64 done = rq->complete_ns;
-  gboolean data = rq->op != IOCHART_OP_FLUSH && rq->bytes > 0;
-  int col, lane;
+  int col;
 
-  if (!known (done) || !known (issue) || done < issue)
-    return;
-  if (!known (start) || start > issue)
-    start = issue;
-  if (done < bins->from_ns || start > bins->to_ns)
-    return;
-
-  if (data)
+  if (rq->op != IOCHART_OP_FLUSH && rq->bytes > 0)
     {
       int rw = rq->op == IOCHART_OP_WRITE || rq->op == IOCHART_OP_DISCARD;
       if (done > issue)
@@ -214,8 +219,17 @@ add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
                           bins->ns_per_column, issue, done, 1.0);
   if ((col = column_of (bins, done)) >= 0)
     bins->completions[k][col] += 1;
-  add_latency (bins, rq, k);
-  if (data && bins->max_sector > 0 && (col = column_of (bins, issue)) >= 0)
+}
+
+/* The sector map and the lanes: per request, whoever finds the requests. */
+static void
+add_detail (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes, gint64 start, gint64 issue,
+            gint64 done)
+{
+  guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
+  int col, lane;
+
+  if (rq->op != IOCHART_OP_FLUSH && rq->bytes > 0 && bins->max_sector > 0 && (col = column_of (bins, issue)) >= 0)
     {
       guint row = (guint) ((double) (rq->sector - MIN (rq->sector, bins->min_sector)) /
                            (bins->max_sector - bins->min_sector + 1) * bins->sector_rows);
@@ -244,17 +258,12 @@ iochart_bins_new (IochartCapture *capture, int device, gint64 from_ns, gint64 to
                                 IOCHART_LATENCY_Q2C);
 }
 
-IochartBins *
-iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
-                       guint n_columns, guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
+static IochartBins *
+bins_alloc (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, IochartLanes *lanes,
+            IochartLatencyKind latency_kind)
 {
-  IochartBins *bins;
-  guint n = iochart_capture_get_n_requests (capture);
+  IochartBins *bins = g_new0 (IochartBins, 1);
 
-  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
-  g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
-
-  bins = g_new0 (IochartBins, 1);
   bins->n_columns = n_columns;
   bins->from_ns = from_ns;
   bins->to_ns = to_ns;
@@ -271,8 +280,6 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     bins->latency[g] = g_new0 (guint32, (gsize) n_columns * IOCHART_LAT_BUCKETS);
   bins->sector_rows = MAX (sector_rows, 1);
-  device_sector_band (capture, device, from_ns, to_ns, &bins->min_sector, &bins->max_sector,
-                      &bins->sector_trimmed);
   bins->n_lanes = lanes ? iochart_lanes_get_n_lanes (lanes) : 0;
   bins->lane_service_ns = g_new0 (double *, bins->n_lanes + 1);
   bins->lane_wait_ns = g_new0 (double *, bins->n_lanes + 1);
@@ -283,14 +290,94 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
       bins->lane_wait_ns[l] = g_new0 (double, n_columns);
       bins->lane_classes[l] = g_new0 (guint8, n_columns);
     }
+  return bins;
+}
 
+IochartBins *
+iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
+                       guint n_columns, guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
+{
+  IochartBins *bins;
+  guint n = iochart_capture_get_n_requests (capture);
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
+
+  bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
+  device_sector_band (capture, device, from_ns, to_ns, NULL, &bins->min_sector, &bins->max_sector,
+                      &bins->sector_trimmed);
   for (guint i = 0; i < n; i++)
     {
       IochartRequest rq;
+      gint64 start, issue, done;
 
       iochart_capture_get_request (capture, i, &rq);
-      if (rq.device == device)
-        add_request (bins, &rq, lanes);
+      if (rq.device != device || !request_life (bins, &rq, &start, &issue, &done))
+        continue;
+      add_strips (bins, &rq, issue, done);
+      add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
+      add_detail (bins, &rq, lanes, start, issue, done);
+    }
+  return bins;
+}
+
+/* The requests the sector band looks at, in capture order: those found with an issue in the
+ * range, and the index's loose ones. */
+static GArray *
+band_requests (IochartCapture *capture, GArray *found, const IochartBinIndex *index, gint64 from_ns,
+               gint64 to_ns)
+{
+  g_autoptr(GArray) loose = iochart_bin_index_find_unfinished (index, from_ns, to_ns);
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (guint32), found->len + loose->len);
+  guint j = 0;
+
+  for (guint i = 0; i <= found->len; i++)
+    {
+      guint32 r = i < found->len ? g_array_index (found, guint32, i) : G_MAXUINT32;
+      IochartRequest rq;
+
+      while (j < loose->len && g_array_index (loose, guint32, j) < r)
+        g_array_append_val (out, g_array_index (loose, guint32, j++));
+      if (i == found->len)
+        break;
+      iochart_capture_get_request (capture, r, &rq);
+      if (known (rq.issue_ns) && rq.issue_ns >= from_ns && rq.issue_ns <= to_ns)
+        g_array_append_val (out, r);
+    }
+  return out;
+}
+
+IochartBins *
+iochart_bins_new_indexed (const IochartBinIndex *index, gint64 from_ns, gint64 to_ns, guint n_columns,
+                          guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
+{
+  IochartCapture *capture;
+  IochartBins *bins;
+  g_autoptr(GArray) found = NULL, band = NULL;
+  gboolean latency;
+
+  g_return_val_if_fail (index != NULL, NULL);
+  g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
+
+  capture = iochart_bin_index_get_capture (index);
+  bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
+  latency = !iochart_bin_index_has_latency (index, bins->latency_kind);
+  iochart_bin_index_fill (index, bins);
+  found = iochart_bin_index_find (index, from_ns, to_ns);
+  band = band_requests (capture, found, index, from_ns, to_ns);
+  device_sector_band (capture, iochart_bin_index_get_device (index), from_ns, to_ns, band,
+                      &bins->min_sector, &bins->max_sector, &bins->sector_trimmed);
+  for (guint i = 0; i < found->len; i++)
+    {
+      IochartRequest rq;
+      gint64 start, issue, done;
+
+      iochart_capture_get_request (capture, g_array_index (found, guint32, i), &rq);
+      if (!request_life (bins, &rq, &start, &issue, &done))
+        continue;
+      if (latency)
+        add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
+      add_detail (bins, &rq, lanes, start, issue, done);
     }
   return bins;
 }

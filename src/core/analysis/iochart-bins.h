@@ -10,6 +10,7 @@
 #include "iochart-capture.h"
 #include "iochart-lanes.h"
 #include "iochart-latency.h"
+#include "iochart-bin-index.h"
 
 G_BEGIN_DECLS
 
@@ -25,7 +26,7 @@ typedef enum {
   IOCHART_N_LAT_GROUPS
 } IochartLatGroup;
 
-typedef struct {
+struct _IochartBins {
   guint    n_columns;
   gint64   from_ns, to_ns;
   double   ns_per_column;
@@ -44,7 +45,7 @@ typedef struct {
   double **lane_service_ns;                 /* time of its requests in flight (sum over requests) */
   double **lane_wait_ns;                    /* time of its requests queued before dispatch */
   guint8 **lane_classes;                    /* 1 << class of requests in the column */
-} IochartBins;
+};
 
 /* device: a capture device index; lanes may be NULL. */
 IochartBins *iochart_bins_new           (IochartCapture *capture,
@@ -57,6 +58,16 @@ IochartBins *iochart_bins_new           (IochartCapture *capture,
 /* The same with the latency strip's figures of one kind (iochart_bins_new: Q2C). */
 IochartBins *iochart_bins_new_full      (IochartCapture     *capture,
                                          int                 device,
+                                         gint64              from_ns,
+                                         gint64              to_ns,
+                                         guint               n_columns,
+                                         guint               sector_rows,
+                                         IochartLanes       *lanes,
+                                         IochartLatencyKind  latency_kind);
+/* The same answered from a device's index: the strips from its prefix sums, the sector map and
+ * the lanes from the requests it finds in the range; the same figures as the walk over every
+ * request. */
+IochartBins *iochart_bins_new_indexed   (const IochartBinIndex *index,
                                          gint64              from_ns,
                                          gint64              to_ns,
                                          guint               n_columns,

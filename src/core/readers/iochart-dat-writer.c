@@ -38,6 +38,10 @@ struct _IochartDatWriter {
   /* Pages are spooled to unlinked temporary files: a long recording costs disk, not memory. */
   FILE      **cpu_spool;
   guint64    *cpu_len;
+  /* add_event: the page being filled per CPU (NULL until its first event) and its last time */
+  guint8    **cpu_page;
+  gsize      *cpu_used;
+  guint64    *cpu_last_ns;
 };
 
 static void
@@ -62,6 +66,9 @@ iochart_dat_writer_new (guint n_cpus, guint page_size)
   self->cpu_stats = g_ptr_array_new_with_free_func (g_free);
   self->cpu_spool = g_new0 (FILE *, n_cpus);
   self->cpu_len = g_new0 (guint64, n_cpus);
+  self->cpu_page = g_new0 (guint8 *, n_cpus);
+  self->cpu_used = g_new0 (gsize, n_cpus);
+  self->cpu_last_ns = g_new0 (guint64, n_cpus);
   return self;
 }
 
@@ -80,10 +87,16 @@ iochart_dat_writer_free (IochartDatWriter *self)
   g_free (self->trace_clock);
   g_ptr_array_unref (self->cpu_stats);
   for (guint i = 0; i < self->n_cpus; i++)
-    if (self->cpu_spool[i] != NULL)
-      fclose (self->cpu_spool[i]);
+    {
+      if (self->cpu_spool[i] != NULL)
+        fclose (self->cpu_spool[i]);
+      g_free (self->cpu_page[i]);
+    }
   g_free (self->cpu_spool);
   g_free (self->cpu_len);
+  g_free (self->cpu_page);
+  g_free (self->cpu_used);
+  g_free (self->cpu_last_ns);
   g_free (self);
 }
 
@@ -189,6 +202,95 @@ iochart_dat_writer_add_pages (IochartDatWriter *self, guint cpu, const guint8 *p
       return FALSE;
     }
   self->cpu_len[cpu] += len;
+  return TRUE;
+}
+
+/* ---- events made by a program: ring-buffer pages as the kernel fills them ---- */
+
+/* The page header: u64 timestamp, u64 commit (bytes of data), then the data. */
+#define PAGE_HEADER 16
+/* Event header: type_len (5 bits) | time_delta (27 bits) << 5; type_len 1..28 is the record's
+ * length in 4-byte words, 30 a time extend (the delta's high bits in the next word). */
+#define TYPE_LEN_MAX_DATA 28
+#define TYPE_TIME_EXTEND 30
+#define TIME_DELTA_BITS 27
+
+void
+iochart_dat_writer_set_standard_headers (IochartDatWriter *self)
+{
+  g_autofree char *page = g_strdup_printf (
+    "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+    "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+    "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+    "\tfield: char data;\toffset:%d;\tsize:%u;\tsigned:0;\n", PAGE_HEADER, self->page_size - PAGE_HEADER);
+
+  iochart_dat_writer_set_headers (self, page,
+    "# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
+    "\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
+    "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n");
+}
+
+static gboolean
+flush_page (IochartDatWriter *self, guint cpu, GError **error)
+{
+  guint8 *page = self->cpu_page[cpu];
+  guint64 commit = self->cpu_used[cpu] - PAGE_HEADER;
+
+  if (page == NULL || commit == 0)
+    return TRUE;
+  memcpy (page + 8, &commit, 8);
+  memset (page + self->cpu_used[cpu], 0, self->page_size - self->cpu_used[cpu]);
+  self->cpu_used[cpu] = 0;
+  return iochart_dat_writer_add_pages (self, cpu, page, self->page_size, error);
+}
+
+static void
+put_word (guint8 *at, guint32 v)
+{
+  memcpy (at, &v, 4);
+}
+
+gboolean
+iochart_dat_writer_add_event (IochartDatWriter *self, guint cpu, guint64 ts_ns, const void *record,
+                              gsize len, GError **error)
+{
+  gsize words = (len + 3) / 4, need;
+  guint64 delta;
+  guint8 *at;
+
+  if (cpu >= self->n_cpus || len == 0 || words > TYPE_LEN_MAX_DATA
+      || (self->cpu_page[cpu] != NULL && ts_ns < self->cpu_last_ns[cpu]))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "dat writer: an event of %" G_GSIZE_FORMAT " bytes at %" G_GUINT64_FORMAT
+                   " ns on cpu %u: out of time order, of cpus or of 1-112 bytes", len, ts_ns, cpu);
+      return FALSE;
+    }
+  if (self->cpu_page[cpu] == NULL)
+    self->cpu_page[cpu] = g_malloc0 (self->page_size);
+  delta = self->cpu_used[cpu] == 0 ? 0 : ts_ns - self->cpu_last_ns[cpu];
+  need = 4 + words * 4 + (delta >> TIME_DELTA_BITS ? 8 : 0);
+  if (self->cpu_used[cpu] + need > self->page_size && !flush_page (self, cpu, error))
+    return FALSE;
+  if (self->cpu_used[cpu] == 0)   /* a new page starts at its first event's time */
+    {
+      memcpy (self->cpu_page[cpu], &ts_ns, 8);
+      self->cpu_used[cpu] = PAGE_HEADER;
+      delta = 0;
+    }
+  at = self->cpu_page[cpu] + self->cpu_used[cpu];
+  if (delta >> TIME_DELTA_BITS)
+    {
+      put_word (at, TYPE_TIME_EXTEND | (guint32) (delta & ((1u << TIME_DELTA_BITS) - 1)) << 5);
+      put_word (at + 4, (guint32) (delta >> TIME_DELTA_BITS));
+      at += 8;
+      delta = 0;
+    }
+  put_word (at, (guint32) words | (guint32) delta << 5);
+  memset (at + 4, 0, words * 4);
+  memcpy (at + 4, record, len);
+  self->cpu_used[cpu] = at + 4 + words * 4 - self->cpu_page[cpu];
+  self->cpu_last_ns[cpu] = ts_ns;
   return TRUE;
 }
 
@@ -333,6 +435,9 @@ iochart_dat_writer_write (IochartDatWriter *self, const char *path, GError **err
   FILE *f;
   int fd;
 
+  for (guint i = 0; i < self->n_cpus; i++)
+    if (!flush_page (self, i, error))
+      return FALSE;
   if (self->header_page == NULL || self->header_event == NULL)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,

@@ -6,6 +6,8 @@
  * tracefs (per_cpu/cpuN/trace_pipe_raw). Fields are in host byte order, as trace-cmd does.
  * Pages wait in unlinked temporary files, so memory stays flat however long the recording.
  * All the events go to the top-level buffer of the file, even when recorded in an instance.
+ * Events made by a program rather than recorded (`iochart synth`) are packed into the same
+ * ring-buffer pages the kernel writes (iochart_dat_writer_add_event).
  */
 #pragma once
 
@@ -46,6 +48,20 @@ guint64           iochart_dat_writer_get_data_size    (IochartDatWriter *self);
 gboolean          iochart_dat_writer_add_pages        (IochartDatWriter *self,
                                                        guint             cpu,
                                                        const guint8     *pages,
+                                                       gsize             len,
+                                                       GError          **error);
+
+/* The header_page and header_event of a 64-bit kernel for this page size: for events made by
+ * iochart_dat_writer_add_event rather than read from tracefs. */
+void              iochart_dat_writer_set_standard_headers (IochartDatWriter *self);
+/* One event made by a program: its record (common header first, as its format describes) at
+ * ts_ns on cpu, in time order per CPU, at most 112 bytes. Packed into ring-buffer pages as the
+ * kernel does (27-bit time deltas, time extends for longer gaps). Not to mix with add_pages on
+ * the same CPU. */
+gboolean          iochart_dat_writer_add_event        (IochartDatWriter *self,
+                                                       guint             cpu,
+                                                       guint64           ts_ns,
+                                                       const void       *record,
                                                        gsize             len,
                                                        GError          **error);
 

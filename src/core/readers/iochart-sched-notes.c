@@ -157,6 +157,7 @@ iochart_sched_note_track (IochartSchedNoteTracker *tracker, guint32 dev, gint32 
         continue;
       /* Only the very next note of that task names the queue. */
       tracker->pending[i].ctx_pid = 0;
+      tracker->live &= ~(1u << i);
       if (note->pid > 0 && note->klass == IOCHART_CLASS_UNKNOWN && seek (&c, " allocated"))
         {
           IochartSchedNote *p = &tracker->pending[i].note;
@@ -175,24 +176,50 @@ iochart_sched_note_track (IochartSchedNoteTracker *tracker, guint32 dev, gint32 
       tracker->pending[slot].dev = dev;
       tracker->pending[slot].ctx_pid = ctx_pid;
       tracker->pending[slot].note = *note;
+      tracker->live |= 1u << slot;
     }
   return TRUE;
 }
 
-gboolean
-iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
-                                   const char *text, gsize len)
+/* The exact test, for the notes the quick one leaves open (shared queues, cgroup paths). */
+static gboolean
+queue_then_word_tells (const char *text, gsize len)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (tracker->pending); i++)
-    if (ctx_pid > 0 && tracker->pending[i].ctx_pid == ctx_pid && tracker->pending[i].dev == dev)
-      return TRUE;
-  /* Both notes that tell a class follow the queue's name at once: read the name as the parser
-   * does and look at the next word, never the rest of the note (most of a BFQ capture's
-   * records are notes). */
   Cursor c = { text, text + len };
   IochartSchedNote queue;
 
   if (!(eat (&c, "bfq") || eat (&c, "cfq")) || !parse_queue (&c, &queue))
     return FALSE;
   return eat (&c, "new_ioprio") || eat (&c, "set_active");
+}
+
+gboolean
+iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
+                                   const char *text, gsize len)
+{
+  const char *p, *end;
+
+  if (ctx_pid > 0 && tracker->live != 0)
+    for (guint i = 0; i < G_N_ELEMENTS (tracker->pending); i++)
+      if (tracker->pending[i].ctx_pid == ctx_pid && tracker->pending[i].dev == dev)
+        return TRUE;
+  /* Both notes that tell a class follow the queue's name at once: skip the name and look at the
+   * next word, never the rest of the note (most of a BFQ capture's records are notes). This
+   * runs on every note, so it is a loose version of parse_queue(): it may let through a note
+   * that tells nothing (iochart_sched_note_track() parses it exactly), never hold one back. */
+  if (len < 4 || text[1] != 'f' || text[2] != 'q' || (text[0] != 'b' && text[0] != 'c'))
+    return FALSE;
+  p = text + 3;
+  end = text + len;
+  if (*p == 'S')
+    return queue_then_word_tells (text, len);   /* "SHARED-" */
+  while (p < end && g_ascii_isdigit (*p))
+    p++;
+  while (p < end && (*p == 'S' || *p == 'A' || *p == 'N'))
+    p++;
+  while (p < end && *p == ' ')
+    p++;
+  if (p < end && *p == '/')
+    return queue_then_word_tells (text, len);
+  return end - p >= 10 && (memcmp (p, "new_ioprio", 10) == 0 || memcmp (p, "set_active", 10) == 0);
 }

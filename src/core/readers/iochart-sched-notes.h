@@ -39,7 +39,8 @@ typedef struct {
     gint32           ctx_pid;   /* the task that ran the note: 0 is a free slot */
     IochartSchedNote note;
   } pending[8];
-  guint next;
+  guint  next;
+  guint8 live;        /* bit i: pending[i] waits (most of the time none does) */
 } IochartSchedNoteTracker;
 
 #define IOCHART_SCHED_NOTE_TRACKER_INIT { 0 }

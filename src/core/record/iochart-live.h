@@ -1,52 +1,36 @@
-/* iochart-live.h: figures of a recording while it runs
+/* iochart-live.h: the figures of a recording while it runs
  *
- * The recorder hands every ring-buffer page to iochart_live_add_page() as it moves it to the
- * file; the pages are decoded at once (libtraceevent's kbuffer, the event formats of the running
- * kernel) and each event costs O(1): issued bytes per class, the requests on each device, the
- * idle-steal share integrated as the steal analysis defines it (idle requests in flight take
- * n_idle / (n_idle + n_fg) of the time foreground I/O is outstanding), and idle bytes per
- * process. Memory is bounded: a request is held only while it is on the device, and the
- * figures are kept per second for the last keep_s seconds. These are the live status only; the
- * exact figures come from the file read back by the builder.
+ * Taken from a live capture's snapshot (iochart-live-capture.h) by the same analyses as a file's:
+ * issued bytes and requests per class over the last second (iochart_counts_compute), the idle
+ * steal of the primary device over the window (iochart_steal) and the idle lane that stole the
+ * most (iochart_lanes). `iochart record --live` prints them once a second; the app shows them.
  */
 #pragma once
 
-#include "iochart-types.h"
+#include "iochart-capture.h"
 
 G_BEGIN_DECLS
 
-typedef struct _IochartLive IochartLive;
-
 typedef struct {
-  gint64  elapsed_ns;                          /* of trace time, first event to last */
-  guint64 events;                              /* decoded by iochart, all so far */
-  guint64 block_events;
-  double  events_per_s;                        /* over the last status interval */
-  double  bytes_per_s[IOCHART_N_CLASSES];      /* issued, over the last status interval */
+  gint64  end_ns;                              /* the newest event's time */
+  guint64 events;                              /* decoded so far */
+  double  events_per_s;                        /* since the previous status */
+  double  bytes_per_s[IOCHART_N_CLASSES];      /* issued in the last second of trace time */
   double  requests_per_s[IOCHART_N_CLASSES];
-  double  stolen_pct;                          /* over the window (keep_s) */
-  char    top_idle[64];                        /* "cat[24829]", "" when no idle I/O */
-  guint64 top_idle_bytes;                      /* its idle-class bytes in the window */
-  guint64 missed;                              /* events the pages say the kernel lost */
+  gboolean stolen_known;                       /* FALSE: no figure (no class known, or no I/O) */
+  double  stolen_pct;                          /* of foreground-active time, primary device */
+  char    top_idle[96];                        /* the idle lane that stole the most, "" when none */
+  gint64  top_idle_stolen_ns;
+  guint64 top_idle_bytes;
+  guint64 lost;                                /* events the kernel dropped */
 } IochartLiveStatus;
 
-/* NULL with an error when the running kernel's event formats cannot be read. */
-IochartLive *iochart_live_new        (guint           keep_s,
-                                      GError        **error);
-void         iochart_live_free       (IochartLive    *self);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartLive, iochart_live_free)
-
-/* An IochartRecorderPageFunc: user_data is the IochartLive. */
-void         iochart_live_add_page   (guint           cpu,
-                                      const guint8   *page,
-                                      gsize           len,
-                                      gpointer        user_data);
-/* Applies the events decoded since the last call, in time order. Call after each drain. */
-void         iochart_live_update     (IochartLive    *self);
-/* Figures now; rates since the previous call. */
-void         iochart_live_get_status (IochartLive    *self,
-                                      IochartLiveStatus *status);
-/* Bytes the live figures hold, for checking that they stay bounded. */
-gsize        iochart_live_get_memory (IochartLive    *self);
+/* prev: the status before (for events_per_s), or NULL. */
+void iochart_live_status_compute (IochartCapture          *capture,
+                                  const IochartLiveStatus *prev,
+                                  IochartLiveStatus       *status);
+/* "rt 0 B/s (0/s) · be 12 MiB/s (1,234/s) · idle … · stolen 11.2% · top idle cat[24829] + 3 × cat
+ * 38 MiB · 201,345 events/s · lost 0" */
+char *iochart_live_status_format  (const IochartLiveStatus *status);
 
 G_END_DECLS

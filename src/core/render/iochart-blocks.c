@@ -91,7 +91,10 @@ iochart_blocks_simplify (GArray *pts)
 
   for (guint i = 0; i < n; i++)
     {
-      if (i > 0 && i + 1 < n && p[2 * i + 1] == p[2 * (i - 1) + 1] && p[2 * i + 1] == p[2 * (i + 1) + 1])
+      /* level within a millionth of a pixel of the last point kept and of the next: sums that
+       * differ in their last bits (a running sum's difference, a walk's) draw the same line */
+      if (i > 0 && i + 1 < n && fabs (p[2 * i + 1] - p[2 * (out - 1) + 1]) < 1e-6 &&
+          fabs (p[2 * i + 1] - p[2 * (i + 1) + 1]) < 1e-6)
         continue;
       p[2 * out] = p[2 * i];
       p[2 * out + 1] = p[2 * i + 1];

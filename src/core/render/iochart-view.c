@@ -28,6 +28,8 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   view = g_new0 (IochartView, 1);
   view->capture = g_object_ref (capture);
   view->options = *options;
+  if (options->index)
+    iochart_bin_index_ref (options->index);
   view->device = options->device >= 0 ? options->device : iochart_steal_pick_device (capture);
   view->from_ns = options->from_ns != IOCHART_TIME_UNKNOWN ? options->from_ns
                                                            : iochart_capture_get_start_ns (capture);
@@ -59,7 +61,11 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   steal.n_columns = view->n_columns;
   view->steal = iochart_steal_new (capture, &steal);
 
-  if (view->device >= 0)
+  if (view->device >= 0 && options->index && iochart_bin_index_get_capture (options->index) == capture &&
+      iochart_bin_index_get_device (options->index) == view->device)
+    view->bins = iochart_bins_new_indexed (options->index, view->from_ns, view->to_ns, view->n_columns,
+                                           IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
+  else if (view->device >= 0)
     view->bins = iochart_bins_new_full (capture, view->device, view->from_ns, view->to_ns,
                                         view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
   return view;
@@ -71,6 +77,7 @@ iochart_view_free (IochartView *view)
   if (view == NULL)
     return;
   g_clear_object (&view->capture);
+  g_clear_pointer (&view->options.index, iochart_bin_index_unref);
   g_clear_pointer (&view->lanes, iochart_lanes_free);
   g_clear_pointer (&view->steal, iochart_steal_free);
   g_clear_pointer (&view->bins, iochart_bins_free);

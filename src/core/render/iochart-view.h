@@ -31,6 +31,7 @@ typedef struct {
   IochartLanesOptions lanes;       /* device and range are set by the view */
   gint64              steal_gap_ns;
   IochartLatencyKind  latency;     /* what the latency strip shows: Q2C unless asked */
+  IochartBinIndex    *index;       /* the device's bin index, or NULL: the bins walk the requests */
 } IochartViewOptions;
 
 #define IOCHART_VIEW_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \

@@ -45,28 +45,24 @@ struct _IochartSimPolicy {
   guint64  max_budget;
 };
 
-#define N_ASYNC 32
+static void
+queue_reset (gpointer item, guint32 owner)
+{
+  Queue *q = item;
+  IochartSimFifo keep = q->rqs;
+
+  memset (q, 0, sizeof (Queue));
+  q->rqs = keep;
+  q->rqs.head = q->rqs.len = 0;
+  q->owner = owner;
+}
 
 static guint32
 queue_of (IochartSimPolicy *p, const IochartSimRq *rq)
 {
-  guint32 owner, id;
-  gboolean fresh;
+  guint32 id = _iochart_sim_pool_queue_of (&p->pool, rq, queue_reset);
 
-  if (!_iochart_sim_rq_is_sync (rq))
-    return _iochart_sim_rq_sched_class (rq) * 8 + rq->level;
-  owner = rq->process < p->n_sync - 1 ? rq->process : p->n_sync - 1;
-  id = _iochart_sim_pool_get (&p->pool, owner, &fresh);
   p->q = (Queue *) p->pool.items;
-  if (fresh)
-    {
-      IochartSimFifo keep = p->q[id].rqs;
-
-      memset (&p->q[id], 0, sizeof (Queue));
-      p->q[id].rqs = keep;
-      p->q[id].rqs.head = p->q[id].rqs.len = 0;
-      p->q[id].owner = owner;
-    }
   return id;
 }
 
@@ -79,7 +75,7 @@ queue_get (IochartSimPolicy *p, guint32 id, const IochartSimRq *rq)
     {
       q->klass = _iochart_sim_rq_sched_class (rq);
       q->weight = (8 - (q->klass == IOCHART_CLASS_IDLE ? 7 : rq->level)) * 10;
-      q->sync = id >= N_ASYNC;
+      q->sync = id >= IOCHART_SIM_N_ASYNC;
       q->alive = TRUE;
       q->last_end_ns = IOCHART_TIME_UNKNOWN;
     }
@@ -92,7 +88,7 @@ maybe_release (IochartSimPolicy *p, guint32 id)
 {
   const Queue *q = &p->q[id];
 
-  if (id < N_ASYNC || q->alive || q->rqs.len > 0 || q->dispatched > 0 || q->busy || id == p->active)
+  if (id < IOCHART_SIM_N_ASYNC || q->alive || q->rqs.len > 0 || q->dispatched > 0 || q->busy || id == p->active)
     return;
   _iochart_sim_pool_release (&p->pool, q->owner);
 }
@@ -110,7 +106,7 @@ bfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
   p->max_budget = (guint64) budget;
   p->ctx = ctx;
   p->n_sync = ctx->n_processes + 1;
-  _iochart_sim_pool_init (&p->pool, sizeof (Queue), N_ASYNC, p->n_sync);
+  _iochart_sim_pool_init (&p->pool, sizeof (Queue), IOCHART_SIM_N_ASYNC, p->n_sync);
   p->q = (Queue *) p->pool.items;
   for (guint c = 0; c < 4; c++)
     p->busy_ids[c] = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -298,7 +294,7 @@ bfq_exit (IochartSimPolicy *p, guint32 process, gint64 now)
   guint32 id;
 
   (void) now;
-  if (process >= p->n_sync - 1 || (id = _iochart_sim_pool_find (&p->pool, process)) == 0)
+  if ((id = _iochart_sim_pool_queue_of_process (&p->pool, process)) == 0)
     return;
   p->q[id].alive = FALSE;
   if (id == p->active)

@@ -246,6 +246,52 @@ fit_service_ms (const IochartSimDevice *d, double bytes, double distance)
   return MAX (ms, 0.001);
 }
 
+static void
+bands_init (IochartSimFitBand *bands, guint n, const guint64 *edges)
+{
+  for (guint i = 0; i < n; i++)
+    bands[i] = (IochartSimFitBand) { edges[i], i + 1 < n ? edges[i + 1] : G_MAXUINT64, 0, 0, 0 };
+}
+
+static void
+band_add (IochartSimFitBand *bands, guint n, double value, double observed_ms, double fitted_ms)
+{
+  guint i = n - 1;
+
+  while (i > 0 && value < (double) bands[i].lo)
+    i--;
+  bands[i].n++;
+  bands[i].observed_ms += observed_ms;
+  bands[i].fitted_ms += fitted_ms;
+}
+
+static void
+bands_finish (IochartSimFitBand *bands, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (bands[i].n > 0)
+      bands[i].observed_ms /= bands[i].n, bands[i].fitted_ms /= bands[i].n;
+}
+
+/* Where the error lies: observed and fitted mean service per band of seek distance and of size. */
+static void
+residuals (IochartSimFit *f, const Sample *s, const double *fitted_ms, guint n)
+{
+  static const guint64 distance[IOCHART_SIM_FIT_DISTANCE_BANDS] = {
+    0, 1, 1 << 11, 1 << 15, 1 << 19, G_GUINT64_CONSTANT (1) << 23 };   /* sectors: 1 MiB = 2^11 */
+  static const guint64 size[IOCHART_SIM_FIT_SIZE_BANDS] = { 0, 8 << 10, 32 << 10, 128 << 10, 512 << 10 };
+
+  bands_init (f->by_distance, IOCHART_SIM_FIT_DISTANCE_BANDS, distance);
+  bands_init (f->by_size, IOCHART_SIM_FIT_SIZE_BANDS, size);
+  for (guint i = 0; i < n; i++)
+    {
+      band_add (f->by_distance, IOCHART_SIM_FIT_DISTANCE_BANDS, s[i].distance, s[i].service_ms, fitted_ms[i]);
+      band_add (f->by_size, IOCHART_SIM_FIT_SIZE_BANDS, s[i].bytes, s[i].service_ms, fitted_ms[i]);
+    }
+  bands_finish (f->by_distance, IOCHART_SIM_FIT_DISTANCE_BANDS);
+  bands_finish (f->by_size, IOCHART_SIM_FIT_SIZE_BANDS);
+}
+
 /* DiskSim's demerit: RMS of the horizontal distance between the two CDFs, quantile by quantile. */
 static void
 demerit (IochartSimDevice *d, const Sample *s, guint n)
@@ -260,6 +306,7 @@ demerit (IochartSimDevice *d, const Sample *s, guint n)
       sim[i] = fit_service_ms (d, s[i].bytes, s[i].distance);
       sum += obs[i];
     }
+  residuals (&d->fit, s, sim, n);
   qsort (obs, n, sizeof (double), by_double);
   qsort (sim, n, sizeof (double), by_double);
   for (guint i = 0; i < n; i++)

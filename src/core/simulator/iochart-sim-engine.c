@@ -405,7 +405,8 @@ iochart_sim_run (IochartSimWorkload *wl, IochartSimDevice *dev, const char *poli
 
   r.ctx = (IochartSimCtx) { .rq = g->rq, .n_rq = g->n_rq,
                             .n_processes = iochart_capture_get_n_processes (g->capture),
-                            .parent = g->parent, .depth = _iochart_sim_device_get_depth (dev) };
+                            .parent = g->parent, .depth = _iochart_sim_device_get_depth (dev),
+                            .group = g->group, .group_weight = g->group_weight, .n_groups = g->n_groups };
   r.policy = make_policy (&r.ctx, policy_spec, &r.ops, NULL, error);
   if (r.policy == NULL)
     return NULL;

@@ -124,6 +124,37 @@ void     _iochart_sim_pool_release (IochartSimPool *pool,
                                     guint32         owner);
 void     _iochart_sim_pool_clear   (IochartSimPool *pool);
 
+/* CFQ and BFQ keep their async queues per class and level as the pool's first items. */
+#define IOCHART_SIM_N_ASYNC 32
+
+/* Makes a fresh queue item ready for owner (its buffers may be kept from a previous owner). */
+typedef void (*IochartSimQueueReset) (gpointer item, guint32 owner);
+
+/* The queue of a request in a CFQ-like pool (owners: processes + 1 for requests of no process):
+ * an async request's is shared per class and level, a sync one's is its process's, made (reset)
+ * on first use. Items move when the pool grows: take pointers after it. */
+static inline guint32
+_iochart_sim_pool_queue_of (IochartSimPool *pool, const IochartSimRq *rq, IochartSimQueueReset reset)
+{
+  guint32 owner, id;
+  gboolean fresh;
+
+  if (!_iochart_sim_rq_is_sync (rq))
+    return _iochart_sim_rq_sched_class (rq) * 8 + rq->level;
+  owner = MIN (rq->process, pool->n_owners - 1);
+  id = _iochart_sim_pool_get (pool, owner, &fresh);
+  if (fresh)
+    reset (pool->items + id * pool->item_size, owner);
+  return id;
+}
+
+/* The sync queue of a process that exits, or 0 when it has none. */
+static inline guint32
+_iochart_sim_pool_queue_of_process (const IochartSimPool *pool, guint32 process)
+{
+  return process < pool->n_owners - 1 ? _iochart_sim_pool_find (pool, process) : 0;
+}
+
 /* What a policy may look at: the requests, the device's head and what is in flight. */
 typedef struct {
   const IochartSimRq *rq;
@@ -133,7 +164,20 @@ typedef struct {
   guint               in_flight;       /* requests on the device now */
   guint               depth;           /* how many the device takes at once */
   guint64             head_sector;     /* where the last dispatched request ended */
+  /* cgroups (--set-group): a group per process, 0 the root; n_groups weights, the root's first */
+  const guint16      *group;           /* NULL: every process in the root group */
+  const guint        *group_weight;
+  guint               n_groups;
 } IochartSimCtx;
+
+/* The group of a request: async I/O is the root group's, as in CFQ. */
+static inline guint
+_iochart_sim_ctx_group (const IochartSimCtx *ctx, const IochartSimRq *rq)
+{
+  if (ctx->group == NULL || rq->process >= ctx->n_processes || !_iochart_sim_rq_is_sync (rq))
+    return 0;
+  return ctx->group[rq->process];
+}
 
 /* KEY=VALUE settings of a policy or device model, parsed once; each reader checks its keys. */
 typedef struct _IochartSimSettings IochartSimSettings;
@@ -218,6 +262,9 @@ typedef struct {
   guint32            *parent;          /* per process */
   guint8             *dropped;         /* per process */
   gboolean            classes_changed; /* --set-class gave some request another class */
+  guint16            *group;           /* per process: its cgroup (--set-group), 0 the root; NULL: none */
+  guint              *group_weight;    /* per cgroup, the root's first */
+  guint               n_groups;
   /* The dependency graph: nodes are arrivals [0, R), completions [R, 2R), forks [2R, 2R+P) and
    * exits [2R+P, 2R+2P). A live node with a predecessor becomes ready gap_ns after it; a root at
    * gap_ns (its observed time). */

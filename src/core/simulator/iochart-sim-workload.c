@@ -89,6 +89,73 @@ mark_tree (IochartCapture *c, const guint32 *parent, const char * const *match, 
     }
 }
 
+/* --set-group COMM_OR_PID=NAME[:WEIGHT]: each process of a rule's tree in the rule's group; one
+ * group per NAME, the root (weight 1000, as CFQ gave it) first. */
+static gboolean
+assign_groups (IochartCapture *c, IochartSimGraph *g, const char * const *rules, GError **error)
+{
+  guint n_rules = rules ? g_strv_length ((char **) rules) : 0, P = iochart_capture_get_n_processes (c);
+  g_autofree const char **match = g_new0 (const char *, MAX (n_rules, 1));
+  g_autofree guint *rule_group = g_new0 (guint, MAX (n_rules, 1));
+  g_autofree int *which = g_new (int, MAX (P, 1));
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) matches = g_new0 (char *, n_rules + 1);
+
+  if (n_rules == 0)
+    return TRUE;
+  g->group_weight = g_new (guint, n_rules + 1);
+  g->group_weight[0] = 1000;
+  g_ptr_array_add (names, g_strdup (""));
+  for (guint i = 0; i < n_rules; i++)
+    {
+      const char *eq = strrchr (rules[i], '='), *colon;
+      g_autofree char *name = NULL;
+      guint64 weight = 500;
+      guint k;
+
+      if (eq == NULL || eq == rules[i] || eq[1] == '\0' || eq[1] == ':')
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                       "'%s': a group rule is COMM_OR_PID=NAME[:WEIGHT]", rules[i]);
+          return FALSE;
+        }
+      colon = strchr (eq, ':');
+      if (colon && !g_ascii_string_to_unsigned (colon + 1, 10, 100, 1000, &weight, NULL))
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': the weight must be 100 to 1000", rules[i]);
+          return FALSE;
+        }
+      name = colon ? g_strndup (eq + 1, colon - eq - 1) : g_strdup (eq + 1);
+      for (k = 1; k < names->len && strcmp (names->pdata[k], name) != 0; k++)
+        ;
+      if (k == names->len)
+        g_ptr_array_add (names, g_steal_pointer (&name));
+      g->group_weight[k] = weight;
+      rule_group[i] = k;
+      matches[i] = g_strndup (rules[i], eq - rules[i]);
+      match[i] = matches[i];
+    }
+  g->n_groups = names->len;
+  mark_tree (c, g->parent, match, n_rules, sizeof (char *), which);
+  g->group = g_new0 (guint16, MAX (P, 1));
+  for (guint p = 0; p < P; p++)
+    g->group[p] = which[p] >= 0 ? rule_group[which[p]] : 0;
+  for (guint i = 0; i < n_rules; i++)
+    {
+      gboolean any = FALSE;
+
+      for (guint p = 0; p < P && !any; p++)
+        any = which[p] == (int) i;
+      if (!any)
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': --set-group matches no process",
+                       match[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 pick_device (IochartCapture *c, int asked, guint *device, GError **error)
 {
@@ -447,6 +514,8 @@ iochart_sim_workload_new (IochartCapture *capture, const IochartSimWorkloadOptio
         }
     }
 
+  if (!assign_groups (capture, g, options->set_group, error))
+    return NULL;
   keyed = collect_requests (capture, g->device, &observed);
   g->n_rq = keyed->len;
   g->rq = g_new0 (IochartSimRq, MAX (g->n_rq, 1));
@@ -487,6 +556,8 @@ iochart_sim_workload_free (IochartSimWorkload *wl)
   g_free (g->observed_service_ns);
   g_free (g->parent);
   g_free (g->dropped);
+  g_free (g->group);
+  g_free (g->group_weight);
   g_free (g->pred);
   g_free (g->gap_ns);
   g_free (g->live);

@@ -22,6 +22,8 @@ typedef struct {
   const IochartClassRule  *set_class;     /* a process and its descendants take this class */
   guint                    n_set_class;
   const char * const      *drop;          /* COMM_OR_PID: removed with its descendants; may be NULL */
+  const char * const      *set_group;     /* COMM_OR_PID=NAME[:WEIGHT]: a process and its descendants
+                                           * in cgroup NAME (weight 100-1000, default 500); may be NULL */
 } IochartSimWorkloadOptions;
 
 #define IOCHART_SIM_WORKLOAD_OPTIONS_INIT { .device = -1 }
@@ -50,6 +52,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSimDevice, iochart_sim_device_free)
 /* "hdd:rpm=7200,..." with every setting as used. */
 const char         *iochart_sim_device_describe     (IochartSimDevice   *dev);
 
+/* The fit's residual in one band of seek distance (sectors) or request size (bytes): the mean
+ * D2C the samples in [lo, hi) had and the mean the model gives the same requests. */
+typedef struct {
+  guint64 lo, hi;           /* hi G_MAXUINT64: no bound */
+  guint   n;
+  double  observed_ms;      /* 0 when n is 0 */
+  double  fitted_ms;
+} IochartSimFitBand;
+
+#define IOCHART_SIM_FIT_DISTANCE_BANDS 6
+#define IOCHART_SIM_FIT_SIZE_BANDS     5
+
 typedef struct {
   guint   n_alone;          /* requests the fit learnt from */
   gboolean one_at_a_time;   /* too few were served alone: every request, its service from the
@@ -61,6 +75,10 @@ typedef struct {
   double  demerit_ms;       /* RMS horizontal distance of the simulated and observed D2C CDFs */
   double  demerit_pct;      /* ... as % of the observed mean */
   double  mean_ms;
+  /* distance 0 (sequential), under 1 MiB, 1-16 MiB, 16-256 MiB, 256 MiB-4 GiB, 4 GiB and more */
+  IochartSimFitBand by_distance[IOCHART_SIM_FIT_DISTANCE_BANDS];
+  /* under 8 KiB, 8-32 KiB, 32-128 KiB, 128-512 KiB, 512 KiB and more */
+  IochartSimFitBand by_size[IOCHART_SIM_FIT_SIZE_BANDS];
 } IochartSimFit;
 
 /* The fit's figures, or NULL when the model is not "fit". */

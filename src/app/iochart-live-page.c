@@ -1,0 +1,448 @@
+/* iochart-live-page.c: recording live into a capture page (see the header)
+ *
+ * The live capture's worker drains the recorder; ten times a second the page takes the newest
+ * events into the published capture and the timeline scrolls to them. The timeline lays its
+ * charts out in a worker that reads the capture: the page updates the capture only while no
+ * layout runs, so a frame at most waits for the next tick.
+ */
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include "iochart-live-page.h"
+#include "iochart-error.h"
+#include "iochart-format.h"
+#include "record/iochart-recorder.h"
+#include "record/iochart-live-capture.h"
+#include "record/iochart-live.h"
+
+#define TICK_MS 100
+#define DEFAULT_KEEP_NS (600 * G_GINT64_CONSTANT (1000000000))
+#define DEFAULT_SPAN_NS (10 * G_GINT64_CONSTANT (1000000000))
+
+struct _IochartLivePage {
+  GtkBox              parent_instance;
+  GtkStack           *stack;
+  AdwStatusPage      *error_page;
+  GtkLabel           *state_label;
+  GtkLabel           *status_label;
+  GtkToggleButton    *pause_button;
+  GtkButton          *stop_button;
+  GtkButton          *save_button;
+  IochartCapturePage *capture_page;
+  AdwTabPage         *tab;
+  GtkFileChooserNative *chooser;
+
+  IochartRecorder    *recorder;
+  IochartLiveCapture *live;
+  char               *out;
+  GPid                child;
+  guint               child_watch;
+  guint               tick;
+  gint64              started_us, stopped_us;
+  gboolean            recording;
+  gboolean            paused;
+  gboolean            shown;          /* the capture page shows the capture */
+  gboolean            final_pending;  /* stopped: one last update to take */
+  guint               n_updates;
+  gint64              last_figures_us, last_status_us, last_episodes_us;
+  gint64              span_ns;        /* the span the view follows with */
+  gint64              set_from, set_to;   /* the range it was given last */
+  IochartLiveStatus   status;
+  GError             *error;
+};
+
+G_DEFINE_FINAL_TYPE (IochartLivePage, iochart_live_page, GTK_TYPE_BOX)
+
+static void
+update_tab (IochartLivePage *self)
+{
+  if (self->tab == NULL)
+    return;
+  adw_tab_page_set_title (self->tab, self->recording ? _("Recording") : self->error ? _("Cannot Record")
+                                                                                     : _("Recorded"));
+  adw_tab_page_set_loading (self->tab, self->recording);
+}
+
+static void
+show_error (IochartLivePage *self, GError *error)
+{
+  g_clear_error (&self->error);
+  self->error = error;
+  adw_status_page_set_description (self->error_page, error->message);
+  gtk_stack_set_visible_child_name (self->stack, "error");
+  update_tab (self);
+}
+
+static void
+update_state_label (IochartLivePage *self)
+{
+  gint64 until = self->recording ? g_get_monotonic_time () : self->stopped_us;
+  g_autofree char *t = iochart_format_duration ((until - self->started_us) * 1000);
+  g_autofree char *text = NULL;
+
+  if (self->recording)
+    text = g_strdup_printf (self->paused ? _("● Recording %s (view paused)") : _("● Recording %s"), t);
+  else
+    text = g_strdup_printf (_("Recorded %s"), t);
+  gtk_label_set_text (self->state_label, text);
+}
+
+/* The view follows the newest events over the span the user zoomed to (10 s at first): the
+ * whole recording while it is shorter. */
+static void
+follow (IochartLivePage *self, IochartCapture *c)
+{
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (self->capture_page);
+  gint64 from, to, end = iochart_capture_get_end_ns (c);
+
+  iochart_timeline_view_get_range (tl, &from, &to);
+  if (self->set_to != 0 && (from != self->set_from || to != self->set_to))
+    self->span_ns = to - from;   /* zoomed since */
+  iochart_timeline_view_set_range (tl, end - self->span_ns, end);
+  iochart_timeline_view_get_range (tl, &self->set_from, &self->set_to);
+}
+
+static void
+update_status (IochartLivePage *self, IochartCapture *c)
+{
+  IochartLiveStatus prev = self->status;
+  g_autofree char *line = NULL;
+
+  iochart_live_status_compute (c, &prev, &self->status);
+  line = iochart_live_status_format (&self->status);
+  gtk_label_set_text (self->status_label, line);
+}
+
+/* Takes the newest events into the capture and shows them; last: the recording stopped. */
+static void
+refresh (IochartLivePage *self, gboolean last)
+{
+  IochartCapture *c = iochart_live_capture_update (self->live);
+  gint64 now = g_get_monotonic_time ();
+  gboolean second = now - self->last_status_us >= G_USEC_PER_SEC;
+
+  self->n_updates++;
+  if (iochart_capture_get_start_ns (c) == IOCHART_TIME_UNKNOWN)
+    return;   /* nothing recorded yet */
+  if (!self->shown)
+    {
+      iochart_capture_page_show_capture (self->capture_page, c, _("Live recording"));
+      self->shown = TRUE;
+    }
+  else
+    {
+      /* the episode list is a row per episode: rebuilt every few seconds, not 10 times a second */
+      gboolean episodes = last || now - self->last_episodes_us >= 5 * G_USEC_PER_SEC;
+
+      iochart_capture_page_capture_changed (self->capture_page, episodes);
+      if (episodes)
+        self->last_episodes_us = now;
+    }
+  if (!self->paused)
+    follow (self, c);
+  /* the figures of the visible range: a few times a second is what a reader can follow */
+  if (now - self->last_figures_us >= G_USEC_PER_SEC / 3)
+    {
+      iochart_capture_page_update_figures (self->capture_page);
+      self->last_figures_us = now;
+    }
+  if (second || last)
+    {
+      update_status (self, c);
+      self->last_status_us = now;
+    }
+}
+
+static gboolean
+tick (gpointer user_data)
+{
+  IochartLivePage *self = user_data;
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (self->capture_page);
+
+  update_state_label (self);
+  if (self->live == NULL || iochart_timeline_view_is_building (tl))
+    {
+      return G_SOURCE_CONTINUE;
+    }
+  if (self->final_pending)
+    {
+      self->final_pending = FALSE;
+      refresh (self, TRUE);
+      if (!self->paused)
+        iochart_timeline_view_zoom_fit (tl);
+    }
+  else if (self->recording && !self->paused)
+    refresh (self, FALSE);
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- starting and stopping ---- */
+
+static void
+child_exited (GPid pid, int status, gpointer user_data)
+{
+  IochartLivePage *self = user_data;
+
+  self->child_watch = 0;
+  g_spawn_close_pid (pid);
+  self->child = 0;
+  iochart_live_page_stop (self);
+}
+
+static gboolean
+spawn_command (IochartLivePage *self, const char * const *command, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (!g_spawn_async (NULL, (char **) command, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                      &self->child, &local))
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': %s", command[0], local->message);
+      return FALSE;
+    }
+  self->child_watch = g_child_watch_add (self->child, child_exited, self);
+  return TRUE;
+}
+
+gboolean
+iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *options)
+{
+  static const IochartLivePageOptions defaults = { 0 };
+  const IochartLivePageOptions *o = options ? options : &defaults;
+  IochartRecorderOptions ro = { .sched = TRUE, .devices = o->devices, .n_devices = o->n_devices };
+  GError *error = NULL;
+
+  g_return_val_if_fail (self->recorder == NULL, FALSE);
+  g_free (self->out);
+  self->out = g_strdup (o->out);
+  if ((self->recorder = iochart_recorder_new (&ro, &error)) == NULL)
+    {
+      show_error (self, error);
+      return FALSE;
+    }
+  self->live = iochart_live_capture_new (_("Live recording"), o->keep_ns > 0 ? o->keep_ns : DEFAULT_KEEP_NS);
+  if (!iochart_live_capture_use_kernel_formats (self->live, &error))
+    {
+      g_clear_pointer (&self->live, iochart_live_capture_free);
+      g_clear_pointer (&self->recorder, iochart_recorder_free);
+      show_error (self, error);
+      return FALSE;
+    }
+  iochart_live_capture_start (self->live, self->recorder, 50);
+  self->recording = TRUE;
+  self->started_us = g_get_monotonic_time ();
+  gtk_stack_set_visible_child_name (self->stack, "live");
+  if (o->command != NULL && o->command[0] != NULL && !spawn_command (self, o->command, &error))
+    {
+      iochart_live_page_stop (self);
+      show_error (self, error);
+      return FALSE;
+    }
+  self->tick = g_timeout_add (TICK_MS, tick, self);
+  update_state_label (self);
+  update_tab (self);
+  return TRUE;
+}
+
+void
+iochart_live_page_stop (IochartLivePage *self)
+{
+  GError *error = NULL;
+
+  if (!self->recording)
+    return;
+  if (self->child_watch != 0)
+    {
+      /* stopped before the command ended: it ends now, as with `iochart record` */
+      kill (self->child, SIGTERM);
+    }
+  self->recording = FALSE;
+  self->stopped_us = g_get_monotonic_time ();
+  if (!iochart_live_capture_stop (self->live, &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  self->final_pending = TRUE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->pause_button), FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), TRUE);
+  if (self->out != NULL && !iochart_live_page_save (self, self->out, &error))
+    show_error (self, error);
+  update_state_label (self);
+  update_tab (self);
+}
+
+gboolean
+iochart_live_page_save (IochartLivePage *self, const char *path, GError **error)
+{
+  g_return_val_if_fail (self->recorder != NULL && !self->recording, FALSE);
+  return iochart_recorder_write (self->recorder, path, error);
+}
+
+void
+iochart_live_page_set_paused (IochartLivePage *self, gboolean paused)
+{
+  if (gtk_toggle_button_get_active (self->pause_button) != paused)
+    gtk_toggle_button_set_active (self->pause_button, paused);   /* comes back through pause_toggled */
+  if (self->paused != paused && !paused)
+    {
+      IochartTimelineView *tl = iochart_capture_page_get_timeline (self->capture_page);
+      gint64 from, to;
+
+      /* resumed: following again with the span the user zoomed to while paused */
+      iochart_timeline_view_get_range (tl, &from, &to);
+      self->span_ns = MAX (to - from, IOCHART_TIMELINE_MIN_SPAN_NS);
+      self->set_to = 0;
+    }
+  self->paused = paused;
+  if (paused && self->shown && self->live != NULL)
+    iochart_capture_page_capture_changed (self->capture_page, TRUE);
+  update_state_label (self);
+}
+
+/* ---- the buttons ---- */
+
+static void
+pause_toggled (IochartLivePage *self)
+{
+  iochart_live_page_set_paused (self, gtk_toggle_button_get_active (self->pause_button));
+}
+
+static void
+stop_clicked (IochartLivePage *self)
+{
+  iochart_live_page_stop (self);
+}
+
+static void
+save_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  IochartLivePage *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+
+      if (!iochart_live_page_save (self, path, &error))
+        text = g_strdup (error->message);
+      else
+        text = g_strdup_printf (_("Saved “%s”"), path);
+      gtk_label_set_text (self->status_label, text);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+save_clicked (IochartLivePage *self)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *name = g_date_time_format (now, "iochart-%Y%m%d-%H%M%S.dat");
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  self->chooser = gtk_file_chooser_native_new (_("Save the Recording"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* ---- accessors ---- */
+
+void
+iochart_live_page_set_tab (IochartLivePage *self, AdwTabPage *tab)
+{
+  self->tab = tab;
+  update_tab (self);
+}
+
+gboolean
+iochart_live_page_is_recording (IochartLivePage *self)
+{
+  return self->recording;
+}
+
+const GError *
+iochart_live_page_get_error (IochartLivePage *self)
+{
+  return self->error;
+}
+
+IochartCapturePage *
+iochart_live_page_get_capture_page (IochartLivePage *self)
+{
+  return self->capture_page;
+}
+
+guint
+iochart_live_page_get_n_updates (IochartLivePage *self)
+{
+  return self->n_updates;
+}
+
+static void
+iochart_live_page_dispose (GObject *object)
+{
+  IochartLivePage *self = IOCHART_LIVE_PAGE (object);
+
+  self->tab = NULL;
+  if (self->recording)
+    iochart_live_page_stop (self);
+  g_clear_handle_id (&self->tick, g_source_remove);
+  g_clear_handle_id (&self->child_watch, g_source_remove);
+  g_clear_object (&self->chooser);
+  gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_LIVE_PAGE);
+  G_OBJECT_CLASS (iochart_live_page_parent_class)->dispose (object);
+}
+
+static void
+iochart_live_page_finalize (GObject *object)
+{
+  IochartLivePage *self = IOCHART_LIVE_PAGE (object);
+
+  /* the capture page (disposed with the template) held the published capture */
+  g_clear_pointer (&self->live, iochart_live_capture_free);
+  g_clear_pointer (&self->recorder, iochart_recorder_free);
+  g_free (self->out);
+  g_clear_error (&self->error);
+  G_OBJECT_CLASS (iochart_live_page_parent_class)->finalize (object);
+}
+
+static void
+iochart_live_page_class_init (IochartLivePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = iochart_live_page_dispose;
+  object_class->finalize = iochart_live_page_finalize;
+  g_type_ensure (IOCHART_TYPE_CAPTURE_PAGE);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-live-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, state_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, pause_button);
+  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, save_button);
+  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, capture_page);
+  gtk_widget_class_bind_template_callback (widget_class, pause_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, stop_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, save_clicked);
+}
+
+static void
+iochart_live_page_init (IochartLivePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->span_ns = DEFAULT_SPAN_NS;
+}
+
+IochartLivePage *
+iochart_live_page_new (void)
+{
+  return g_object_new (IOCHART_TYPE_LIVE_PAGE, NULL);
+}

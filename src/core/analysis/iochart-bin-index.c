@@ -1,0 +1,655 @@
+/* iochart-bin-index.c: prefix sums and length classes over one device's request lives */
+#include <math.h>
+#include <string.h>
+#include "iochart-bin-index.h"
+#include "iochart-bins.h"
+
+/* Spread series: bytes per class and direction, then time in flight per class. */
+#define N_SERIES       (IOCHART_N_CLASSES * 3)
+#define SERIES_BYTES(k, rw) ((k) * 2 + (rw))
+#define SERIES_FLIGHT(k)    (IOCHART_N_CLASSES * 2 + (k))
+/* Entries per stored prefix of the spread series, and per stored prefix of completions. */
+#define SPAN_BLOCK     64
+#define DONE_BLOCK     512
+/* Length class c holds spans up to 4^c µs (the last one: any). */
+#define N_LENGTHS      16
+#define LONG_SPAN      G_MAXUINT32
+#define SIGN_BIT       (G_GUINT64_CONSTANT (1) << 63)
+#define T48_MASK       ((G_GUINT64_CONSTANT (1) << 48) - 1)
+
+enum {
+  FLAG_DATA = 1 << 3,    /* bits 0-2: class */
+  FLAG_WRITE = 1 << 4,
+};
+
+/* One indexed request: 24 bytes. start is a 48-bit offset from the index's origin with the
+ * flags above it; the issue and the completion follow as 32-bit gaps (LONG_SPAN: in `longs`). */
+typedef struct {
+  guint64 start_flags;
+  guint32 wait;          /* issue - start */
+  guint32 dur;           /* completion - issue */
+  guint32 bytes;
+  guint32 rec;           /* capture request index */
+} Entry;
+
+G_STATIC_ASSERT (sizeof (Entry) == 24);
+
+typedef struct {
+  gint64 wait, dur;
+} LongSpan;
+
+/* A completion: its 48-bit offset, class in bits 48-50, latency bucket in 51-57, bit 58 set
+ * when it has a latency of the index's kind. */
+#define DONE_CLASS(v)   ((guint) ((v) >> 48) & 7)
+#define DONE_BUCKET(v)  ((guint) ((v) >> 51) & 0x7f)
+#define DONE_HAS_LAT(v) (((v) >> 58) & 1)
+
+typedef struct {
+  guint32 count[IOCHART_N_CLASSES];
+  guint32 latency[IOCHART_N_LAT_GROUPS][IOCHART_LAT_BUCKETS];
+} DonePrefix;
+
+struct _IochartBinIndex {
+  gint                ref_count;
+  IochartCapture     *capture;
+  int                 device;
+  IochartLatencyKind  latency_kind;
+  gboolean            latency_indexed;
+  gint64              origin_ns;
+  Entry              *entries;        /* by length class, then start */
+  guint               n;
+  guint               class_start[N_LENGTHS + 1];
+  gint64              class_max_span[N_LENGTHS];   /* longest completion - start in the class */
+  double             *prefix;         /* (n / SPAN_BLOCK + 1) × N_SERIES: sums of totals before */
+  double              class_base[N_LENGTHS][N_SERIES];   /* the same at each class's first entry */
+  GHashTable         *longs;          /* rec -> LongSpan, for gaps over 4.3 s */
+  guint64            *done;           /* completions by time */
+  DonePrefix         *done_prefix;    /* per DONE_BLOCK completions: counts before */
+  guint32            *unfinished;     /* data requests left out: rec, by issue (unknown first) */
+  gint64             *unfinished_issue;
+  guint               n_unfinished;
+};
+
+static gboolean
+known (gint64 ts)
+{
+  return ts != IOCHART_TIME_UNKNOWN;
+}
+
+static guint
+length_class (gint64 span)
+{
+  guint c = 0;
+
+  while (c < N_LENGTHS - 1 && span > (G_GINT64_CONSTANT (1000) << (2 * c)))
+    c++;
+  return c;
+}
+
+/* ---- an entry's times ---- */
+
+static inline gint64
+entry_start (const Entry *e)
+{
+  return (gint64) (e->start_flags & T48_MASK);
+}
+
+static void
+entry_gaps (const IochartBinIndex *self, const Entry *e, gint64 *wait, gint64 *dur)
+{
+  if (G_UNLIKELY (e->wait == LONG_SPAN || e->dur == LONG_SPAN))
+    {
+      const LongSpan *l = g_hash_table_lookup (self->longs, GUINT_TO_POINTER (e->rec));
+      *wait = l->wait;
+      *dur = l->dur;
+      return;
+    }
+  *wait = e->wait;
+  *dur = e->dur;
+}
+
+/* ---- sorting: LSD radix on 16-bit digits of the low `bits` of key ---- */
+
+typedef struct {
+  guint64 key;
+  guint64 value;
+} Pair;
+
+static void
+radix_sort (Pair *a, gsize n, guint bits)
+{
+  g_autofree Pair *tmp = g_new (Pair, MAX (n, 1));
+  g_autofree gsize *count = g_new (gsize, 65536);
+  Pair *src = a, *dst = tmp;
+
+  if (n < 2)
+    return;
+  for (guint shift = 0; shift < bits; shift += 16)
+    {
+      gsize sum = 0;
+
+      memset (count, 0, 65536 * sizeof (gsize));
+      for (gsize i = 0; i < n; i++)
+        count[(src[i].key >> shift) & 0xffff]++;
+      if (count[(src[0].key >> shift) & 0xffff] == n)
+        continue;   /* every key has this digit: nothing to move */
+      for (guint d = 0; d < 65536; d++)
+        {
+          gsize c = count[d];
+          count[d] = sum;
+          sum += c;
+        }
+      for (gsize i = 0; i < n; i++)
+        dst[count[(src[i].key >> shift) & 0xffff]++] = src[i];
+      {
+        Pair *t = src;
+        src = dst;
+        dst = t;
+      }
+    }
+  if (src != a)
+    memcpy (a, src, n * sizeof (Pair));
+}
+
+/* ---- building ---- */
+
+/* What one entry adds to each spread series once it is over. */
+static void
+entry_totals (const IochartBinIndex *self, const Entry *e, double *v)
+{
+  guint k = e->start_flags >> 48 & 7;
+  gint64 wait, dur;
+
+  entry_gaps (self, e, &wait, &dur);
+  if (e->start_flags >> 48 & FLAG_DATA)
+    v[SERIES_BYTES (k, (e->start_flags >> 48 & FLAG_WRITE) != 0)] += e->bytes;
+  v[SERIES_FLIGHT (k)] += (double) dur;
+}
+
+static void
+build_prefix (IochartBinIndex *self)
+{
+  guint n_blocks = self->n / SPAN_BLOCK + 1;
+  double acc[N_SERIES] = { 0 };
+
+  self->prefix = g_new (double, (gsize) n_blocks * N_SERIES);
+  for (guint i = 0; i <= self->n; i++)
+    {
+      if (i % SPAN_BLOCK == 0)
+        memcpy (self->prefix + (gsize) (i / SPAN_BLOCK) * N_SERIES, acc, sizeof acc);
+      for (guint c = 0; c < N_LENGTHS; c++)
+        if (self->class_start[c] == i)
+          memcpy (self->class_base[c], acc, sizeof acc);
+      if (i < self->n)
+        entry_totals (self, &self->entries[i], acc);
+    }
+}
+
+static void
+build_done_prefix (IochartBinIndex *self)
+{
+  guint n_blocks = self->n / DONE_BLOCK + 1;
+  DonePrefix acc = { 0 };
+
+  self->done_prefix = g_new (DonePrefix, n_blocks);
+  for (guint i = 0; i <= self->n; i++)
+    {
+      guint64 v;
+
+      if (i % DONE_BLOCK == 0)
+        self->done_prefix[i / DONE_BLOCK] = acc;
+      if (i == self->n)
+        break;
+      v = self->done[i];
+      acc.count[DONE_CLASS (v)]++;
+      if (DONE_HAS_LAT (v))
+        acc.latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][DONE_BUCKET (v)]++;
+    }
+}
+
+static gint64
+latency_end (const IochartRequest *rq, IochartLatencyKind kind)
+{
+  return kind == IOCHART_LATENCY_Q2I ? rq->insert_ns : kind == IOCHART_LATENCY_I2D ? rq->issue_ns
+                                                                                     : rq->complete_ns;
+}
+
+/* The request's life as the bins see it; FALSE when it has none (no issue or completion). */
+static gboolean
+request_life (const IochartRequest *rq, gint64 *start, gint64 *issue, gint64 *done)
+{
+  *start = known (rq->queue_ns) ? rq->queue_ns : known (rq->insert_ns) ? rq->insert_ns : rq->issue_ns;
+  *issue = known (rq->issue_ns) ? rq->issue_ns : *start;
+  *done = rq->complete_ns;
+  if (!known (*done) || !known (*issue) || *done < *issue)
+    return FALSE;
+  if (!known (*start) || *start > *issue)
+    *start = *issue;
+  return TRUE;
+}
+
+static void
+add_unfinished (IochartBinIndex *self, GArray *unfinished, const IochartRequest *rq, guint i)
+{
+  Pair p;
+
+  if (rq->op == IOCHART_OP_FLUSH || rq->bytes == 0)
+    return;
+  /* unknown issues sort first, as they belong to every range */
+  p.key = (guint64) rq->issue_ns ^ SIGN_BIT;
+  p.value = i;
+  g_array_append_val (unfinished, p);
+}
+
+IochartBinIndex *
+iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind latency_kind)
+{
+  IochartBinIndex *self;
+  guint n_rq = iochart_capture_get_n_requests (capture);
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (Pair));
+  g_autoptr(GArray) dones = g_array_new (FALSE, FALSE, sizeof (Pair));
+  g_autoptr(GArray) unfinished = g_array_new (FALSE, FALSE, sizeof (Pair));
+  g_autofree Entry *raw = NULL;
+  guint n = 0;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+
+  self = g_new0 (IochartBinIndex, 1);
+  self->ref_count = 1;
+  self->capture = g_object_ref (capture);
+  self->device = device;
+  self->latency_kind = MIN (latency_kind, IOCHART_N_LATENCY_KINDS - 1);
+  self->latency_indexed = self->latency_kind == IOCHART_LATENCY_Q2C || self->latency_kind == IOCHART_LATENCY_D2C;
+  self->longs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  self->origin_ns = G_MAXINT64;
+
+  /* first pass: the origin, so that offsets fit 48 bits */
+  for (guint i = 0; i < n_rq; i++)
+    {
+      IochartRequest rq;
+      gint64 start, issue, done;
+
+      iochart_capture_get_request (capture, i, &rq);
+      if (rq.device == device && request_life (&rq, &start, &issue, &done))
+        {
+          self->origin_ns = MIN (self->origin_ns, start);
+          n++;
+        }
+    }
+  raw = g_new (Entry, MAX (n, 1));
+  g_array_set_size (starts, n);
+  g_array_set_size (dones, n);
+  n = 0;
+  for (guint i = 0; i < n_rq; i++)
+    {
+      IochartRequest rq;
+      gint64 start, issue, done, lat;
+      guint k;
+      guint64 flags;
+      Entry *e;
+      Pair *d;
+
+      iochart_capture_get_request (capture, i, &rq);
+      if (rq.device != device)
+        continue;
+      /* the sector map's band takes requests with no issue into every range */
+      if (!known (rq.issue_ns) || !request_life (&rq, &start, &issue, &done))
+        add_unfinished (self, unfinished, &rq, i);
+      if (!request_life (&rq, &start, &issue, &done))
+        continue;
+      k = MIN (rq.klass, IOCHART_N_CLASSES - 1);
+      flags = k;
+      if (rq.op != IOCHART_OP_FLUSH && rq.bytes > 0)
+        flags |= FLAG_DATA;
+      if (rq.op == IOCHART_OP_WRITE || rq.op == IOCHART_OP_DISCARD)
+        flags |= FLAG_WRITE;
+      e = &raw[n];
+      e->start_flags = (guint64) (start - self->origin_ns) | flags << 48;
+      e->bytes = rq.bytes;
+      e->rec = i;
+      if (issue - start >= LONG_SPAN || done - issue >= LONG_SPAN)
+        {
+          LongSpan *l = g_new (LongSpan, 1);
+          l->wait = issue - start;
+          l->dur = done - issue;
+          g_hash_table_insert (self->longs, GUINT_TO_POINTER (i), l);
+          e->wait = e->dur = LONG_SPAN;
+        }
+      else
+        {
+          e->wait = (guint32) (issue - start);
+          e->dur = (guint32) (done - issue);
+        }
+      g_array_index (starts, Pair, n) = (Pair) {
+        (guint64) length_class (done - start) << 48 | (guint64) (start - self->origin_ns), n };
+      d = &g_array_index (dones, Pair, n);
+      d->key = (guint64) (done - self->origin_ns);
+      d->value = d->key | (guint64) k << 48;
+      lat = iochart_latency_of (&rq, self->latency_kind);
+      if (self->latency_indexed && known (lat) && latency_end (&rq, self->latency_kind) == done)
+        d->value |= (guint64) iochart_bins_latency_bucket (lat) << 51 | G_GUINT64_CONSTANT (1) << 58;
+      n++;
+    }
+  self->n = n;
+
+  radix_sort ((Pair *) starts->data, n, 64);
+  self->entries = g_new (Entry, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const Pair *p = &g_array_index (starts, Pair, i);
+      guint c = (guint) (p->key >> 48);
+      gint64 wait, dur;
+
+      self->entries[i] = raw[p->value];
+      self->class_start[c + 1] = i + 1;
+      entry_gaps (self, &self->entries[i], &wait, &dur);
+      self->class_max_span[c] = MAX (self->class_max_span[c], wait + dur);
+    }
+  /* empty classes start where the one before them ended */
+  for (guint c = 1; c <= N_LENGTHS; c++)
+    self->class_start[c] = MAX (self->class_start[c], self->class_start[c - 1]);
+  g_clear_pointer (&raw, g_free);
+  build_prefix (self);
+
+  radix_sort ((Pair *) dones->data, n, 48);
+  self->done = g_new (guint64, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    self->done[i] = g_array_index (dones, Pair, i).value;
+  build_done_prefix (self);
+
+  radix_sort ((Pair *) unfinished->data, unfinished->len, 64);
+  self->n_unfinished = unfinished->len;
+  self->unfinished = g_new (guint32, MAX (unfinished->len, 1));
+  self->unfinished_issue = g_new (gint64, MAX (unfinished->len, 1));
+  for (guint i = 0; i < unfinished->len; i++)
+    {
+      const Pair *p = &g_array_index (unfinished, Pair, i);
+      self->unfinished[i] = (guint32) p->value;
+      self->unfinished_issue[i] = (gint64) (p->key ^ SIGN_BIT);
+    }
+  if (n == 0)
+    self->origin_ns = 0;
+  return self;
+}
+
+IochartBinIndex *
+iochart_bin_index_ref (IochartBinIndex *index)
+{
+  g_atomic_int_inc (&index->ref_count);
+  return index;
+}
+
+void
+iochart_bin_index_unref (IochartBinIndex *index)
+{
+  if (index == NULL || !g_atomic_int_dec_and_test (&index->ref_count))
+    return;
+  g_clear_object (&index->capture);
+  g_free (index->entries);
+  g_free (index->prefix);
+  g_hash_table_unref (index->longs);
+  g_free (index->done);
+  g_free (index->done_prefix);
+  g_free (index->unfinished);
+  g_free (index->unfinished_issue);
+  g_free (index);
+}
+
+IochartCapture *
+iochart_bin_index_get_capture (const IochartBinIndex *index)
+{
+  return index->capture;
+}
+
+int
+iochart_bin_index_get_device (const IochartBinIndex *index)
+{
+  return index->device;
+}
+
+guint
+iochart_bin_index_get_n_requests (const IochartBinIndex *index)
+{
+  return index->n;
+}
+
+gsize
+iochart_bin_index_get_size (const IochartBinIndex *index)
+{
+  return sizeof *index + (gsize) index->n * (sizeof (Entry) + sizeof (guint64)) +
+         (gsize) (index->n / SPAN_BLOCK + 1) * N_SERIES * sizeof (double) +
+         (gsize) (index->n / DONE_BLOCK + 1) * sizeof (DonePrefix) +
+         (gsize) index->n_unfinished * (sizeof (guint32) + sizeof (gint64)) +
+         g_hash_table_size (index->longs) * (sizeof (LongSpan) + 32);
+}
+
+gboolean
+iochart_bin_index_has_latency (const IochartBinIndex *index, IochartLatencyKind kind)
+{
+  return index->latency_indexed && kind == index->latency_kind;
+}
+
+/* ---- finding requests by time ---- */
+
+/* First entry of [lo, hi) whose start is >= t (offsets from the origin). */
+static guint
+lower_start (const IochartBinIndex *self, guint lo, guint hi, gint64 t)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (entry_start (&self->entries[mid]) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static int
+cmp_guint32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return x < y ? -1 : x > y;
+}
+
+GArray *
+iochart_bin_index_find (const IochartBinIndex *index, gint64 from_ns, gint64 to_ns)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gint64 a = from_ns - index->origin_ns, b = to_ns - index->origin_ns;
+
+  if (index->n == 0 || b < 0)
+    return out;
+  for (guint c = 0; c < N_LENGTHS; c++)
+    {
+      guint lo = index->class_start[c], hi = index->class_start[c + 1];
+      guint i = lower_start (index, lo, hi, MAX (a - index->class_max_span[c], 0));
+
+      for (; i < hi && entry_start (&index->entries[i]) <= b; i++)
+        {
+          const Entry *e = &index->entries[i];
+          gint64 wait, dur;
+
+          entry_gaps (index, e, &wait, &dur);
+          if (entry_start (e) + wait + dur >= a)
+            g_array_append_val (out, e->rec);
+        }
+    }
+  g_array_sort (out, cmp_guint32);
+  return out;
+}
+
+GArray *
+iochart_bin_index_find_unfinished (const IochartBinIndex *index, gint64 from_ns, gint64 to_ns)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint i = 0; i < index->n_unfinished; i++)
+    {
+      gint64 t = index->unfinished_issue[i];
+
+      if (known (t) && t > to_ns)
+        break;
+      if (!known (t) || t >= from_ns)
+        g_array_append_val (out, index->unfinished[i]);
+    }
+  g_array_sort (out, cmp_guint32);
+  return out;
+}
+
+/* ---- the running integral of the spread series ---- */
+
+/* What the entry has added to the series by x (offset from the origin, x > start); instants
+ * (no time on the device) add their bytes once completed before x, or at x when inclusive. */
+static void
+entry_deficit (const IochartBinIndex *self, const Entry *e, double x, gboolean inclusive, double *v)
+{
+  guint k = e->start_flags >> 48 & 7;
+  gboolean data = (e->start_flags >> 48 & FLAG_DATA) != 0;
+  int rw = (e->start_flags >> 48 & FLAG_WRITE) != 0;
+  gint64 wait, dur, issue;
+  double left;
+
+  entry_gaps (self, e, &wait, &dur);
+  issue = entry_start (e) + wait;
+  if (dur == 0)
+    {
+      if (data && (inclusive ? issue > x : issue >= x))
+        v[SERIES_BYTES (k, rw)] -= e->bytes;
+      return;
+    }
+  /* the part of [issue, done) after x */
+  left = (double) (issue + dur) - MAX (x, (double) issue);
+  if (left <= 0)
+    return;
+  if (data)
+    v[SERIES_BYTES (k, rw)] -= (double) e->bytes / dur * left;
+  v[SERIES_FLIGHT (k)] -= left;
+}
+
+/* G(x) of every series: the sum over entries that started before x, less what the ones still
+ * open at x have not yet added. */
+static void
+integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *out)
+{
+  memset (out, 0, N_SERIES * sizeof (double));
+  for (guint c = 0; c < N_LENGTHS; c++)
+    {
+      guint lo = self->class_start[c], hi = self->class_start[c + 1], u, b0;
+      gint64 t;
+      const double *pu;
+
+      if (lo == hi)
+        continue;
+      /* entries starting before x, or at x when inclusive (an instant at x) */
+      t = (gint64) floor (x);
+      u = lower_start (self, lo, hi, t + (inclusive || (double) t < x ? 1 : 0));
+      b0 = u / SPAN_BLOCK;
+      pu = self->prefix + (gsize) b0 * N_SERIES;
+      for (guint s = 0; s < N_SERIES; s++)
+        out[s] += pu[s] - self->class_base[c][s];
+      for (guint i = b0 * SPAN_BLOCK; i < u; i++)
+        entry_totals (self, &self->entries[i], out);
+      /* the ones still open: started within the class's longest span before x */
+      for (guint i = u; i > lo; i--)
+        {
+          const Entry *e = &self->entries[i - 1];
+          if ((double) (entry_start (e) + self->class_max_span[c]) < x)
+            break;
+          entry_deficit (self, e, x, inclusive, out);
+        }
+    }
+}
+
+/* ---- completions ---- */
+
+static int
+done_column (const IochartBins *bins, gint64 ts)
+{
+  double r = (double) (ts - bins->from_ns) / bins->ns_per_column;
+
+  /* past the range (where r could overflow an int) counts with the last column */
+  if (ts > bins->to_ns)
+    return (int) bins->n_columns - 1;
+  return MIN ((int) r, (int) bins->n_columns - 1);
+}
+
+/* First completion at or after from whose column is >= col (n_columns: past to). */
+static guint
+done_lower (const IochartBinIndex *self, const IochartBins *bins, guint col)
+{
+  guint lo = 0, hi = self->n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      gint64 ts = (gint64) (self->done[mid] & T48_MASK) + self->origin_ns;
+      gboolean before = ts < bins->from_ns ||
+                        (col >= bins->n_columns ? ts <= bins->to_ns : done_column (bins, ts) < (int) col);
+      if (before)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+done_prefix_at (const IochartBinIndex *self, guint i, DonePrefix *out)
+{
+  *out = self->done_prefix[i / DONE_BLOCK];
+  for (guint j = i / DONE_BLOCK * DONE_BLOCK; j < i; j++)
+    {
+      guint64 v = self->done[j];
+      out->count[DONE_CLASS (v)]++;
+      if (DONE_HAS_LAT (v))
+        out->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][DONE_BUCKET (v)]++;
+    }
+}
+
+static void
+fill_completions (const IochartBinIndex *self, IochartBins *bins)
+{
+  gboolean lat = iochart_bin_index_has_latency (self, bins->latency_kind);
+  DonePrefix before, after;
+
+  done_prefix_at (self, done_lower (self, bins, 0), &before);
+  for (guint c = 0; c < bins->n_columns; c++)
+    {
+      done_prefix_at (self, done_lower (self, bins, c + 1), &after);
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        bins->completions[k][c] = after.count[k] - before.count[k];
+      if (lat)
+        for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+          for (guint b = 0; b < IOCHART_LAT_BUCKETS; b++)
+            bins->latency[g][(gsize) c * IOCHART_LAT_BUCKETS + b] = after.latency[g][b] - before.latency[g][b];
+      before = after;
+    }
+}
+
+void
+iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
+{
+  double before[N_SERIES], after[N_SERIES];
+  double from = (double) (bins->from_ns - index->origin_ns);
+
+  if (index->n == 0)
+    return;
+  integral_at (index, from, FALSE, before);
+  for (guint c = 0; c < bins->n_columns; c++)
+    {
+      gboolean last = c == bins->n_columns - 1;
+      double x = last ? (double) (bins->to_ns - index->origin_ns) : from + (c + 1) * bins->ns_per_column;
+
+      integral_at (index, x, last, after);
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        {
+          bins->bytes[k][0][c] = after[SERIES_BYTES (k, 0)] - before[SERIES_BYTES (k, 0)];
+          bins->bytes[k][1][c] = after[SERIES_BYTES (k, 1)] - before[SERIES_BYTES (k, 1)];
+          bins->inflight_ns[k][c] = after[SERIES_FLIGHT (k)] - before[SERIES_FLIGHT (k)];
+        }
+      memcpy (before, after, sizeof after);
+    }
+  fill_completions (index, bins);
+}

@@ -1,0 +1,60 @@
+/* iochart-bin-index.h: a device's requests indexed once, so that bins cost pixels, not requests
+ *
+ * Built once per device when a capture is loaded (the app does it in its loading worker). The
+ * chart's strips are sums over pixel columns: a series spread over request lives (bytes, time in
+ * flight) is the difference of its running integral G at the column's two edges, and G(x) is a
+ * stored prefix sum of whole requests plus the few requests still open at x, found by their start
+ * time in lists kept per length class (a class holds spans within a factor of 4, so only a
+ * bounded window of starts before x can still be open). Counts and latency histograms of
+ * completions are differences of stored prefix counts, every 512 completions. Either way a
+ * column costs O(log n) plus a bounded walk, whatever the zoom, and the answer is the exact sum
+ * the walk over every request gives (the same columns, up to rounding of doubles).
+ */
+#pragma once
+
+#include "iochart-capture.h"
+#include "iochart-latency.h"
+
+G_BEGIN_DECLS
+
+typedef struct _IochartBinIndex IochartBinIndex;
+typedef struct _IochartBins IochartBins;
+
+/* Indexes a device's requests (device: a capture device index); latency_kind is what the
+ * latency columns will be asked of (histograms are kept for Q2C and D2C, which end at the
+ * completion; other kinds are walked). */
+IochartBinIndex   *iochart_bin_index_new          (IochartCapture     *capture,
+                                                   int                 device,
+                                                   IochartLatencyKind  latency_kind);
+/* Shared between threads: a view being laid out in a worker keeps its index alive. */
+IochartBinIndex   *iochart_bin_index_ref          (IochartBinIndex    *index);
+void               iochart_bin_index_unref        (IochartBinIndex    *index);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBinIndex, iochart_bin_index_unref)
+
+IochartCapture    *iochart_bin_index_get_capture  (const IochartBinIndex *index);
+int                iochart_bin_index_get_device   (const IochartBinIndex *index);
+/* Requests indexed: those of the device with an issue and a completion. */
+guint              iochart_bin_index_get_n_requests (const IochartBinIndex *index);
+/* Bytes the index holds. */
+gsize              iochart_bin_index_get_size     (const IochartBinIndex *index);
+/* TRUE when the latency columns of that kind come from the index. */
+gboolean           iochart_bin_index_has_latency  (const IochartBinIndex *index,
+                                                   IochartLatencyKind     kind);
+
+/* Capture request indices, ascending, of the indexed requests whose life (first of queue,
+ * insert or issue, to completion) meets [from_ns, to_ns]. */
+GArray            *iochart_bin_index_find         (const IochartBinIndex *index,
+                                                   gint64                 from_ns,
+                                                   gint64                 to_ns);
+/* Capture request indices, ascending, of the device's data requests the index leaves out
+ * (no completion, or no issue) whose issue is in [from_ns, to_ns] or unknown. */
+GArray            *iochart_bin_index_find_unfinished (const IochartBinIndex *index,
+                                                      gint64                 from_ns,
+                                                      gint64                 to_ns);
+
+/* Fills the per-column bytes, completions and in-flight figures of bins (allocated, zeroed,
+ * with its range and columns set), and its latency histograms when has_latency says so. */
+void               iochart_bin_index_fill         (const IochartBinIndex *index,
+                                                   IochartBins           *bins);
+
+G_END_DECLS

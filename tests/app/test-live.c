@@ -1,0 +1,227 @@
+/* The app's live view under a display (Xvfb, GSK_RENDERER=cairo), recording a private loop
+ * device while an idle-class and a best-effort reader run (test-live.sh sets them up and checks
+ * the saved file): lanes appear with the right classes, the view scrolls with time while it
+ * follows, stays put while paused (recording goes on) and follows again on resume; the command's
+ * end stops the recording and the file is written. Screenshots of each state.
+ *
+ * Environment: LIVE_COMMAND (a shell script), LIVE_DEVICE (MAJ,MIN), LIVE_OUT (the .dat),
+ * LIVE_PIDS (a folder where the script writes idle.pid and be.pid, and where a file "stop" ends
+ * it), IOCHART_APP_SHOTS. */
+#include <adwaita.h>
+#include "iochart-application.h"
+#include "iochart-window.h"
+#include "analysis/iochart-lanes.h"
+
+static IochartWindow *window;
+static const char *shots;
+
+static void
+run_for (gint64 us)
+{
+  gint64 end = g_get_monotonic_time () + us;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+}
+
+static void
+screenshot (const char *name)
+{
+  GtkWidget *w = GTK_WIDGET (window);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (w);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (shots, name, NULL);
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (w), gtk_widget_get_height (w));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot %s", path);
+}
+
+static gint32
+read_pid (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("LIVE_PIDS"), name, NULL);
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return -1;
+  return atoi (text);
+}
+
+/* The class of the lane holding the reader pid (a shell looping over dd) or its children in the
+ * chart on screen, or -1. */
+static int
+lane_class (IochartTimelineView *tl, gint32 pid)
+{
+  IochartView *view = iochart_timeline_view_get_view (tl);
+  IochartLanes *lanes = view ? iochart_view_get_lanes (view) : NULL;
+  IochartCapture *c = lanes ? iochart_lanes_get_capture (lanes) : NULL;
+
+  for (guint i = 0; c && i < iochart_capture_get_n_processes (c); i++)
+    if (iochart_capture_get_process (c, i)->pid == pid || iochart_capture_get_process (c, i)->ppid == pid)
+      {
+        int lane = iochart_lanes_lane_of_process (lanes, i);
+        if (lane >= 0)
+          return iochart_lanes_get_lane (lanes, lane)->klass;
+      }
+  return -1;
+}
+
+static void
+test_live (void)
+{
+  const char *command[] = { "sh", g_getenv ("LIVE_COMMAND"), NULL };
+  guint32 dev;
+  IochartLivePageOptions o = { .out = g_getenv ("LIVE_OUT"), .command = command, .devices = &dev, .n_devices = 1 };
+  IochartLivePage *page;
+  IochartTimelineView *tl;
+  gint64 from0 = 0, to0 = 0, from, to, t0, paused_from, paused_to;
+  guint updates0, updates1, classes_seen = 0;
+  double rate;
+  gint32 idle_pid = -1, be_pid = -1;
+
+  dev = IOCHART_DEV_MAKE (atoi (g_getenv ("LIVE_DEVICE")), atoi (strchr (g_getenv ("LIVE_DEVICE"), ',') + 1));
+  page = iochart_window_record (window, &o);
+  g_assert_null (iochart_live_page_get_error (page));
+  g_assert_true (iochart_live_page_is_recording (page));
+  tl = iochart_capture_page_get_timeline (iochart_live_page_get_capture_page (page));
+
+  /* following: the visible range moves with the newest events, lanes appear with their classes
+   * (sampled for 3 s, longer while the view has not moved a second yet: a loaded machine) */
+  t0 = g_get_monotonic_time ();
+  updates0 = iochart_live_page_get_n_updates (page);
+  for (gboolean shot = FALSE; iochart_live_page_is_recording (page);)
+    {
+      gint64 waited = g_get_monotonic_time () - t0;
+
+      run_for (100000);
+      iochart_timeline_view_get_range (tl, &from, &to);
+      if (to0 == 0 && to > from)
+        {
+          from0 = from;
+          to0 = to;
+        }
+      idle_pid = read_pid ("idle.pid");
+      be_pid = read_pid ("be.pid");
+      if (lane_class (tl, idle_pid) == IOCHART_CLASS_IDLE)
+        classes_seen |= 1;
+      if (lane_class (tl, be_pid) == IOCHART_CLASS_BE)
+        classes_seen |= 2;
+      if (!shot && waited > 2 * G_USEC_PER_SEC)
+        {
+          screenshot ("live-following.png");
+          shot = TRUE;
+        }
+      if (waited > 10 * G_USEC_PER_SEC || (waited > 3 * G_USEC_PER_SEC && to0 > 0 && to - to0 > 1000000000
+                                           && classes_seen == 3))
+        break;
+    }
+  updates1 = iochart_live_page_get_n_updates (page);
+  rate = (updates1 - updates0) / ((g_get_monotonic_time () - t0) / 1e6);
+  g_test_message ("following: %.1f updates a second; the view moved from [%.3f, %.3f] s to [%.3f, %.3f] s",
+                  rate, from0 / 1e9, to0 / 1e9, from / 1e9, to / 1e9);
+  g_assert_true (iochart_live_page_is_recording (page));
+  g_assert_cmpint (to - to0, >, 1000000000);
+  /* ten a second on an idle machine; the chart's layout (in a worker) paces it on a busy one */
+  g_assert_cmpfloat (rate, >=, 1);
+  g_assert_cmpuint (classes_seen, ==, 3);
+
+  /* paused: the view stays while recording goes on; one can zoom into the past */
+  iochart_live_page_set_paused (page, TRUE);
+  run_for (300000);
+  iochart_timeline_view_get_range (tl, &paused_from, &paused_to);
+  updates0 = iochart_live_page_get_n_updates (page);
+  iochart_timeline_view_zoom (tl, 2, 0.25);
+  run_for (700000);
+  iochart_timeline_view_get_range (tl, &from, &to);
+  g_assert_cmpuint (iochart_live_page_get_n_updates (page), ==, updates0);
+  g_assert_cmpint (to - from, <, paused_to - paused_from);
+  g_assert_cmpint (to, <, paused_to);
+  g_assert_true (iochart_live_page_is_recording (page));
+  screenshot ("live-paused.png");
+
+  /* resumed: it follows the newest events again, over the span zoomed to */
+  iochart_live_page_set_paused (page, FALSE);
+  for (int i = 0; i < 50 && iochart_live_page_get_n_updates (page) <= updates0 + 2; i++)
+    run_for (100000);
+  iochart_timeline_view_get_range (tl, &from, &to);
+  g_assert_cmpuint (iochart_live_page_get_n_updates (page), >, updates0 + 2);
+  g_assert_cmpint (to, >, paused_to);
+
+  /* the command's end stops the recording and writes LIVE_OUT */
+  {
+    g_autofree char *stop = g_build_filename (g_getenv ("LIVE_PIDS"), "stop", NULL);
+    g_assert_true (g_file_set_contents (stop, "", 0, NULL));
+  }
+  for (int i = 0; i < 300 && iochart_live_page_is_recording (page); i++)
+    run_for (100000);
+  g_assert_false (iochart_live_page_is_recording (page));
+  run_for (1000000);
+  g_assert_null (iochart_live_page_get_error (page));
+  g_assert_cmpint (lane_class (tl, idle_pid), ==, IOCHART_CLASS_IDLE);
+  g_assert_cmpint (lane_class (tl, be_pid), ==, IOCHART_CLASS_BE);
+  g_assert_true (g_file_test (g_getenv ("LIVE_OUT"), G_FILE_TEST_IS_REGULAR));
+  screenshot ("live-stopped.png");
+}
+
+/* Without root the page says why, in the window. */
+static void
+test_not_root (void)
+{
+  IochartLivePage *page;
+
+  if (geteuid () == 0)
+    {
+      g_test_skip ("root can record");
+      return;
+    }
+  page = iochart_window_record (window, NULL);
+  g_assert_nonnull (iochart_live_page_get_error (page));
+  g_assert_nonnull (strstr (iochart_live_page_get_error (page)->message, "root"));
+  run_for (300000);
+  screenshot ("live-not-root.png");
+}
+
+static gboolean
+fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer user_data)
+{
+  return strstr (message, "session bus") == NULL && strstr (message, "dbus") == NULL;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  IochartApplication *app;
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (fatal_handler, NULL);
+  shots = g_getenv ("IOCHART_APP_SHOTS");
+  if (!shots || !gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display or environment\n");
+      return 77;
+    }
+  g_mkdir_with_parents (shots, 0755);
+  adw_init ();
+  app = iochart_application_new ();
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  window = iochart_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
+  gtk_window_present (GTK_WINDOW (window));
+  run_for (300000);
+  if (g_getenv ("LIVE_COMMAND") != NULL)
+    g_test_add_func ("/live/record", test_live);
+  g_test_add_func ("/live/not-root", test_not_root);
+  return g_test_run ();
+}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# The app's live view recording a private loop device (ext4, direct I/O, bfq when the kernel has
+# it) while an idle-class and a best-effort reader run, under Xvfb (test-live.c drives it); then
+# the saved .dat read back by `iochart info`: both readers with their classes. Needs root,
+# tracefs, losetup, mkfs.ext4, ionice, python3 and a display or xvfb-run: skips (77) without them.
+set -eu
+skip () { echo "1..0 # SKIP $*"; exit 77; }
+test_bin=$1
+[ "$(id -u)" = 0 ] || skip "needs root (tracefs instances and loop devices)"
+T=/sys/kernel/tracing
+[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null || skip "no tracefs"
+[ -d $T/instances ] || skip "no tracefs"
+for tool in losetup mkfs.ext4 ionice python3; do
+  command -v $tool >/dev/null || skip "no $tool"
+done
+[ -n "${DISPLAY:-}" ] || command -v xvfb-run >/dev/null || skip "no display and no xvfb-run"
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d /var/tmp/iochart-live-test.XXXXXX)
+dev= mnt=$tmp/mnt
+cleanup () {
+  # the readers (their shells' pids in the pid files) and their dd end with the test
+  for f in "$tmp"/*.pid; do
+    [ -f "$f" ] || continue
+    kill "$(cat "$f")" 2>/dev/null || true
+    pkill -P "$(cat "$f")" 2>/dev/null || true
+  done
+  for _ in $(seq 50); do fuser -m "$mnt" >/dev/null 2>&1 || break; sleep 0.1; done
+  if mountpoint -q "$mnt" 2>/dev/null; then umount "$mnt" || umount -l "$mnt" || true; fi
+  if [ -n "$dev" ]; then losetup -d "$dev" || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail () { echo "FAIL: $*" >&2; exit 1; }
+
+truncate -s 128M "$tmp/disk.img"
+dev=$(losetup --direct-io=on -f --show "$tmp/disk.img") || skip "no free loop device"
+mkfs.ext4 -q "$dev"
+mkdir -p "$mnt"
+mount "$dev" "$mnt"
+name=$(basename "$dev")
+grep -q bfq /sys/block/$name/queue/scheduler && echo bfq > /sys/block/$name/queue/scheduler
+for f in idle be; do dd if=/dev/urandom of="$mnt/$f" bs=1M count=16 status=none; done
+sync
+
+# each reader a shell reading its file over and over until the test makes DIR/stop (60 s at
+# most), its pid in DIR/NAME.pid
+cat > "$tmp/reader.sh" <<SH
+echo \$\$ > "$tmp/\$1.pid"
+end=\$(( \$(date +%s) + 60 ))
+while [ ! -e "$tmp/stop" ] && [ \$(date +%s) -lt \$end ]; do
+  dd if="$mnt/\$1" of=/dev/null bs=16k iflag=direct status=none
+done
+SH
+cat > "$tmp/readers.sh" <<SH
+ionice -c3 sh "$tmp/reader.sh" idle &
+ionice -c2 -n0 sh "$tmp/reader.sh" be &
+wait
+SH
+export LIVE_COMMAND=$tmp/readers.sh LIVE_DEVICE=$(tr : , < /sys/block/$name/dev) LIVE_OUT=$tmp/live.dat LIVE_PIDS=$tmp
+export IOCHART_APP_SHOTS=${IOCHART_APP_SHOTS:-$tmp/shots}
+sh "$here/test-app.sh" "$test_bin" || exit $?
+
+[ -s "$LIVE_OUT" ] || fail "the live view wrote no '$LIVE_OUT'"
+"${IOCHART:?}" info --json "$LIVE_OUT" > "$tmp/info.json"
+python3 - "$tmp/info.json" "$(cat "$tmp/idle.pid")" "$(cat "$tmp/be.pid")" <<'PY'
+import json, sys
+info = json.load(open(sys.argv[1]))
+idle, be = int(sys.argv[2]), int(sys.argv[3])
+classes = {}
+for p in info['processes']:
+    if p.get('ppid') in (idle, be) or p['pid'] in (idle, be):
+        owner = idle if p['pid'] == idle or p.get('ppid') == idle else be
+        classes.setdefault(owner, set()).add(p['class'].split()[0])
+assert classes.get(idle) == {'idle'}, f'idle reader: {classes.get(idle)}'
+assert classes.get(be, set()) <= {'be'} and classes.get(be), f'be reader: {classes.get(be)}'
+assert info['classes']['idle']['requests'] > 0 and info['classes']['be']['requests'] > 0
+print(f"saved file: idle {info['classes']['idle']['requests']} and be {info['classes']['be']['requests']} requests")
+PY

@@ -1,0 +1,270 @@
+/* Unit tests of the bin index: bins answered from it equal the walk over every request, for
+ * random ranges and widths over captures with short, long (over 4.3 s), instant, unfinished,
+ * flush and unqueued requests on two devices. */
+#include <math.h>
+#include <string.h>
+#include "iochart-capture-private.h"
+#include "analysis/iochart-bin-index.h"
+#include "analysis/iochart-bins.h"
+
+typedef struct {
+  gint64             ts;
+  IochartBlockAction action;
+  guint              rq;
+} Ev;
+
+typedef struct {
+  guint32 dev;
+  guint64 sector;
+  guint32 nr;
+  IochartOp op;
+  gint32  pid;
+  gint32  ioprio;
+} Life;
+
+static int
+ev_cmp (gconstpointer a, gconstpointer b)
+{
+  const Ev *x = a, *y = b;
+
+  if (x->ts != y->ts)
+    return x->ts < y->ts ? -1 : 1;
+  if (x->action != y->action)
+    return x->action < y->action ? -1 : 1;
+  return x->rq < y->rq ? -1 : x->rq > y->rq;
+}
+
+/* A duration: mostly tens of µs to ms, some zero, some seconds, a few over 4.3 s. */
+static gint64
+random_span (GRand *r)
+{
+  double u = g_rand_double (r);
+
+  if (u < 0.05)
+    return 0;
+  if (u < 0.08)
+    return g_rand_int_range (r, 1, 6000) * G_GINT64_CONSTANT (1000000);
+  return (gint64) exp (g_rand_double_range (r, log (1000), log (5e7)));
+}
+
+static IochartCapture *
+random_capture (guint32 seed, guint n)
+{
+  g_autoptr(GRand) r = g_rand_new_with_seed (seed);
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("random");
+  g_autoptr(GArray) evs = g_array_new (FALSE, FALSE, sizeof (Ev));
+  g_autofree Life *lives = g_new0 (Life, n);
+  static const IochartOp ops[] = { IOCHART_OP_READ, IOCHART_OP_READ, IOCHART_OP_WRITE, IOCHART_OP_DISCARD,
+                                   IOCHART_OP_FLUSH };
+
+  for (guint i = 0; i < n; i++)
+    {
+      Life *l = &lives[i];
+      gint64 t = g_rand_int_range (r, 0, 2000000) * G_GINT64_CONSTANT (10000);   /* 20 s */
+      gboolean queued = g_rand_double (r) < 0.9, done = g_rand_double (r) < 0.97;
+      guint klass = g_rand_int_range (r, 0, 4);
+
+      l->dev = IOCHART_DEV_MAKE (8, g_rand_double (r) < 0.8 ? 0 : 16);
+      l->sector = (guint64) i * 4096 + (g_rand_double (r) < 0.01 ? G_GUINT64_CONSTANT (1) << 36 : 0);
+      l->op = ops[g_rand_int_range (r, 0, G_N_ELEMENTS (ops))];
+      l->nr = l->op == IOCHART_OP_FLUSH ? 0 : 8 * g_rand_int_range (r, 1, 64);
+      l->pid = 100 + g_rand_int_range (r, 0, 40);
+      l->ioprio = klass == 0 ? -1 : (gint32) IOCHART_IOPRIO_MAKE (klass, 4);
+      if (queued)
+        g_array_append_val (evs, ((Ev) { t, IOCHART_BLOCK_QUEUE, i }));
+      t += random_span (r) / 8;
+      g_array_append_val (evs, ((Ev) { t, IOCHART_BLOCK_INSERT, i }));
+      t += random_span (r) / 2;
+      g_array_append_val (evs, ((Ev) { t, IOCHART_BLOCK_ISSUE, i }));
+      if (done)
+        g_array_append_val (evs, ((Ev) { t + random_span (r), IOCHART_BLOCK_COMPLETE, i }));
+    }
+  g_array_sort (evs, ev_cmp);
+  for (guint i = 0; i < evs->len; i++)
+    {
+      const Ev *e = &g_array_index (evs, Ev, i);
+      const Life *l = &lives[e->rq];
+      IochartBlockEvent be = IOCHART_BLOCK_EVENT_INIT;
+
+      be.ts_ns = e->ts;
+      be.dev = l->dev;
+      be.sector = l->sector;
+      be.nr_sector = l->nr;
+      be.op = l->op;
+      be.pid = l->pid;
+      be.comm = l->pid % 3 ? "reader" : "writer";
+      be.comm_len = strlen (be.comm);
+      be.ioprio = e->action == IOCHART_BLOCK_QUEUE ? -1 : l->ioprio;
+      _iochart_builder_block (b, e->action, &be);
+    }
+  return _iochart_builder_finish (b);
+}
+
+/* Spread sums agree up to rounding: the index subtracts running sums of the whole device. */
+static void
+assert_near (const double *got, const double *want, guint n, double scale)
+{
+  for (guint i = 0; i < n; i++)
+    if (fabs (got[i] - want[i]) > 1e-9 * scale + 1e-6 * fabs (want[i]) + 1e-6)
+      g_error ("column %u: index %.9g, walk %.9g", i, got[i], want[i]);
+}
+
+static void
+assert_same_bins (const IochartBins *got, const IochartBins *want, double scale_bytes, double scale_ns)
+{
+  guint n = want->n_columns;
+
+  g_assert_cmpuint (got->n_columns, ==, n);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      assert_near (got->bytes[k][0], want->bytes[k][0], n, scale_bytes);
+      assert_near (got->bytes[k][1], want->bytes[k][1], n, scale_bytes);
+      assert_near (got->inflight_ns[k], want->inflight_ns[k], n, scale_ns);
+      for (guint i = 0; i < n; i++)
+        g_assert_cmpfloat (got->completions[k][i], ==, want->completions[k][i]);
+      g_assert_cmpmem (got->sectors[k], (gsize) n * want->sector_rows * 4,
+                       want->sectors[k], (gsize) n * want->sector_rows * 4);
+    }
+  for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+    g_assert_cmpmem (got->latency[g], (gsize) n * IOCHART_LAT_BUCKETS * 4,
+                     want->latency[g], (gsize) n * IOCHART_LAT_BUCKETS * 4);
+  g_assert_cmpuint (got->min_sector, ==, want->min_sector);
+  g_assert_cmpuint (got->max_sector, ==, want->max_sector);
+  g_assert_cmpint (got->sector_trimmed, ==, want->sector_trimmed);
+  g_assert_cmpuint (got->n_lanes, ==, want->n_lanes);
+  for (guint l = 0; l < want->n_lanes; l++)
+    {
+      assert_near (got->lane_service_ns[l], want->lane_service_ns[l], n, scale_ns);
+      assert_near (got->lane_wait_ns[l], want->lane_wait_ns[l], n, scale_ns);
+      g_assert_cmpmem (got->lane_classes[l], n, want->lane_classes[l], n);
+    }
+}
+
+static void
+check_range (IochartCapture *c, const IochartBinIndex *index, int device, gint64 from, gint64 to, guint width,
+             IochartLatencyKind kind)
+{
+  IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+  g_autoptr(IochartLanes) lanes = NULL;
+  g_autoptr(IochartBins) want = NULL, got = NULL, whole = NULL;
+  double bytes = 0, flight = 0;
+
+  lo.device = device;
+  lo.from_ns = from;
+  lo.to_ns = to;
+  lanes = iochart_lanes_new (c, &lo);
+  want = iochart_bins_new_full (c, device, from, to, width, 37, lanes, kind);
+  got = iochart_bins_new_indexed (index, from, to, width, 37, lanes, kind);
+  /* the scale of rounding: the device's running sums over the whole capture */
+  whole = iochart_bins_new (c, device, iochart_capture_get_start_ns (c) - 1, iochart_capture_get_end_ns (c) + 1,
+                            1, 1, NULL);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      bytes += whole->bytes[k][0][0] + whole->bytes[k][1][0];
+      flight += whole->inflight_ns[k][0];
+    }
+  assert_same_bins (got, want, bytes, flight);
+}
+
+static void
+test_random_ranges (void)
+{
+  for (guint32 seed = 1; seed <= 3; seed++)
+    {
+      g_autoptr(IochartCapture) c = random_capture (seed, 3000);
+      g_autoptr(GRand) r = g_rand_new_with_seed (seed * 7);
+      gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+
+      g_assert_cmpuint (iochart_capture_get_n_devices (c), ==, 2);
+      for (int device = 0; device < 2; device++)
+        for (IochartLatencyKind kind = 0; kind < IOCHART_N_LATENCY_KINDS; kind++)
+          {
+            g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, device, kind);
+
+            g_assert_cmpuint (iochart_bin_index_get_n_requests (index), >, 100);
+            g_assert_cmpint (iochart_bin_index_has_latency (index, kind), ==,
+                             kind == IOCHART_LATENCY_Q2C || kind == IOCHART_LATENCY_D2C);
+            check_range (c, index, device, start, end, 1126, kind);
+            for (guint t = 0; t < 40; t++)
+              {
+                gint64 span = (gint64) exp (g_rand_double_range (r, log (10), log ((double) (end - start) * 1.2)));
+                gint64 from = start - (end - start) / 20 + (gint64) (g_rand_double (r) * (end - start));
+                guint width = g_rand_int_range (r, 1, 2000);
+
+                check_range (c, index, device, from, from + span, width, kind);
+              }
+          }
+    }
+}
+
+/* find() returns exactly the requests whose life meets the range, in capture order. */
+static void
+test_find (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (11, 4000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (5);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+
+  for (guint t = 0; t < 200; t++)
+    {
+      gint64 from = start + (gint64) (g_rand_double (r) * (end - start));
+      gint64 to = from + (gint64) exp (g_rand_double_range (r, 0, log ((double) (end - start))));
+      g_autoptr(GArray) found = iochart_bin_index_find (index, from, to);
+      g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+      for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+        {
+          IochartRequest rq;
+          gint64 s;
+
+          iochart_capture_get_request (c, i, &rq);
+          s = rq.queue_ns != IOCHART_TIME_UNKNOWN ? rq.queue_ns : rq.insert_ns != IOCHART_TIME_UNKNOWN ? rq.insert_ns
+                                                                                                         : rq.issue_ns;
+          if (rq.device != 0 || rq.complete_ns == IOCHART_TIME_UNKNOWN || rq.issue_ns == IOCHART_TIME_UNKNOWN ||
+              rq.complete_ns < rq.issue_ns)
+            continue;
+          s = MIN (s, rq.issue_ns);
+          if (s <= to && rq.complete_ns >= from)
+            g_array_append_val (want, i);
+        }
+      g_assert_cmpmem (found->data, found->len * 4, want->data, want->len * 4);
+    }
+}
+
+/* The index stays well under the model's 48 bytes a request. */
+static void
+test_size (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (3, 20000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  double per = (double) iochart_bin_index_get_size (index) / iochart_bin_index_get_n_requests (index);
+
+  g_test_message ("%.1f bytes a request", per);
+  g_assert_cmpfloat (per, <, 40);
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("empty");
+  g_autoptr(IochartCapture) c = _iochart_builder_finish (b);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(IochartBins) bins = iochart_bins_new_indexed (index, 0, 1000, 10, 4, NULL, IOCHART_LATENCY_Q2C);
+  g_autoptr(GArray) found = iochart_bin_index_find (index, 0, 1000);
+
+  g_assert_cmpuint (iochart_bin_index_get_n_requests (index), ==, 0);
+  g_assert_cmpuint (found->len, ==, 0);
+  g_assert_cmpfloat (bins->inflight_ns[IOCHART_CLASS_BE][0], ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/bin-index/random-ranges", test_random_ranges);
+  g_test_add_func ("/bin-index/find", test_find);
+  g_test_add_func ("/bin-index/size", test_size);
+  g_test_add_func ("/bin-index/empty", test_empty);
+  return g_test_run ();
+}
