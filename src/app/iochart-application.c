@@ -114,6 +114,8 @@ iochart_application_startup (GApplication *app)
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    { "win.open-folder", { "<Control><Shift>o", NULL } },
+    { "win.copy-lane", { "<Control><Shift>c", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
     { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },

@@ -19,6 +19,7 @@ struct _IochartCapturePage {
   GtkBox              *filters;
   GtkDropDown         *device_dropdown;
   GtkDropDown         *class_dropdown;
+  GtkDropDown         *order_dropdown;
   GtkSearchEntry      *search;
   GtkLabel            *range_label;
   GtkDrawingArea      *ruler;
@@ -124,6 +125,7 @@ progress_tick (gpointer user_data)
 }
 
 static void fill_filters (IochartCapturePage *self);
+static void toggle_expanded (IochartCapturePage *self);
 static void schedule_figures (IochartCapturePage *self);
 
 static void
@@ -188,6 +190,16 @@ iochart_capture_page_load (IochartCapturePage *self, GFile **files, int n_files)
   self->paths = g_strv_builder_end (paths);
   g_free (self->title);
   self->title = g_file_get_basename (files[0]);
+  if (n_files > 1)
+    {
+      /* a blktrace folder and the .dat of the same run: both names */
+      g_autofree char *first = g_steal_pointer (&self->title);
+      g_autofree char *second = g_file_get_basename (files[1]);
+
+      self->title = n_files == 2 ? g_strdup_printf ("%s + %s", first, second)
+                                 : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s + %d more", "%s + %d more",
+                                                                 n_files - 1), first, n_files - 1);
+    }
   {
     g_autofree char *text = g_strdup_printf (_("Loading %s…"), self->title);
     gtk_label_set_text (self->loading_label, text);
@@ -266,6 +278,7 @@ fill_filters (IochartCapturePage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->device_dropdown), self->bootchart == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->class_dropdown), self->bootchart == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->search), self->bootchart == NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->order_dropdown), self->bootchart == NULL);
   if (self->capture == NULL)
     return;
   gtk_string_list_append (devices, _("Busiest device"));
@@ -329,6 +342,15 @@ static void
 filter_changed (IochartCapturePage *self)
 {
   apply_filters (self);
+}
+
+static void
+order_changed (IochartCapturePage *self)
+{
+  guint order = gtk_drop_down_get_selected (self->order_dropdown);
+
+  if (order < IOCHART_N_LANE_ORDERS)
+    iochart_timeline_view_set_lane_order (self->timeline, order);
 }
 
 void
@@ -433,10 +455,14 @@ timeline_changed (IochartCapturePage *self)
     schedule_figures (self);
 }
 
+static void lane_activated (IochartCapturePage *self, int lane);
+
 static void
 timeline_drawn (IochartCapturePage *self)
 {
   gtk_widget_queue_draw (GTK_WIDGET (self->ruler));
+  /* a zoom, a sort or an expansion moves the clicked lane: the panel follows it */
+  lane_activated (self, iochart_timeline_view_get_highlighted_lane (self->timeline));
 }
 
 static void
@@ -491,6 +517,53 @@ iochart_capture_page_activate (IochartCapturePage *self, const char *action)
     iochart_timeline_view_pan (self->timeline, 0.2);
   else if (g_str_equal (action, "find"))
     gtk_widget_grab_focus (GTK_WIDGET (self->search));
+  else if (g_str_equal (action, "sort-first-io"))
+    gtk_drop_down_set_selected (self->order_dropdown, IOCHART_LANE_ORDER_FIRST_IO);
+  else if (g_str_equal (action, "sort-bytes"))
+    gtk_drop_down_set_selected (self->order_dropdown, IOCHART_LANE_ORDER_BYTES);
+  else if (g_str_equal (action, "sort-stolen"))
+    gtk_drop_down_set_selected (self->order_dropdown, IOCHART_LANE_ORDER_STOLEN);
+  else if (g_str_equal (action, "expand-lane"))
+    toggle_expanded (self);
+}
+
+/* The clicked lane as its processes, or the lane it came out of folded back. */
+static void
+toggle_expanded (IochartCapturePage *self)
+{
+  IochartView *view = iochart_timeline_view_get_view (self->timeline);
+  int lane = iochart_timeline_view_get_highlighted_lane (self->timeline);
+  const IochartLane *l;
+
+  if (view == NULL || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (iochart_view_get_lanes (view)))
+    return;
+  l = iochart_lanes_get_lane (iochart_view_get_lanes (view), lane);
+  if (l->expanded_from != IOCHART_NO_PROCESS)
+    iochart_timeline_view_set_expanded (self->timeline, l->expanded_from, FALSE);
+  else if (!l->others && l->n_processes > 1)
+    iochart_timeline_view_set_expanded (self->timeline, l->head, TRUE);
+}
+
+char *
+iochart_capture_page_copy_lane (IochartCapturePage *self)
+{
+  IochartView *view = iochart_timeline_view_get_view (self->timeline);
+  guint32 head = iochart_timeline_view_get_highlighted_process (self->timeline);
+  IochartSummaryOptions so = IOCHART_SUMMARY_OPTIONS_INIT;
+  g_autoptr(IochartSummary) summary = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (view == NULL || head == IOCHART_NO_PROCESS || self->capture == NULL)
+    return NULL;
+  /* the lane's figures over the selection, else the range in view, as `info --from --to` gives them */
+  iochart_timeline_view_get_selection (self->timeline, &so.from_ns, &so.to_ns);
+  so.device = iochart_view_get_device (view);
+  so.top = 0;
+  summary = iochart_summary_new_full (self->capture, &so);
+  if (!iochart_summary_print_lane (summary, head, text))
+    return NULL;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text->str);
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 static void
@@ -615,6 +688,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, filters);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, device_dropdown);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, class_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, order_dropdown);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, search);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, range_label);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, ruler);
@@ -622,6 +696,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, panel);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed);
+  gtk_widget_class_bind_template_callback (widget_class, order_changed);
   gtk_widget_class_bind_template_callback (widget_class, timeline_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, timeline_drawn);

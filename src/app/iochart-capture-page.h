@@ -30,13 +30,17 @@ gboolean             iochart_capture_page_is_loading    (IochartCapturePage *sel
 gboolean             iochart_capture_page_is_ready      (IochartCapturePage *self);
 /* The error the load ended with, or NULL. */
 const GError        *iochart_capture_page_get_error     (IochartCapturePage *self);
-/* "zoom-in", "zoom-out", "zoom-fit", "zoom-selection", "pan-left", "pan-right", "find". */
+/* "zoom-in", "zoom-out", "zoom-fit", "zoom-selection", "pan-left", "pan-right", "find",
+ * "sort-first-io", "sort-bytes", "sort-stolen", "expand-lane" (the clicked lane, or fold it back). */
 void                 iochart_capture_page_activate      (IochartCapturePage *self,
                                                          const char         *action);
 /* The view as SVG, PNG or PDF (by the name's extension), through the CLI's backends. */
 gboolean             iochart_capture_page_export        (IochartCapturePage *self,
                                                          const char         *path,
                                                          GError            **error);
+/* Puts the clicked lane's figures (the core's summary over the selection, else the view) on the
+ * clipboard and returns them; NULL without a lane. */
+char                *iochart_capture_page_copy_lane     (IochartCapturePage *self);
 void                 iochart_capture_page_set_search    (IochartCapturePage *self,
                                                          const char         *text);
 /* Recomputes the side panel's figures now (they follow the selection after a short delay). */

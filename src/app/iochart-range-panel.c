@@ -11,6 +11,8 @@ struct _IochartRangePanel {
   GtkLabel       *steal_label;
   GtkGrid        *process_grid;
   GtkLabel       *lane_label;
+  GtkWidget      *lane_buttons;
+  GtkButton      *expand_button;
   GtkListBox     *episodes;
   GtkLabel       *episodes_label;
   IochartSummary *summary;
@@ -97,8 +99,11 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
     {
       g_autofree char *s = iochart_format_duration (d->stolen_ns);
       g_autofree char *a = iochart_format_duration (d->foreground_active_ns);
-      g_autofree char *text = g_strdup_printf (_("Idle steal: %s of the %s with foreground I/O outstanding (%.1f%%), "
-                                                 "%u episodes"), s, a,
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "Idle steal: %s of the %s with foreground I/O outstanding "
+                                                            "(%.1f%%), %u episode",
+                                                            "Idle steal: %s of the %s with foreground I/O outstanding "
+                                                            "(%.1f%%), %u episodes", d->n_episodes), s, a,
                                                100.0 * d->stolen_ns / d->foreground_active_ns, d->n_episodes);
       gtk_label_set_text (self->steal_label, text);
     }
@@ -136,6 +141,7 @@ iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int 
   if (lanes == NULL || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (lanes))
     {
       gtk_label_set_text (self->lane_label, _("Click a lane to see its figures here."));
+      gtk_widget_set_visible (self->lane_buttons, FALSE);
       return;
     }
   l = iochart_lanes_get_lane (lanes, lane);
@@ -146,6 +152,19 @@ iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int 
   text = g_strdup_printf (_("%s\nclass %s · %s in %s requests · %u processes\nI/O outstanding %s of %s"),
                           l->label, iochart_class_name (l->klass), bytes, rq, l->n_processes, out, life);
   gtk_label_set_text (self->lane_label, text);
+  gtk_widget_set_visible (self->lane_buttons, !l->others);
+  /* a lane of one process has nothing to expand; one out of an expanded lane folds it back */
+  gtk_widget_set_visible (GTK_WIDGET (self->expand_button),
+                          l->expanded_from != IOCHART_NO_PROCESS ||
+                          (l->n_processes > 1 && iochart_lanes_get_group_by (lanes) == IOCHART_GROUP_TREE));
+  gtk_button_set_label (self->expand_button, l->expanded_from != IOCHART_NO_PROCESS ? _("_Fold Back Into One Lane")
+                                                                                   : _("_Show Its Processes"));
+  {
+    g_autofree char *tip = l->expanded_from != IOCHART_NO_PROCESS
+      ? g_strdup (_("Show these processes as one lane again"))
+      : g_strdup_printf (_("A lane for each of this lane's processes (the %u busiest)"), IOCHART_LANES_EXPAND_MAX);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->expand_button), tip);
+  }
 }
 
 void
@@ -212,6 +231,8 @@ iochart_range_panel_class_init (IochartRangePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, steal_label);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, process_grid);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, lane_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, lane_buttons);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, expand_button);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, episodes);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, episodes_label);
   gtk_widget_class_bind_template_callback (widget_class, episode_activated);

@@ -22,7 +22,9 @@ struct _IochartTimelineView {
   gboolean            has_selection;
   gint64              sel_from, sel_to;
   int                 lane;
-  double              lane_y0, lane_y1;
+  guint32             highlight;       /* head of the clicked lane: its requests stand out */
+  IochartLaneOrder    order;
+  GArray             *expanded;        /* guint32 heads of the lanes shown as their processes */
   /* the last chart drawn, for dl_from..dl_to at dl_width; a newer one may be in the works */
   IochartView        *view;
   IochartDisplayList *dl;
@@ -37,6 +39,7 @@ struct _IochartTimelineView {
   enum { DRAG_NONE, DRAG_SELECT, DRAG_PAN } drag;
   double              drag_x;
   gint64              drag_from, drag_to;
+  double              pinch_anchor;
 };
 
 G_DEFINE_FINAL_TYPE (IochartTimelineView, iochart_timeline_view, GTK_TYPE_WIDGET)
@@ -55,8 +58,12 @@ typedef struct {
   int               device;
   GArray           *pids;
   gboolean          dark;
+  guint32           highlight;
+  IochartLaneOrder  order;
+  GArray           *expanded;
   gint64            from, to;
   guint             width;
+  gboolean          exporting;   /* no fixed ruler above it: the chart draws its own top axis */
   guint             generation;
   IochartView      *view;      /* results */
   IochartDisplayList *dl;
@@ -69,6 +76,7 @@ build_free (Build *b)
   g_clear_object (&b->capture);
   g_clear_object (&b->bootchart);
   g_clear_pointer (&b->pids, g_array_unref);
+  g_clear_pointer (&b->expanded, g_array_unref);
   g_clear_pointer (&b->view, iochart_view_free);
   g_clear_pointer (&b->dl, iochart_display_list_free);
   g_clear_error (&b->error);
@@ -88,6 +96,7 @@ draw_chart (const Build *b, IochartView **view_out, GError **error)
       o.theme = b->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
       o.from_ns = b->from;
       o.to_ns = b->to;
+      o.fixed_ruler = !b->exporting;
       return iochart_bootchart_chart_draw (b->bootchart, b->capture, &o, error);
     }
   else
@@ -102,12 +111,20 @@ draw_chart (const Build *b, IochartView **view_out, GError **error)
       vo.from_ns = b->from;
       vo.to_ns = b->to;
       vo.lanes.top_n = APP_TOP_LANES;
+      vo.lanes.order = b->order;
+      vo.highlight = b->highlight;
+      if (b->expanded && b->expanded->len > 0)
+        {
+          vo.lanes.expand = (const guint32 *) b->expanded->data;
+          vo.lanes.n_expand = b->expanded->len;
+        }
       if (b->pids && b->pids->len > 0)
         {
           vo.lanes.pids = (const gint32 *) b->pids->data;
           vo.lanes.n_pids = b->pids->len;
         }
       style.theme = b->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
+      style.fixed_ruler = !b->exporting;
       view = iochart_view_new (b->capture, &vo);
       dl = iochart_chart_draw (view, &style);
       if (view_out)
@@ -128,6 +145,9 @@ build_new (IochartTimelineView *self, int width)
   b->device = self->device;
   b->pids = self->pids ? g_array_ref (self->pids) : NULL;
   b->dark = self->dark;
+  b->highlight = self->highlight;
+  b->order = self->order;
+  b->expanded = self->expanded ? g_array_ref (self->expanded) : NULL;
   b->from = self->from;
   b->to = self->to;
   b->width = MAX (width, IOCHART_VIEW_MIN_WIDTH);
@@ -145,6 +165,7 @@ build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
 }
 
 static void start_build (IochartTimelineView *self);
+static void lane_follow_highlight (IochartTimelineView *self);
 
 static gboolean
 up_to_date (IochartTimelineView *self)
@@ -171,6 +192,7 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->dl_from = b->from;
       self->dl_to = b->to;
       self->dl_generation = b->generation;
+      lane_follow_highlight (self);
     }
   else
     g_warning ("%s", b->error ? b->error->message : "no chart");
@@ -235,6 +257,7 @@ iochart_timeline_view_draw_at (IochartTimelineView *self, guint width, GError **
 {
   g_autoptr(Build) b = build_new (self, width);
 
+  b->exporting = TRUE;
   return draw_chart (b, NULL, error);
 }
 
@@ -365,29 +388,87 @@ iochart_timeline_view_get_highlighted_lane (IochartTimelineView *self)
   return self->lane;
 }
 
-/* The rows a lane's group covers, from its items. */
-static void
-lane_extent (IochartTimelineView *self, const char *meta)
+guint32
+iochart_timeline_view_get_highlighted_process (IochartTimelineView *self)
 {
-  guint n = iochart_display_list_get_n_items (self->dl);
-  gboolean inside = FALSE;
+  return self->highlight;
+}
 
-  self->lane_y0 = G_MAXDOUBLE;
-  self->lane_y1 = -G_MAXDOUBLE;
-  for (guint i = 0; i < n; i++)
+/* The lane holding the highlighted process in the chart drawn now (zooms change lane indices). */
+static void
+lane_follow_highlight (IochartTimelineView *self)
+{
+  if (self->highlight != IOCHART_NO_PROCESS && self->view)
+    self->lane = iochart_view_get_highlight_lane (self->view);
+}
+
+void
+iochart_timeline_view_activate_lane (IochartTimelineView *self, int lane)
+{
+  IochartLanes *lanes = self->view ? iochart_view_get_lanes (self->view) : NULL;
+
+  if (lanes == NULL || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (lanes))
+    lane = -1;
+  self->lane = lane;
+  self->highlight = lane >= 0 ? iochart_lanes_get_lane (lanes, lane)->head : IOCHART_NO_PROCESS;
+  invalidate_all (self);
+  g_signal_emit (self, signals[LANE_ACTIVATED], 0, self->lane);
+}
+
+void
+iochart_timeline_view_set_lane_order (IochartTimelineView *self, IochartLaneOrder order)
+{
+  if (self->order == order)
+    return;
+  self->order = order;
+  invalidate_all (self);
+}
+
+IochartLaneOrder
+iochart_timeline_view_get_lane_order (IochartTimelineView *self)
+{
+  return self->order;
+}
+
+static gboolean
+find_expanded (IochartTimelineView *self, guint32 head, guint *index)
+{
+  for (guint i = 0; self->expanded && i < self->expanded->len; i++)
+    if (g_array_index (self->expanded, guint32, i) == head)
+      {
+        *index = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+iochart_timeline_view_is_expanded (IochartTimelineView *self, guint32 head)
+{
+  guint i;
+
+  return head != IOCHART_NO_PROCESS && find_expanded (self, head, &i);
+}
+
+void
+iochart_timeline_view_set_expanded (IochartTimelineView *self, guint32 head, gboolean expanded)
+{
+  /* a new array each time: a worker may be reading the last one */
+  GArray *next = self->expanded ? g_array_copy (self->expanded) : g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint i;
+
+  if (head == IOCHART_NO_PROCESS || expanded == iochart_timeline_view_is_expanded (self, head))
     {
-      const IochartDlItem *item = iochart_display_list_get_item (self->dl, i);
-
-      if (item->kind == IOCHART_DL_GROUP_BEGIN)
-        inside = g_strcmp0 (item->meta, meta) == 0;
-      else if (item->kind == IOCHART_DL_GROUP_END)
-        inside = FALSE;
-      else if (inside && item->kind == IOCHART_DL_RECT)
-        {
-          self->lane_y0 = MIN (self->lane_y0, item->y - 4);
-          self->lane_y1 = MAX (self->lane_y1, item->y + item->h + 3);
-        }
+      g_array_unref (next);
+      return;
     }
+  if (expanded)
+    g_array_append_val (next, head);
+  else if (find_expanded (self, head, &i))
+    g_array_remove_index (next, i);
+  g_clear_pointer (&self->expanded, g_array_unref);
+  self->expanded = next;
+  invalidate_all (self);
 }
 
 static void
@@ -395,22 +476,15 @@ click (IochartTimelineView *self, double x, double y)
 {
   const IochartDlItem *hit = self->dl ? iochart_display_list_hit (self->dl, x, y) : NULL;
 
-  if (hit && hit->meta && g_str_has_prefix (hit->meta, "lane:"))
-    {
-      self->lane = atoi (hit->meta + 5);
-      lane_extent (self, hit->meta);
-    }
-  else if (hit && hit->meta && g_str_has_prefix (hit->meta, "episode:") && self->view)
+  if (hit && hit->meta && g_str_has_prefix (hit->meta, "episode:") && self->view)
     {
       const IochartStealEpisode *ep = iochart_steal_get_episode (iochart_view_get_steal (self->view),
                                                                  atoi (hit->meta + 8));
       iochart_timeline_view_set_selection (self, ep->start_ns, ep->end_ns);
       return;
     }
-  else
-    self->lane = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_signal_emit (self, signals[LANE_ACTIVATED], 0, self->lane);
+  iochart_timeline_view_activate_lane (self, hit && hit->meta && g_str_has_prefix (hit->meta, "lane:")
+                                             ? atoi (hit->meta + 5) : -1);
 }
 
 /* ---- data and filters ---- */
@@ -435,6 +509,8 @@ iochart_timeline_view_set_data (IochartTimelineView *self, IochartCapture *captu
   self->to = self->full_to;
   self->has_selection = FALSE;
   self->lane = -1;
+  self->highlight = IOCHART_NO_PROCESS;
+  g_clear_pointer (&self->expanded, g_array_unref);
   invalidate_all (self);
 }
 
@@ -462,7 +538,6 @@ iochart_timeline_view_set_filter (IochartTimelineView *self, int device, GArray 
   self->pids = pids ? g_array_ref (pids) : NULL;
   g_strfreev (self->comms);
   self->comms = g_strdupv (comms);
-  self->lane = -1;
   invalidate_all (self);
 }
 
@@ -551,13 +626,6 @@ snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       cairo_line_to (cr, floor (a) + 0.5, height);
       cairo_move_to (cr, floor (b) + 0.5, 0);
       cairo_line_to (cr, floor (b) + 0.5, height);
-      cairo_stroke (cr);
-    }
-  if (self->lane >= 0 && self->lane_y1 > self->lane_y0)
-    {
-      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.9);
-      cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, 2, self->lane_y0, width - 4, self->lane_y1 - self->lane_y0);
       cairo_stroke (cr);
     }
   cairo_destroy (cr);
@@ -665,6 +733,32 @@ drag_end (GtkGestureDrag *gesture, double dx, double dy, IochartTimelineView *se
   self->drag = DRAG_NONE;
 }
 
+/* Pinch: the span at the gesture's start divided by its scale, around the time between the fingers. */
+static void
+pinch_begin (GtkGesture *gesture, GdkEventSequence *sequence, IochartTimelineView *self)
+{
+  double x, y;
+
+  self->drag_from = self->from;
+  self->drag_to = self->to;
+  /* the point between the fingers, when the gesture has an event to tell it */
+  self->pinch_anchor = gtk_gesture_get_last_event (gesture, gtk_gesture_get_last_updated_sequence (gesture)) &&
+                       gtk_gesture_get_bounding_box_center (gesture, &x, &y) ? anchor_at (self, x) : 0.5;
+}
+
+static void
+pinch_scale_changed (GtkGestureZoom *gesture, double scale, IochartTimelineView *self)
+{
+  double span = (double) (self->drag_to - self->drag_from), new_span;
+  double t = (double) self->drag_from + self->pinch_anchor * span;
+
+  if (scale <= 0)
+    return;
+  new_span = span / scale;
+  iochart_timeline_view_set_range (self, (gint64) (t - self->pinch_anchor * new_span),
+                                   (gint64) (t + (1 - self->pinch_anchor) * new_span));
+}
+
 static gboolean
 key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state,
              IochartTimelineView *self)
@@ -704,6 +798,7 @@ iochart_timeline_view_finalize (GObject *object)
   g_clear_object (&self->capture);
   g_clear_object (&self->bootchart);
   g_clear_pointer (&self->pids, g_array_unref);
+  g_clear_pointer (&self->expanded, g_array_unref);
   g_strfreev (self->comms);
   G_OBJECT_CLASS (iochart_timeline_view_parent_class)->finalize (object);
 }
@@ -738,6 +833,7 @@ iochart_timeline_view_init (IochartTimelineView *self)
 
   self->device = -1;
   self->lane = -1;
+  self->highlight = IOCHART_NO_PROCESS;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   controller = gtk_event_controller_motion_new ();
@@ -751,6 +847,10 @@ iochart_timeline_view_init (IochartTimelineView *self)
   g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update), self);
   g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  drag = gtk_gesture_zoom_new ();
+  g_signal_connect (drag, "begin", G_CALLBACK (pinch_begin), self);
+  g_signal_connect (drag, "scale-changed", G_CALLBACK (pinch_scale_changed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
   controller = gtk_event_controller_key_new ();
   g_signal_connect (controller, "key-pressed", G_CALLBACK (key_pressed), self);

@@ -60,8 +60,22 @@ void                iochart_timeline_view_set_selection  (IochartTimelineView *s
                                                           gint64               to_ns);
 void                iochart_timeline_view_clear_selection (IochartTimelineView *self);
 void                iochart_timeline_view_zoom_to_selection (IochartTimelineView *self);
-/* The lane clicked last, -1: none. */
+/* The lane clicked last in the chart drawn now, -1: none; its head process stays highlighted
+ * (its requests drawn apart in every strip) through zooms and filters. */
 int                 iochart_timeline_view_get_highlighted_lane (IochartTimelineView *self);
+guint32             iochart_timeline_view_get_highlighted_process (IochartTimelineView *self);
+/* As a click on lane (an index in the chart drawn now; -1 clears). */
+void                iochart_timeline_view_activate_lane  (IochartTimelineView *self,
+                                                          int                  lane);
+void                iochart_timeline_view_set_lane_order (IochartTimelineView *self,
+                                                          IochartLaneOrder     order);
+IochartLaneOrder    iochart_timeline_view_get_lane_order (IochartTimelineView *self);
+/* The lane headed by process head shown as one lane per process, or folded back. */
+void                iochart_timeline_view_set_expanded   (IochartTimelineView *self,
+                                                          guint32              head,
+                                                          gboolean             expanded);
+gboolean            iochart_timeline_view_is_expanded    (IochartTimelineView *self,
+                                                          guint32              head);
 
 /* The capture grew (a live recording): the full range follows it; the visible range and the
  * selection stay. */

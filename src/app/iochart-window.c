@@ -1,5 +1,6 @@
 /* iochart-window.c: tabs, opening (dialog, drag and drop, recent files), export and view actions */
 #include <glib/gi18n.h>
+#include <string.h>
 #include "iochart-window.h"
 
 struct _IochartWindow {
@@ -79,6 +80,89 @@ page_title_changed (IochartCapturePage *page, GParamSpec *pspec, AdwTabPage *tab
 
 /* ---- opening ---- */
 
+static gboolean
+is_blktrace_name (const char *name)
+{
+  const char *dot = g_strrstr (name, ".blktrace.");
+
+  return dot && dot[10] && strspn (dot + 10, "0123456789") == strlen (dot + 10);
+}
+
+/* A folder's blktrace files and .dat files (those of the same run, lending classes and names). */
+static void
+scan_folder (GFile *folder, gboolean *has_blktrace, GPtrArray *dats)
+{
+  g_autoptr(GFileEnumerator) e = g_file_enumerate_children (folder, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  GFileInfo *info;
+
+  while (e && (info = g_file_enumerator_next_file (e, NULL, NULL)))
+    {
+      const char *name = g_file_info_get_name (info);
+
+      if (is_blktrace_name (name))
+        *has_blktrace = TRUE;
+      else if (g_str_has_suffix (name, ".dat"))
+        g_ptr_array_add (dats, g_file_get_child (folder, name));
+      g_object_unref (info);
+    }
+}
+
+IochartCapturePage *
+iochart_window_open_group (IochartWindow *self, GFile **files, int n_files)
+{
+  g_autoptr(GPtrArray) run = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) dats = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  IochartCapturePage *page = NULL;
+
+  /* blktrace files or folders with the .dat files chosen with them (or lying beside the blktrace
+   * files in a folder) are one run: the .dat lends the classes blktrace lacks */
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autofree char *name = g_file_get_basename (files[i]);
+      gboolean blktrace = FALSE;
+
+      if (g_file_query_file_type (files[i], G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+        {
+          g_autoptr(GPtrArray) inside = g_ptr_array_new_with_free_func (g_object_unref);
+
+          scan_folder (files[i], &blktrace, inside);
+          if (blktrace)
+            {
+              g_ptr_array_add (run, g_object_ref (files[i]));
+              g_ptr_array_extend_and_steal (dats, g_steal_pointer (&inside));
+              continue;
+            }
+        }
+      else if (is_blktrace_name (name))
+        {
+          /* one file of each device stands for all its CPUs' files */
+          g_autofree char *path = g_file_get_path (files[i]);
+          char *dev = g_strndup (path, g_strrstr (path, ".blktrace.") - path);
+
+          if (g_hash_table_add (devices, dev))
+            g_ptr_array_add (run, g_object_ref (files[i]));
+          continue;
+        }
+      else if (g_str_has_suffix (name, ".dat"))
+        {
+          g_ptr_array_add (dats, g_object_ref (files[i]));
+          continue;
+        }
+      page = iochart_window_open_files (self, &files[i], 1);
+    }
+  if (run->len > 0)
+    {
+      g_ptr_array_extend_and_steal (run, g_steal_pointer (&dats));
+      return iochart_window_open_files (self, (GFile **) run->pdata, run->len);
+    }
+  /* no blktrace: each .dat is a capture of its own */
+  for (guint i = 0; dats && i < dats->len; i++)
+    page = iochart_window_open_files (self, (GFile **) &dats->pdata[i], 1);
+  return page;
+}
+
 static void
 chooser_response (GtkNativeDialog *dialog, int response, gpointer user_data)
 {
@@ -87,15 +171,38 @@ chooser_response (GtkNativeDialog *dialog, int response, gpointer user_data)
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GPtrArray) chosen = g_ptr_array_new_with_free_func (g_object_unref);
 
-      /* each file chosen is a capture of its own */
       for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-          iochart_window_open_files (self, &file, 1);
-        }
+        g_ptr_array_add (chosen, g_list_model_get_item (files, i));
+      iochart_window_open_group (self, (GFile **) chosen->pdata, chosen->len);
     }
   g_clear_object (&self->chooser);
+}
+
+static void
+open_folder_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+
+  self->chooser = gtk_file_chooser_native_new (_("Open a blktrace or Bootchart Folder"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
+  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* win.open-paths(as): what the Open dialogs do with the paths chosen, for scripts and tests. */
+static void
+open_paths_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+  g_autofree const char **paths = g_variant_get_strv (param, NULL);
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; paths[i]; i++)
+    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
+  if (files->len > 0)
+    iochart_window_open_group (self, (GFile **) files->pdata, files->len);
 }
 
 static void
@@ -133,12 +240,12 @@ drop_files (GtkDropTarget *target, const GValue *value, double x, double y, gpoi
 {
   IochartWindow *self = user_data;
   GSList *list = g_value_get_boxed (value);
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
 
   for (GSList *l = list; l; l = l->next)
-    {
-      GFile *file = l->data;
-      iochart_window_open_files (self, &file, 1);
-    }
+    g_ptr_array_add (files, l->data);
+  if (files->len > 0)
+    iochart_window_open_group (self, (GFile **) files->pdata, files->len);
   return list != NULL;
 }
 
@@ -189,6 +296,17 @@ page_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 
   if (page)
     iochart_capture_page_activate (page, g_action_get_name (G_ACTION (action)));
+}
+
+static void
+copy_lane_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  IochartWindow *self = user_data;
+  IochartCapturePage *page = iochart_window_get_current_page (self);
+  g_autofree char *text = page ? iochart_capture_page_copy_lane (page) : NULL;
+
+  adw_toast_overlay_add_toast (self->toasts, adw_toast_new (text ? _("Copied the lane's figures")
+                                                                 : _("Click a lane first: its figures are copied")));
 }
 
 static void
@@ -307,6 +425,13 @@ iochart_window_init (IochartWindow *self)
 {
   static const GActionEntry actions[] = {
     { "open", open_activated },
+    { "open-folder", open_folder_activated },
+    { "open-paths", open_paths_activated, "as" },
+    { "copy-lane", copy_lane_activated },
+    { "sort-first-io", page_action },
+    { "sort-bytes", page_action },
+    { "sort-stolen", page_action },
+    { "expand-lane", page_action },
     { "record", record_activated },
     { "export", export_activated },
     { "close-tab", close_tab_activated },

@@ -16,6 +16,12 @@ IochartWindow      *iochart_window_new            (IochartApplication *app);
 IochartCapturePage *iochart_window_open_files     (IochartWindow      *self,
                                                    GFile             **files,
                                                    int                 n_files);
+/* Files and folders chosen together, as the Open dialogs and drops open them: blktrace files or
+ * folders with the .dat files chosen with them (or inside such a folder) as one run in one tab,
+ * anything else a tab each. Returns the last tab opened, or NULL. */
+IochartCapturePage *iochart_window_open_group     (IochartWindow      *self,
+                                                   GFile             **files,
+                                                   int                 n_files);
 /* The capture page of the current tab (a live recording's too). */
 IochartCapturePage *iochart_window_get_current_page (IochartWindow    *self);
 /* A new tab recording live (options may be NULL). */

@@ -6,6 +6,7 @@
 #include "iochart-application.h"
 #include "iochart-window.h"
 #include "iochart-capture-page.h"
+#include "render/iochart-chart.h"
 
 static IochartApplication *app;
 static IochartWindow *window;
@@ -169,6 +170,288 @@ test_dat (void)
   iochart_capture_page_set_search (page, "");
 }
 
+/* How many text items of dl read text. */
+static guint
+count_text (IochartDisplayList *dl, const char *text)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      n += item->kind == IOCHART_DL_TEXT && g_strcmp0 (item->text, text) == 0;
+    }
+  return n;
+}
+
+static gboolean
+has_tooltip (IochartDisplayList *dl, const char *part)
+{
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->tooltip && strstr (item->tooltip, part))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The lane whose label starts with prefix in the chart drawn now, or -1. */
+static int
+lane_named (IochartTimelineView *tl, const char *prefix)
+{
+  IochartLanes *lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+
+  for (guint l = 0; l < iochart_lanes_get_n_lanes (lanes); l++)
+    if (g_str_has_prefix (iochart_lanes_get_lane (lanes, l)->label, prefix))
+      return l;
+  return -1;
+}
+
+/* The chart's own top axis is left to the fixed ruler: each tick label shows once on screen (the
+ * bottom axis), twice in an export. */
+static void
+test_axis_once (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartDisplayList *dl = iochart_timeline_view_get_display_list (tl);
+  g_autoptr(IochartDisplayList) exported = iochart_timeline_view_draw_at (tl, (guint) iochart_display_list_get_width (dl), NULL);
+  g_autoptr(IochartDisplayList) ruler = NULL;
+  gint64 from, to;
+  guint ticks = 0;
+
+  iochart_timeline_view_get_range (tl, &from, &to);
+  ruler = iochart_chart_draw_ruler (dl, from, to, iochart_timeline_view_get_origin_ns (tl), IOCHART_THEME_LIGHT, 26);
+  for (guint i = 0; i < iochart_display_list_get_n_items (ruler); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (ruler, i);
+      if (item->kind != IOCHART_DL_TEXT)
+        continue;
+      g_assert_cmpuint (count_text (dl, item->text), ==, 1);
+      g_assert_cmpuint (count_text (exported, item->text), ==, 2);
+      ticks++;
+    }
+  g_assert_cmpuint (ticks, >=, 5);
+}
+
+/* Pinch: the zoom gesture's scale divides the span it started with. */
+static void
+test_pinch (void)
+{
+  IochartCapturePage *page = iochart_window_get_current_page (window);
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (tl));
+  GtkGesture *zoom = NULL;
+  gint64 from, to, from2, to2;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_GESTURE_ZOOM (c))
+        zoom = GTK_GESTURE (c);
+    }
+  g_assert_nonnull (zoom);
+  action ("zoom-fit");
+  iochart_timeline_view_get_range (tl, &from, &to);
+  g_signal_emit_by_name (zoom, "begin", NULL);
+  g_signal_emit_by_name (zoom, "scale-changed", 1.5);
+  g_signal_emit_by_name (zoom, "scale-changed", 4.0);
+  settle ();
+  iochart_timeline_view_get_range (tl, &from2, &to2);
+  g_assert_cmpint (llabs ((to2 - from2) - (to - from) / 4), <, 1000);
+  /* no fingers to find: around the middle */
+  g_assert_cmpint (llabs ((from2 + to2) / 2 - (from + to) / 2), <, 1000);
+  screenshot ("app-pinched.png");
+  action ("zoom-fit");
+}
+
+/* Sort, highlight, copy and expand a lane through the window's actions. */
+static void
+test_lanes (void)
+{
+  IochartCapturePage *page = iochart_window_get_current_page (window);
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartView *view;
+  IochartLanes *lanes;
+  const IochartLane *lane;
+  const IochartStealDevice *sd;
+  GdkContentProvider *content;
+  GValue value = G_VALUE_INIT;
+  g_autofree char *label = NULL;
+  int l, n_before;
+  guint32 head;
+  guint64 family_bytes;
+  guint family_size;
+
+  /* by bytes: descending, "others" last */
+  action ("sort-bytes");
+  g_assert_cmpint (iochart_timeline_view_get_lane_order (tl), ==, IOCHART_LANE_ORDER_BYTES);
+  lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  for (guint i = 1; i < iochart_lanes_get_n_lanes (lanes); i++)
+    if (!iochart_lanes_get_lane (lanes, i)->others)
+      g_assert_cmpuint (iochart_lanes_get_lane (lanes, i - 1)->bytes, >=, iochart_lanes_get_lane (lanes, i)->bytes);
+  /* by stolen time: the idle process that stole most (the steal analysis') heads the first lane */
+  action ("sort-stolen");
+  view = iochart_timeline_view_get_view (tl);
+  lanes = iochart_view_get_lanes (view);
+  sd = iochart_steal_get_primary (iochart_view_get_steal (view));
+  g_assert_cmpuint (sd->idle->len, >, 0);
+  g_assert_cmpint (iochart_lanes_lane_of_process (lanes, g_array_index (sd->idle, IochartStealShare, 0).process), ==, 0);
+  g_assert_cmpint (iochart_lanes_get_lane (lanes, 0)->klass, ==, IOCHART_CLASS_IDLE);
+  screenshot ("app-sorted-stolen.png");
+  /* by first I/O again */
+  action ("sort-first-io");
+  lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  for (guint i = 1; i < iochart_lanes_get_n_lanes (lanes); i++)
+    if (!iochart_lanes_get_lane (lanes, i)->others)
+      g_assert_cmpint (iochart_lanes_get_lane (lanes, i - 1)->first_io_ns, <=,
+                       iochart_lanes_get_lane (lanes, i)->first_io_ns);
+
+  /* click the idle find's lane: the renderer draws its requests apart in every strip */
+  l = lane_named (tl, "find[15443]");
+  g_assert_cmpint (l, >=, 0);
+  iochart_timeline_view_activate_lane (tl, l);
+  settle ();
+  view = iochart_timeline_view_get_view (tl);
+  g_assert_cmpint (iochart_view_get_highlight_lane (view), ==, l);
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, l);
+  g_assert_nonnull (iochart_view_get_highlight_bins (view));
+  g_assert_true (has_tooltip (iochart_timeline_view_get_display_list (tl), "throughput of the highlighted lane"));
+  g_assert_true (has_tooltip (iochart_timeline_view_get_display_list (tl), "IOPS of the highlighted lane"));
+  screenshot ("app-lane-highlighted.png");
+  /* it stays highlighted through a zoom */
+  action ("zoom-in");
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, lane_named (tl, "find[15443]"));
+  action ("zoom-fit");
+
+  /* copy: the core's summary line of that lane, over the view */
+  lane = iochart_lanes_get_lane (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)),
+                                 iochart_timeline_view_get_highlighted_lane (tl));
+  label = g_strdup (lane->label);
+  action ("copy-lane");
+  content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (window)));
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+  g_test_message ("copied:\n%s", g_value_get_string (&value));
+  g_assert_nonnull (strstr (g_value_get_string (&value), label));
+  g_assert_nonnull (strstr (g_value_get_string (&value), "Q2C p50"));
+  g_assert_nonnull (strstr (g_value_get_string (&value), "idle"));
+  g_value_unset (&value);
+
+  /* expand the rt find (24 cats) into its processes, together where the lane was; then fold back */
+  n_before = iochart_lanes_get_n_lanes (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)));
+  l = lane_named (tl, "find[15442] + 24");
+  g_assert_cmpint (l, >=, 0);
+  head = iochart_lanes_get_lane (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)), l)->head;
+  family_bytes = iochart_lanes_get_lane (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)), l)->bytes;
+  family_size = iochart_lanes_get_lane (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)), l)->n_processes;
+  iochart_timeline_view_activate_lane (tl, l);
+  action ("expand-lane");
+  g_assert_true (iochart_timeline_view_is_expanded (tl, head));
+  lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  {
+    guint n_family = 0, first = G_MAXUINT, last = 0;
+    guint64 bytes = 0;
+
+    for (guint i = 0; i < iochart_lanes_get_n_lanes (lanes); i++)
+      if (iochart_lanes_get_lane (lanes, i)->expanded_from == head)
+        {
+          n_family++;
+          first = MIN (first, i);
+          last = MAX (last, i);
+          bytes += iochart_lanes_get_lane (lanes, i)->bytes;
+          g_assert_cmpuint (iochart_lanes_get_lane (lanes, i)->n_processes, ==, 1);
+          /* the head first, when it issued I/O of its own */
+          g_assert_true (iochart_lanes_get_lane (lanes, i)->head != head || i == first);
+        }
+    /* every process that issued I/O (the find itself may have issued none) */
+    g_assert_cmpuint (n_family, >=, family_size - 1);
+    g_assert_cmpuint (n_family, <=, family_size);
+    g_assert_cmpuint (bytes, ==, family_bytes);
+    g_assert_cmpuint (last - first + 1, ==, n_family);   /* together */
+  }
+  {
+    /* down to the lanes: the family under its bracket */
+    GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW));
+    GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (sw);
+
+    gtk_adjustment_set_value (adj, 560);
+    screenshot ("app-lane-expanded.png");
+    gtk_adjustment_set_value (adj, 0);
+  }
+  /* a process of the family: the action folds the family back */
+  iochart_timeline_view_activate_lane (tl, lane_named (tl, "cat["));
+  action ("expand-lane");
+  g_assert_false (iochart_timeline_view_is_expanded (tl, head));
+  g_assert_cmpint (iochart_lanes_get_n_lanes (iochart_view_get_lanes (iochart_timeline_view_get_view (tl))), ==, n_before);
+  iochart_timeline_view_activate_lane (tl, -1);
+  settle ();
+}
+
+/* The Open dialogs' grouping through win.open-paths: a blktrace folder and a .dat chosen together
+ * are one run in one tab (the .dat lends its classes); plain files a tab each. */
+static void
+test_open_paths (void)
+{
+  g_autofree char *shared = g_build_filename (source_root, "..", "shared", "captures", NULL);
+  g_autofree char *dir = g_build_filename (shared, "hdd-blktrace-bfq-idle-vs-normal-5s", NULL);
+  g_autofree char *dat = g_build_filename (shared, "hdd-bfq-idle-vs-normal-5s.dat", NULL);
+  g_autofree char *text = g_build_filename (source_root, "samples", "blk-ionice-loop.txt", NULL);
+  g_autofree char *trace = g_build_filename (source_root, "samples", "ftrace-ionice-loop.trace", NULL);
+  AdwTabView *tabs;
+  IochartCapturePage *page;
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  guint n_pages;
+  const char *plain[] = { text, trace, NULL };
+
+  tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (iochart_window_get_current_page (window)),
+                                                ADW_TYPE_TAB_VIEW));
+  n_pages = adw_tab_view_get_n_pages (tabs);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open-paths", g_variant_new_strv (plain, -1));
+  g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, n_pages + 2);
+  page = iochart_window_get_current_page (window);
+  while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (iochart_capture_page_is_ready (page));
+
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR) || !g_file_test (dat, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no ../shared captures of one run in blktrace and .dat");
+      return;
+    }
+  {
+    const char *run[] = { dir, dat, NULL };
+    IochartCapture *capture;
+    guint idle = 0, be = 0;
+
+    n_pages = adw_tab_view_get_n_pages (tabs);
+    g_action_group_activate_action (G_ACTION_GROUP (window), "open-paths", g_variant_new_strv (run, -1));
+    g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, n_pages + 1);
+    page = iochart_window_get_current_page (window);
+    while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_true (iochart_capture_page_is_ready (page));
+    settle ();
+    /* as test-side-capture counts them on 7,0: 213 best-effort and 196 idle dispatches */
+    capture = iochart_view_get_capture (iochart_timeline_view_get_view (iochart_capture_page_get_timeline (page)));
+    for (guint i = 0; i < iochart_capture_get_n_requests (capture); i++)
+      {
+        IochartRequest rq;
+
+        iochart_capture_get_request (capture, i, &rq);
+        if (rq.issue_ns == IOCHART_TIME_UNKNOWN || rq.device != iochart_capture_find_device (capture, 7u << 20))
+          continue;
+        idle += rq.klass == IOCHART_CLASS_IDLE;
+        be += rq.klass == IOCHART_CLASS_BE;
+      }
+    g_assert_cmpuint (be, ==, 213);
+    g_assert_cmpuint (idle, ==, 196);
+    screenshot ("app-blktrace-with-dat.png");
+  }
+}
+
 static void
 test_blktrace (void)
 {
@@ -263,6 +546,10 @@ main (int argc, char **argv)
   settle ();
   screenshot ("app-empty.png");
   g_test_add_func ("/app/dat", test_dat);
+  g_test_add_func ("/app/axis-once", test_axis_once);
+  g_test_add_func ("/app/pinch", test_pinch);
+  g_test_add_func ("/app/lanes", test_lanes);
+  g_test_add_func ("/app/open-paths", test_open_paths);
   g_test_add_func ("/app/blktrace", test_blktrace);
   g_test_add_func ("/app/text", test_text);
   g_test_add_func ("/app/bootchart", test_bootchart);

@@ -628,6 +628,163 @@ test_cfq_slice_resid (void)
   g_assert_cmpfloat (max_wait_ms (out, 2000), <, 150);
 }
 
+/* ---- BFQ ---- */
+
+static void
+hand_reader_at (Synth *s, gint32 pid, IochartClass klass, gint64 start, guint64 region, guint n, guint32 nr,
+                gint64 think_ns, gboolean random)
+{
+  gint32 ioprio = IOCHART_IOPRIO_MAKE (klass, klass == IOCHART_CLASS_IDLE ? 7 : 4);
+  GRand *rng = g_rand_new_with_seed (pid);
+  gint64 t = start + SYNTH_MS;
+
+  s->head = region;
+  synth_put (s, (SynthEvent) { .ts = start, .kind = S_FORK, .pid = pid, .ppid = 1, .comm = "reader" });
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 sector = random ? region + (guint64) g_rand_int_range (rng, 0, 1 << 20) * 2 : region + (guint64) i * nr;
+
+      t = synth_read (s, t, pid, "reader", sector, nr, "R", ioprio) + think_ns;
+    }
+  synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = pid });
+  g_rand_free (rng);
+}
+
+/* two readers always busy; at 12 s a third one (2002) reads 600 requests, then at 14 s a burst
+ * of twenty short processes (2100-2119), 20 ms apart, reads four requests each */
+static void
+fill_late_reader_and_burst (Synth *s)
+{
+  hand_reader_at (s, 2000, IOCHART_CLASS_BE, 0, 0, 12000, 256, 200000, FALSE);
+  hand_reader_at (s, 2001, IOCHART_CLASS_BE, 0, 4ull << 20, 12000, 256, 200000, FALSE);
+  hand_reader_at (s, 2002, IOCHART_CLASS_BE, 12000 * SYNTH_MS, 6ull << 20, 600, 256, 200000, FALSE);
+  for (guint i = 0; i < 20; i++)
+    hand_reader_at (s, 2100 + i, IOCHART_CLASS_BE, (14000 + 20 * i) * SYNTH_MS, (7ull << 20) + i * 4096, 4, 64,
+                    200000, FALSE);
+}
+
+/* The mean time a request of pid waited, queue to completion, in ms. */
+static double
+mean_wait_ms (IochartCapture *c, gint32 pid, gint64 after_ns)
+{
+  guint32 proc = process_of_pid (c, pid);
+  double sum = 0;
+  guint n = 0;
+
+  for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+    {
+      IochartRequest r;
+
+      iochart_capture_get_request (c, i, &r);
+      if (r.process == proc && r.queue_ns - iochart_capture_get_start_ns (c) >= after_ns)
+        sum += (r.complete_ns - r.queue_ns) / 1e6, n++;
+    }
+  return n ? sum / n : 0;
+}
+
+/* Weight raising: a reader that starts late is interactive (its weight 30 times, and it preempts)
+ * all its 0.7 s, longer than the 300 ms soft real-time raising a new queue may get instead, so it
+ * ends far sooner than with low_latency off; but of a burst of short processes only the first
+ * seven are raised. */
+static void
+test_bfq_weight_raising (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_late_reader_and_burst);
+  g_autoptr(IochartCapture) on = run_groups (c, "bfq", NULL, NULL);
+  g_autoptr(IochartCapture) off = run_groups (c, "bfq:low_latency=0", NULL, NULL);
+  double first = 0, late = 0;
+
+  g_test_message ("late reader: %.2f s raised, %.2f s with low_latency off",
+                  reader_s (on, 2002), reader_s (off, 2002));
+  g_assert_cmpfloat (reader_s (on, 2002), <, 0.5 * reader_s (off, 2002));
+  for (guint i = 0; i < 7; i++)
+    first += mean_wait_ms (on, 2100 + i, 0) / 7;
+  for (guint i = 10; i < 20; i++)
+    late += mean_wait_ms (on, 2100 + i, 0) / 10;
+  g_test_message ("burst: the first seven waited %.1f ms a request, the last ten %.1f ms", first, late);
+  g_assert_cmpfloat (late, >, 2 * first);
+}
+
+/* two readers always busy and one reading 4 KiB every 50 ms (2010) for 30 s */
+static void
+fill_periodic (Synth *s)
+{
+  hand_reader_at (s, 2000, IOCHART_CLASS_BE, 0, 0, 15000, 256, 200000, FALSE);
+  hand_reader_at (s, 2001, IOCHART_CLASS_BE, 0, 4ull << 20, 15000, 256, 200000, FALSE);
+  hand_reader_at (s, 2010, IOCHART_CLASS_BE, 0, 6ull << 20, 600, 8, 50 * SYNTH_MS, FALSE);
+}
+
+/* Soft real-time: once the interactive raising is over (7 s), the periodic reader comes back
+ * after its soft real-time deadline every time, is raised and preempts: it waits about one
+ * request of the others, not their slots. */
+static void
+test_bfq_soft_real_time (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_periodic);
+  g_autoptr(IochartCapture) on = run_groups (c, "bfq", NULL, NULL);
+  g_autoptr(IochartCapture) off = run_groups (c, "bfq:low_latency=0", NULL, NULL);
+  double a = mean_wait_ms (on, 2010, 10000 * SYNTH_MS), b = mean_wait_ms (off, 2010, 10000 * SYNTH_MS);
+
+  g_test_message ("periodic reader after 10 s: %.1f ms a request raised, %.1f ms with low_latency off", a, b);
+  g_assert_cmpfloat (a, <, 15);
+  g_assert_cmpfloat (b, >, 3 * a);
+}
+
+/* Budget feedback: a reader that uses its whole budget gets the maximum; a `cat` that has no
+ * more requests after one gets the service it had, no less than the minimum (max / 32). */
+static void
+test_bfq_budget_feedback (void)
+{
+  g_autoptr(IochartCapture) dd = hand_capture (fill_two_dd);
+  g_autoptr(IochartCapture) cats = pair_capture ();
+  IochartSimStats a, b;
+  g_autoptr(IochartCapture) x = run_groups (dd, "bfq", NULL, &a);
+  g_autoptr(IochartCapture) y = run_groups (cats, "bfq", NULL, &b);
+
+  g_test_message ("budgets: %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT " sectors for two dd, %" G_GUINT64_FORMAT
+                  "-%" G_GUINT64_FORMAT " for find -exec cat", a.min_budget_sectors, a.max_budget_sectors,
+                  b.min_budget_sectors, b.max_budget_sectors);
+  g_assert_cmpuint (a.max_budget_sectors, ==, 16384);
+  g_assert_cmpuint (b.min_budget_sectors, ==, 16384 / 32);
+}
+
+/* a random reader thinking 1 ms, and an idle-class reader (2001) */
+static void
+fill_seeky_and_idle (Synth *s)
+{
+  hand_reader_at (s, 2000, IOCHART_CLASS_BE, 0, 0, 3000, 8, SYNTH_MS, TRUE);
+  hand_reader_at (s, 2001, IOCHART_CLASS_IDLE, 0, 4ull << 20, 300, 256, 200000, FALSE);
+}
+
+/* Injection: on a device that queues, while BFQ idles for the random reader, the idle-class
+ * reader's requests go in one at a time; without it, one request every 200 ms (60 s). */
+static void
+test_bfq_injection (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_seeky_and_idle);
+  g_autoptr(IochartSimWorkload) wl = iochart_sim_workload_new (c, NULL, NULL);
+  g_autoptr(IochartSimDevice) dev = iochart_sim_device_new (wl, "hdd:capacity=4,depth=4", NULL);
+  g_autoptr(IochartCapture) out = iochart_sim_run (wl, dev, "bfq", NULL, NULL);
+
+  g_test_message ("random reader %.2f s, idle reader %.2f s", reader_s (out, 2000), reader_s (out, 2001));
+  g_assert_cmpfloat (reader_s (out, 2001), <, 0.5 * reader_s (out, 2000));
+}
+
+/* Queue merging: interleaved readers go into one queue, read in order as noop reads it
+ * (without weight raising, which would inject one reader's requests while idling for the other
+ * and leave a single queue busy, where BFQ does not look for cooperators). */
+static void
+test_bfq_merging (void)
+{
+  g_autoptr(IochartCapture) c = hand_capture (fill_interleaved);
+  g_autoptr(IochartCapture) bfq = run_groups (c, "bfq:low_latency=0", NULL, NULL);
+  g_autoptr(IochartCapture) noop = run_groups (c, "noop", NULL, NULL);
+  double t = MAX (reader_s (bfq, 2000), reader_s (bfq, 2001)), ref = MAX (reader_s (noop, 2000), reader_s (noop, 2001));
+
+  g_test_message ("interleaved readers: %.2f s under bfq, %.2f s under noop", t, ref);
+  g_assert_cmpfloat (t, <, 1.2 * ref);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -650,6 +807,11 @@ main (int argc, char **argv)
   g_test_add_func ("/simulator/cfq-cooperators", test_cfq_cooperators);
   g_test_add_func ("/simulator/cfq-workload-trees", test_cfq_workload_trees);
   g_test_add_func ("/simulator/cfq-slice-resid", test_cfq_slice_resid);
+  g_test_add_func ("/simulator/bfq-weight-raising", test_bfq_weight_raising);
+  g_test_add_func ("/simulator/bfq-soft-real-time", test_bfq_soft_real_time);
+  g_test_add_func ("/simulator/bfq-budget-feedback", test_bfq_budget_feedback);
+  g_test_add_func ("/simulator/bfq-injection", test_bfq_injection);
+  g_test_add_func ("/simulator/bfq-merging", test_bfq_merging);
   g_test_add_func ("/simulator/bad-groups", test_bad_groups);
   return g_test_run ();
 }

@@ -321,6 +321,38 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
   return bins;
 }
 
+IochartBins *
+iochart_bins_new_lane (const IochartBins *like, IochartCapture *capture, int device, const IochartBinIndex *index,
+                       IochartLanes *lanes, int lane)
+{
+  IochartBins *bins;
+  g_autoptr(GArray) found = NULL;
+  guint n;
+
+  g_return_val_if_fail (like != NULL && IOCHART_IS_CAPTURE (capture) && lanes != NULL, NULL);
+  bins = bins_alloc (like->from_ns, like->to_ns, like->n_columns, like->sector_rows, lanes, like->latency_kind);
+  bins->min_sector = like->min_sector;
+  bins->max_sector = like->max_sector;
+  bins->sector_trimmed = like->sector_trimmed;
+  /* with an index, only the requests that meet the range */
+  found = index ? iochart_bin_index_find (index, like->from_ns, like->to_ns) : NULL;
+  n = found ? found->len : iochart_capture_get_n_requests (capture);
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+      gint64 start, issue, done;
+
+      iochart_capture_get_request (capture, found ? g_array_index (found, guint32, i) : i, &rq);
+      if (rq.device != device || iochart_lanes_lane_of_request (lanes, &rq) != lane ||
+          !request_life (bins, &rq, &start, &issue, &done))
+        continue;
+      add_strips (bins, &rq, issue, done);
+      add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
+      add_detail (bins, &rq, lanes, start, issue, done);
+    }
+  return bins;
+}
+
 /* The requests the sector band looks at, in capture order: those found with an issue in the
  * range, and the index's loose ones. */
 static GArray *

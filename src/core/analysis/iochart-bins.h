@@ -74,6 +74,13 @@ IochartBins *iochart_bins_new_indexed   (const IochartBinIndex *index,
                                          guint               sector_rows,
                                          IochartLanes       *lanes,
                                          IochartLatencyKind  latency_kind);
+/* The bins of one lane's requests alone, on like's columns and sector band (index may be NULL). */
+IochartBins *iochart_bins_new_lane      (const IochartBins     *like,
+                                         IochartCapture        *capture,
+                                         int                    device,
+                                         const IochartBinIndex *index,
+                                         IochartLanes          *lanes,
+                                         int                    lane);
 void         iochart_bins_free          (IochartBins    *bins);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBins, iochart_bins_free)
 

@@ -1,6 +1,7 @@
 /* iochart-lanes.c: grouping processes into lanes */
 #include <string.h>
 #include "iochart-lanes.h"
+#include "iochart-steal.h"
 #include "iochart-format.h"
 
 struct _IochartLanes {
@@ -22,6 +23,7 @@ typedef struct {
   gint64   start_ns, exit_ns;
   gboolean matches;
   guint64  head_bytes;
+  guint32  family;              /* the expanded lane's head it came out of, or IOCHART_NO_PROCESS */
   GHashTable *comms;            /* comm -> count of members, for the label */
 } Group;
 
@@ -37,6 +39,26 @@ iochart_group_by_from_name (const char *name, IochartGroupBy *group_by)
         return TRUE;
       }
   return FALSE;
+}
+
+static const char * const order_names[] = { "first-io", "bytes", "stolen" };
+
+gboolean
+iochart_lane_order_from_name (const char *name, IochartLaneOrder *order)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (order_names); i++)
+    if (g_strcmp0 (name, order_names[i]) == 0)
+      {
+        *order = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+iochart_lane_order_name (IochartLaneOrder order)
+{
+  return order < G_N_ELEMENTS (order_names) ? order_names[order] : "?";
 }
 
 IochartCapture *
@@ -246,25 +268,170 @@ make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint gr
 
 /* Whether the i-th group by bytes goes into "others": past --top, or it moved no data (flushes
  * only: it says little). */
+/* rank: the group's place by bytes among the groups of its family (those of one expanded lane,
+ * or all the others); n_plain: how many groups are in no family. */
 static gboolean
-folds (const IochartLanesOptions *options, GArray *order, const Group *groups, guint i)
+folds (const IochartLanesOptions *options, GArray *order, const Group *groups, guint i, guint rank, guint n_plain)
 {
-  const Group *g = &groups[g_array_index (order, guint, i)];
+  guint id = g_array_index (order, guint, i);
+  const Group *g = &groups[id];
 
-  return (options->top_n > 0 && i >= options->top_n && order->len > options->top_n + 1) ||
+  /* an expanded lane's processes do not count against --top: they stand for one lane; its head
+   * stays to name it */
+  if (g->family != IOCHART_NO_PROCESS)
+    return rank >= IOCHART_LANES_EXPAND_MAX && g->head != g->family;
+  return (options->top_n > 0 && rank >= options->top_n && n_plain > options->top_n + 1) ||
          (g->bytes == 0 && order->len > 1 && i > 0);
 }
 
+/* A lane's sort key, and its family's (the lanes of one expanded lane stay together where the
+ * lane would be). */
+typedef struct {
+  gint64  first_io_ns;
+  guint64 bytes;
+  gint64  stolen_ns;
+} SortKey;
+
+typedef struct {
+  const IochartLane *lanes;
+  const SortKey     *own;
+  const SortKey     *family;
+  IochartLaneOrder   order;
+} SortData;
+
 static int
-lane_cmp (gconstpointer a, gconstpointer b)
+key_cmp (const SortKey *x, const SortKey *y, IochartLaneOrder order)
 {
-  const IochartLane *x = a, *y = b;
+  if (order == IOCHART_LANE_ORDER_BYTES && x->bytes != y->bytes)
+    return x->bytes > y->bytes ? -1 : 1;
+  if (order == IOCHART_LANE_ORDER_STOLEN && x->stolen_ns != y->stolen_ns)
+    return x->stolen_ns > y->stolen_ns ? -1 : 1;
+  if (x->first_io_ns != y->first_io_ns)
+    return x->first_io_ns < y->first_io_ns ? -1 : 1;
+  return 0;
+}
+
+static int
+lane_cmp (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SortData *d = data;
+  guint i = *(const guint *) a, j = *(const guint *) b;
+  const IochartLane *x = &d->lanes[i], *y = &d->lanes[j];
+  int r;
 
   if (x->others != y->others)
     return x->others ? 1 : -1;
-  if (x->first_io_ns != y->first_io_ns)
-    return x->first_io_ns < y->first_io_ns ? -1 : 1;
+  if ((r = key_cmp (&d->family[i], &d->family[j], d->order)) != 0)
+    return r;
+  if (x->expanded_from != y->expanded_from)
+    return x->expanded_from < y->expanded_from ? -1 : 1;
+  /* in a family, the expanded lane's head first */
+  if ((x->head == x->expanded_from) != (y->head == y->expanded_from))
+    return x->head == x->expanded_from ? -1 : 1;
+  if ((r = key_cmp (&d->own[i], &d->own[j], d->order)) != 0)
+    return r;
   return g_strcmp0 (x->label, y->label);
+}
+
+/* Time each lane's idle I/O stole (lane index before sorting, others last). */
+static void
+lanes_stolen (IochartLanes *self, const IochartLanesOptions *o, const Group *groups, SortKey *keys)
+{
+  IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartSteal) steal = NULL;
+  const IochartStealDevice *d;
+  guint n = self->lanes->len;
+  gboolean has_others = n > 0 && g_array_index (self->lanes, IochartLane, n - 1).others;
+
+  so.device = o->device;
+  so.from_ns = o->from_ns;
+  so.to_ns = o->to_ns;
+  steal = iochart_steal_new (self->capture, &so);
+  if ((d = iochart_steal_get_primary (steal)) == NULL)
+    return;
+  for (guint i = 0; i < d->idle->len; i++)
+    {
+      const IochartStealShare *sh = &g_array_index (d->idle, IochartStealShare, i);
+      guint32 g;
+      int l;
+
+      if (sh->process >= iochart_capture_get_n_processes (self->capture))
+        continue;
+      g = self->group_of[sh->process];
+      l = self->lane_of[g] >= 0 ? self->lane_of[g] : has_others && groups[g].n_requests > 0 ? (int) n - 1 : -1;
+      if (l >= 0)
+        keys[l].stolen_ns += sh->stolen_ns;
+    }
+}
+
+static void clear_lane (gpointer data);
+
+/* Puts the lanes in the order asked; pos[i] is where lane i went. */
+static void
+sort_lanes (IochartLanes *self, const IochartLanesOptions *o, const Group *groups, guint *pos)
+{
+  guint n = self->lanes->len;
+  g_autofree SortKey *own = g_new0 (SortKey, MAX (n, 1));
+  g_autofree SortKey *family = g_new0 (SortKey, MAX (n, 1));
+  g_autoptr(GArray) perm = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (IochartLane), n);
+  SortData data = { (const IochartLane *) self->lanes->data, own, family, o->order };
+
+  for (guint i = 0; i < n; i++)
+    {
+      const IochartLane *l = &g_array_index (self->lanes, IochartLane, i);
+      own[i] = (SortKey) { l->first_io_ns, l->bytes, 0 };
+    }
+  if (o->order == IOCHART_LANE_ORDER_STOLEN)
+    lanes_stolen (self, o, groups, own);
+  /* a family sorts as the lane it was: its first I/O, its bytes and its theft added up */
+  for (guint i = 0; i < n; i++)
+    {
+      const IochartLane *l = &g_array_index (self->lanes, IochartLane, i);
+
+      family[i] = own[i];
+      if (l->expanded_from == IOCHART_NO_PROCESS)
+        continue;
+      family[i].bytes = 0;
+      family[i].first_io_ns = G_MAXINT64;
+      for (guint j = 0; j < n; j++)
+        if (g_array_index (self->lanes, IochartLane, j).expanded_from == l->expanded_from)
+          {
+            family[i].bytes += own[j].bytes;
+            family[i].stolen_ns += j == i ? 0 : own[j].stolen_ns;
+            family[i].first_io_ns = MIN (family[i].first_io_ns, own[j].first_io_ns);
+          }
+    }
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (perm, i);
+  g_array_sort_with_data (perm, lane_cmp, &data);
+  for (guint i = 0; i < n; i++)
+    {
+      guint from = g_array_index (perm, guint, i);
+      pos[from] = i;
+      g_array_append_val (sorted, g_array_index (self->lanes, IochartLane, from));
+    }
+  g_array_set_clear_func (self->lanes, NULL);
+  g_array_set_size (self->lanes, 0);
+  g_array_append_vals (self->lanes, sorted->data, sorted->len);
+  g_array_set_clear_func (self->lanes, clear_lane);
+}
+
+/* Group by tree: the processes of an expanded lane become groups of their own (the tree's group
+ * ids are process indices, and a process that is not a root owns no group). */
+static void
+expand_groups (IochartLanes *self, const IochartLanesOptions *o, guint n_proc, guint32 *family_of)
+{
+  for (guint p = 0; p < n_proc; p++)
+    {
+      family_of[p] = IOCHART_NO_PROCESS;
+      for (guint i = 0; i < o->n_expand; i++)
+        if (self->group_of[p] == o->expand[i])
+          family_of[p] = o->expand[i];
+    }
+  for (guint p = 0; p < n_proc; p++)
+    if (family_of[p] != IOCHART_NO_PROCESS)
+      self->group_of[p] = p;
 }
 
 typedef struct {
@@ -441,11 +608,13 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
   IochartLanes *self;
   Group *groups;
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
-  IochartLane others = { .others = TRUE, .head = IOCHART_NO_PROCESS,
+  IochartLane others = { .others = TRUE, .head = IOCHART_NO_PROCESS, .expanded_from = IOCHART_NO_PROCESS,
                          .first_io_ns = IOCHART_TIME_UNKNOWN, .last_io_ns = IOCHART_TIME_UNKNOWN,
                          .start_ns = IOCHART_TIME_UNKNOWN, .exit_ns = IOCHART_TIME_UNKNOWN };
   guint64 others_class_bytes[IOCHART_N_CLASSES] = { 0 };
-  guint others_lanes = 0, n_folds = 0;
+  guint others_lanes = 0, n_folds = 0, n_plain = 0;
+  g_autofree guint32 *family_of = NULL;
+  g_autoptr(GHashTable) family_rank = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
   if (options == NULL)
@@ -482,11 +651,15 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
     default:
       self->group_of = group_tree (capture, n_proc, self->group_by == IOCHART_GROUP_PARENT);
       n_groups = n_proc + 1;
+      if (self->group_by == IOCHART_GROUP_TREE && options->n_expand > 0)
+        expand_groups (self, options, n_proc, family_of = g_new (guint32, n_proc + 1));
       break;
     }
 
   groups = g_new0 (Group, n_groups);
   fill_groups (self, options, groups, n_groups);
+  for (guint g = 0; g < n_groups; g++)
+    groups[g].family = family_of && g < n_proc ? family_of[g] : IOCHART_NO_PROCESS;
   for (guint g = 0; g < n_groups; g++)
     if (groups[g].n_requests > 0 && (!has_filter (options) || groups[g].matches))
       g_array_append_val (order, g);
@@ -494,7 +667,18 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
 
   /* folding a single lane into "others" hides its name and saves no room */
   for (guint i = 0; i < order->len; i++)
-    n_folds += folds (options, order, groups, i);
+    n_plain += groups[g_array_index (order, guint, i)].family == IOCHART_NO_PROCESS;
+  {
+    g_autoptr(GHashTable) rank = g_hash_table_new (g_direct_hash, g_direct_equal);
+    for (guint i = 0; i < order->len; i++)
+      {
+        guint32 f = groups[g_array_index (order, guint, i)].family;
+        guint r = GPOINTER_TO_UINT (g_hash_table_lookup (rank, GUINT_TO_POINTER (f)));
+
+        g_hash_table_insert (rank, GUINT_TO_POINTER (f), GUINT_TO_POINTER (r + 1));
+        n_folds += folds (options, order, groups, i, r, n_plain);
+      }
+  }
   self->lane_of = g_new (int, n_groups);
   for (guint g = 0; g < n_groups; g++)
     self->lane_of[g] = -1;
@@ -502,10 +686,13 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
     {
       guint id = g_array_index (order, guint, i);
       Group *g = &groups[id];
+      guint rank = GPOINTER_TO_UINT (g_hash_table_lookup (family_rank, GUINT_TO_POINTER (g->family)));
       /* lanes that moved no data (flushes only) say little: they join "others" */
-      gboolean fold = folds (options, order, groups, i) && n_folds > 1;
-      IochartLane lane = { 0 };
+      gboolean fold = folds (options, order, groups, i, rank, n_plain) && n_folds > 1;
+      IochartLane lane = { .expanded_from = IOCHART_NO_PROCESS };
       IochartLane *dst = fold ? &others : &lane;
+
+      g_hash_table_insert (family_rank, GUINT_TO_POINTER (g->family), GUINT_TO_POINTER (rank + 1));
 
       if (!fold)
         {
@@ -515,6 +702,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
           lane.exit_ns = g->exit_ns;
           lane.first_io_ns = g->first_io_ns;
           lane.last_io_ns = g->last_io_ns;
+          lane.expanded_from = g->family;
           for (guint c = 0; c < IOCHART_N_CLASSES; c++)
             if (g->class_bytes[c] > g->class_bytes[lane.klass] || (g->bytes == 0 && (g->class_mask & (1u << c))))
               lane.klass = c;
@@ -552,29 +740,19 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
       g_array_append_val (self->lanes, others);
     }
 
-  /* order by first I/O, then map groups to their final positions */
+  /* order as asked, then map groups to their final positions */
   {
-    g_autofree guint *pos = g_new (guint, self->lanes->len);
-    g_autoptr(GArray) sorted = g_array_copy (self->lanes);
+    g_autofree guint *pos = g_new (guint, MAX (self->lanes->len, 1));
 
-    g_array_set_clear_func (sorted, NULL);
-    g_array_sort (sorted, lane_cmp);
-    for (guint i = 0; i < sorted->len; i++)
-      for (guint j = 0; j < self->lanes->len; j++)
-        if (g_array_index (self->lanes, IochartLane, j).label == g_array_index (sorted, IochartLane, i).label)
-          pos[j] = i;
+    sort_lanes (self, options, groups, pos);
     for (guint g = 0; g < n_groups; g++)
       {
         if (self->lane_of[g] >= 0)
           self->lane_of[g] = pos[self->lane_of[g]];
         else if (others_lanes > 0 && groups[g].n_requests > 0 &&
                  (!has_filter (options) || groups[g].matches))
-          self->lane_of[g] = sorted->len - 1;
+          self->lane_of[g] = self->lanes->len - 1;
       }
-    g_array_set_clear_func (self->lanes, NULL);
-    g_array_set_size (self->lanes, 0);
-    g_array_append_vals (self->lanes, sorted->data, sorted->len);
-    g_array_set_clear_func (self->lanes, clear_lane);
   }
 
   for (guint g = 0; g < n_groups; g++)

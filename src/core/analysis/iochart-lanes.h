@@ -3,7 +3,8 @@
  * Real captures hold thousands of short-lived processes (`find -exec cat` forks one `cat` per
  * file), so by default a lane is a process together with its short-lived descendants, from the
  * fork events. The top N lanes by bytes are kept, the rest fold into one "others" lane; lanes are
- * ordered by their first I/O.
+ * ordered by their first I/O, their bytes or the time their idle I/O stole. A lane can be expanded
+ * into one lane per process, kept together where the lane was.
  */
 #pragma once
 
@@ -23,6 +24,20 @@ gboolean    iochart_group_by_from_name (const char *name, IochartGroupBy *group_
 /* "tree", "pid", "comm", "parent", "class" */
 const char *iochart_group_by_name      (IochartGroupBy group_by);
 
+typedef enum {
+  IOCHART_LANE_ORDER_FIRST_IO,   /* earliest first I/O first */
+  IOCHART_LANE_ORDER_BYTES,      /* most bytes first */
+  IOCHART_LANE_ORDER_STOLEN,     /* most time stolen by its idle I/O first (iochart-steal.h), then first I/O */
+  IOCHART_N_LANE_ORDERS
+} IochartLaneOrder;
+
+gboolean    iochart_lane_order_from_name (const char *name, IochartLaneOrder *order);
+/* "first-io", "bytes", "stolen" */
+const char *iochart_lane_order_name      (IochartLaneOrder order);
+
+/* Processes of one expanded lane shown apart, at most; the rest join "others". */
+#define IOCHART_LANES_EXPAND_MAX 64
+
 typedef struct {
   IochartGroupBy   group_by;
   guint            top_n;        /* 0: every lane */
@@ -32,6 +47,10 @@ typedef struct {
   const gint32    *pids;         /* keep lanes holding one of these pids (n_pids > 0) */
   guint            n_pids;
   const char * const *comms;     /* ... or one of these names (NULL-terminated, may be NULL) */
+  IochartLaneOrder order;
+  const guint32   *expand;       /* group by tree: the lanes headed by these processes split into a
+                                  * lane per process (the biggest IOCHART_LANES_EXPAND_MAX, and the head) */
+  guint            n_expand;
 } IochartLanesOptions;
 
 #define IOCHART_LANES_OPTIONS_INIT { .group_by = IOCHART_GROUP_TREE, .top_n = 12, .device = -1, \
@@ -51,6 +70,7 @@ typedef struct {
   gint64       start_ns;         /* lifetime when fork/exit were seen, else IOCHART_TIME_UNKNOWN */
   gint64       exit_ns;
   gint64       outstanding_ns;   /* time with any of its I/O outstanding, in the range */
+  guint32      expanded_from;    /* the head of the expanded lane it came out of, else IOCHART_NO_PROCESS */
 } IochartLane;
 
 typedef struct _IochartLanes IochartLanes;

@@ -763,28 +763,69 @@ print_processes (const IochartSummary *s, GString *out)
 }
 
 static void
+print_lanes_head (GString *out)
+{
+  g_string_append_printf (out, "  %-34s %-7s %9s %11s %9s %9s %9s %9s %9s %9s\n", "lane", "class", "requests", "bytes",
+                          "I2D p50", "p99", "D2C p50", "p99", "Q2C p50", "p99");
+}
+
+static void print_lane_row (const IochartSummaryLane *sl, GString *out);
+
+static void
 print_lanes (const IochartSummary *s, GString *out)
 {
   g_string_append_printf (out, "lanes (%u of %u with I/O, grouped by %s, by bytes):\n", s->lane_rows->len, s->n_lanes,
                           iochart_group_by_name (s->group_by));
-  g_string_append_printf (out, "  %-34s %-7s %9s %11s %9s %9s %9s %9s %9s %9s\n", "lane", "class", "requests", "bytes",
-                          "I2D p50", "p99", "D2C p50", "p99", "Q2C p50", "p99");
+  print_lanes_head (out);
   for (guint i = 0; i < s->lane_rows->len; i++)
+    print_lane_row (&g_array_index (s->lane_rows, IochartSummaryLane, i), out);
+}
+
+gboolean
+iochart_summary_print_lane (const IochartSummary *s, guint32 process, GString *out)
+{
+  int lane = iochart_lanes_lane_of_process (s->lanes, process);
+  const IochartSummaryLane *sl = NULL;
+  g_autofree char *from = NULL, *to = NULL, *name = NULL;
+
+  for (guint i = 0; i < s->lane_rows->len && lane >= 0; i++)
+    if (g_array_index (s->lane_rows, IochartSummaryLane, i).lane == (guint) lane)
+      sl = &g_array_index (s->lane_rows, IochartSummaryLane, i);
+  if (sl == NULL)
+    return FALSE;
+  name = g_path_get_basename (iochart_capture_get_name (iochart_lanes_get_capture (s->lanes)));
+  g_string_append_printf (out, "%s: %s\n", name, sl->l->label);
+  from = iochart_format_duration ((s->options.from_ns != IOCHART_TIME_UNKNOWN ? s->options.from_ns : s->start_ns) -
+                                  s->start_ns);
+  to = iochart_format_duration (s->options.to_ns != IOCHART_TIME_UNKNOWN ? s->options.to_ns - s->start_ns
+                                                                         : s->span_ns);
+  if (s->device >= 0)
     {
-      const IochartSummaryLane *sl = &g_array_index (s->lane_rows, IochartSummaryLane, i);
-      g_autofree char *bytes = iochart_format_bytes (sl->l->bytes);
-      glong len = g_utf8_strlen (sl->l->label, -1);
-      /* a long name keeps its start and says it was cut */
-      g_autofree char *cut = g_utf8_substring (sl->l->label, 0, MIN (len, 33));
-      g_autofree char *label = len > 34 ? g_strconcat (cut, "…", NULL) : g_strdup (sl->l->label);
-      glong pad = 34 - g_utf8_strlen (label, -1);
-
-      g_autofree char *n = iochart_format_count (sl->l->n_requests);
-
-      g_string_append_printf (out, "  %s%*s %-7s %9s %11s", label, (int) MAX (pad, 0), "",
-                              iochart_class_name (sl->l->klass), n, bytes);
-      latency_cells (out, &sl->latency);
+      const IochartSummaryDevice *d = &g_array_index (s->devices, IochartSummaryDevice, s->device);
+      g_string_append_printf (out, "device %u,%u, requests issued from %s to %s\n", IOCHART_DEV_MAJOR (d->dev),
+                              IOCHART_DEV_MINOR (d->dev), from, to);
     }
+  else
+    g_string_append_printf (out, "every device, requests issued from %s to %s\n", from, to);
+  print_lanes_head (out);
+  print_lane_row (sl, out);
+  return TRUE;
+}
+
+static void
+print_lane_row (const IochartSummaryLane *sl, GString *out)
+{
+  g_autofree char *bytes = iochart_format_bytes (sl->l->bytes);
+  glong len = g_utf8_strlen (sl->l->label, -1);
+  /* a long name keeps its start and says it was cut */
+  g_autofree char *cut = g_utf8_substring (sl->l->label, 0, MIN (len, 33));
+  g_autofree char *label = len > 34 ? g_strconcat (cut, "…", NULL) : g_strdup (sl->l->label);
+  glong pad = 34 - g_utf8_strlen (label, -1);
+  g_autofree char *n = iochart_format_count (sl->l->n_requests);
+
+  g_string_append_printf (out, "  %s%*s %-7s %9s %11s", label, (int) MAX (pad, 0), "",
+                          iochart_class_name (sl->l->klass), n, bytes);
+  latency_cells (out, &sl->latency);
 }
 
 /* Each listed process's life as shares, from the scheduler's events. */

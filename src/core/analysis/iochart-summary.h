@@ -137,6 +137,11 @@ void            iochart_summary_btt_to_json (const IochartSummary *summary,
                                              JsonBuilder          *builder);
 void            iochart_summary_print   (const IochartSummary *summary,
                                          GString              *out);
+/* The lane holding process as `info` prints it, under the capture's name, the lane's full name,
+ * the device and the range: for a clipboard. FALSE when the process issued nothing summarised. */
+gboolean        iochart_summary_print_lane (const IochartSummary *summary,
+                                            guint32               process,
+                                            GString              *out);
 /* btt's own figures, laid out as btt prints them. */
 void            iochart_summary_print_btt (const IochartSummary *summary,
                                            GString              *out);

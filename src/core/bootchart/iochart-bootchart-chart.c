@@ -1585,7 +1585,8 @@ iochart_bootchart_chart_draw (IochartBootchart *bc, IochartCapture *io,
   mem_strip (&c);
   processes_section (&c);
   c.b.plot_bottom = c.b.y;
-  time_axis (&c, axis_top, FALSE);
+  if (!options->fixed_ruler)
+    time_axis (&c, axis_top, FALSE);
   c.b.plot_top = axis_top + 4;
   time_axis (&c, c.b.y + 14, TRUE);
   c.b.y += 24;

@@ -59,6 +59,7 @@ typedef struct {
   gint64        page_ns;        /* PDF page span; 0: automatic (one page up to 3 min, else an
                                  * overview page and one page a minute), <0: one page */
   gint64        steal_gap_ns;   /* <0: the steal analysis' default */
+  gboolean      fixed_ruler;    /* a widget keeps iochart_chart_draw_ruler() above: no top axis */
 } IochartBootchartChartOptions;
 
 #define IOCHART_BOOTCHART_CHART_OPTIONS_INIT { .width = 0, .theme = IOCHART_THEME_LIGHT, \

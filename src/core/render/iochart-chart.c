@@ -19,18 +19,18 @@ static const guint32 class_colors[IOCHART_N_CLASSES] = {
 
 typedef struct {
   IochartBlocksColors base;
-  guint32             stripe, life;
+  guint32             stripe, life, highlight;
 } Palette;
 
 static const Palette light = {
   .base = { .bg = 0xffffffff, .fg = 0x202020ff, .dim = 0x606060ff, .grid = 0xe4e4e4ff, .frame = 0xb0b0b0ff,
             .steal_shade = 0xd55e0026 },
-  .stripe = 0xf5f5f5ff, .life = 0xc8c8c8ff,
+  .stripe = 0xf5f5f5ff, .life = 0xc8c8c8ff, .highlight = 0xfdf0c2ff,
 };
 static const Palette dark = {
   .base = { .bg = 0x1c1c20ff, .fg = 0xe6e6e6ff, .dim = 0xa0a0a0ff, .grid = 0x34343aff, .frame = 0x5a5a60ff,
             .steal_shade = 0xd55e0018 },
-  .stripe = 0x24242aff, .life = 0x55555cff,
+  .stripe = 0x24242aff, .life = 0x55555cff, .highlight = 0x3d3a22ff,
 };
 
 #define MARGIN        IOCHART_BLOCKS_MARGIN
@@ -49,6 +49,8 @@ typedef struct {
   IochartView              *view;
   IochartCapture           *capture;
   IochartBins              *bins;
+  IochartBins              *hl;       /* the highlighted lane's own bins, or NULL */
+  guint8                    alpha;    /* of everything else while a lane is highlighted */
   IochartSteal             *steal;
   const IochartStealDevice *sdev;
   IochartLanes             *lanes;
@@ -160,9 +162,22 @@ stacked (Chart *c, double *const series[IOCHART_N_CLASSES], double base_y, doubl
       for (guint i = 0; i < c->b.n; i++)
         next[i] = cum[i] + series[k][i];
       tip = g_strdup_printf ("%s, %s class", what, iochart_class_name (k));
-      iochart_blocks_area (&c->b, cum, next, base_y, -scale, with_alpha (class_colors[k], alpha), tip);
+      iochart_blocks_area (&c->b, cum, next, base_y, -scale, with_alpha (class_colors[k], alpha * c->alpha / 255), tip);
       memcpy (cum, next, c->b.n * sizeof (double));
     }
+}
+
+/* The highlighted lane's part of a strip, drawn at full strength over the faded whole. */
+static void
+stacked_lane (Chart *c, double *const series[IOCHART_N_CLASSES], double base_y, double scale, guint8 alpha,
+              const char *what)
+{
+  guint8 saved = c->alpha;
+  g_autofree char *tip = g_strdup_printf ("%s of the highlighted lane", what);
+
+  c->alpha = 0xff;
+  stacked (c, series, base_y, scale, alpha, tip);
+  c->alpha = saved;
 }
 
 /* ---- time axis ---- */
@@ -222,6 +237,7 @@ static void
 throughput_strip (Chart *c)
 {
   double *in[2][IOCHART_N_CLASSES], *rd[IOCHART_N_CLASSES], *wr[IOCHART_N_CLASSES];
+  double *hl_rd[IOCHART_N_CLASSES] = { NULL }, *hl_wr[IOCHART_N_CLASSES] = { NULL };
   double h = 100, top = c->b.y, max_r, max_w, max;
   g_autofree char *top_tick = NULL, *bottom_tick = NULL;
 
@@ -232,6 +248,16 @@ throughput_strip (Chart *c)
     }
   rates (c, in[0], rd, 1e9);
   rates (c, in[1], wr, 1e9);
+  if (c->hl)
+    {
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        {
+          in[0][k] = c->hl->bytes[k][0];
+          in[1][k] = c->hl->bytes[k][1];
+        }
+      rates (c, in[0], hl_rd, 1e9);
+      rates (c, in[1], hl_wr, 1e9);
+    }
   max_r = series_max (rd, c->b.n);
   max_w = series_max (wr, c->b.n);
 
@@ -250,6 +276,11 @@ throughput_strip (Chart *c)
       label (c, c->b.x0 - 5, base + 4, "0", FONT_SMALL, IOCHART_ANCHOR_END, c->pal->base.dim, 4);
       stacked (c, rd, base, -hr / nr, 0xff, "read throughput");
       stacked (c, wr, base, (h - hr) / nw, 0xa0, "write throughput");
+      if (c->hl)
+        {
+          stacked_lane (c, hl_rd, base, -hr / nr, 0xff, "read throughput");
+          stacked_lane (c, hl_wr, base, (h - hr) / nw, 0xa0, "write throughput");
+        }
       iochart_display_list_line (c->b.dl, c->b.x0, base, c->b.x0 + c->b.n, base, c->pal->base.frame, 1);
     }
   else
@@ -264,15 +295,21 @@ throughput_strip (Chart *c)
                    top_tick, NULL, "0");
       stacked (c, writes ? wr : rd, top + h, -h / max, writes ? 0xa0 : 0xff,
                writes ? "write throughput" : "read throughput");
+      if (c->hl)
+        stacked_lane (c, writes ? hl_wr : hl_rd, top + h, -h / max, writes ? 0xa0 : 0xff,
+                      writes ? "write throughput" : "read throughput");
     }
   free_series (rd);
   free_series (wr);
+  free_series (hl_rd);
+  free_series (hl_wr);
   c->b.y += h;
 }
 
+/* hl: the highlighted lane's part of in, or NULL. */
 static void
 simple_strip (Chart *c, const char *title, const char *subtitle, double *const in[IOCHART_N_CLASSES],
-              double per, double h, const char *unit, const char *what)
+              double *const hl[IOCHART_N_CLASSES], double per, double h, const char *unit, const char *what)
 {
   double *v[IOCHART_N_CLASSES], max;
   g_autofree char *top_tick = NULL;
@@ -283,12 +320,18 @@ simple_strip (Chart *c, const char *title, const char *subtitle, double *const i
   strip_frame (c, c->b.y, h, title, subtitle, top_tick, NULL, "0");
   stacked (c, v, c->b.y + h, -h / max, 0xff, what);
   free_series (v);
+  if (hl)
+    {
+      rates (c, hl, v, per);
+      stacked_lane (c, v, c->b.y + h, -h / max, 0xff, what);
+      free_series (v);
+    }
   c->b.y += h;
 }
 
 /* Quantile of a 5-column window: per-pixel percentiles of a few requests are mostly noise. */
 static double
-latency_at (Chart *c, IochartLatGroup g, guint i, double q)
+latency_at (Chart *c, const IochartBins *bins, IochartLatGroup g, guint i, double q)
 {
   guint32 merged[IOCHART_LAT_BUCKETS] = { 0 };
   guint64 total = 0, acc = 0, want;
@@ -296,8 +339,8 @@ latency_at (Chart *c, IochartLatGroup g, guint i, double q)
   for (guint j = i >= 2 ? i - 2 : 0; j <= i + 2 && j < c->b.n; j++)
     for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
       {
-        merged[k] += c->bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
-        total += c->bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
+        merged[k] += bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
+        total += bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
       }
   if (total == 0)
     return -1;
@@ -309,14 +352,17 @@ latency_at (Chart *c, IochartLatGroup g, guint i, double q)
 }
 
 static void
-latency_line (Chart *c, IochartLatGroup g, double q, double lo, double hi, double top, double h,
-              guint32 color, double width, gboolean dashed, const char *tip)
+latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, double lo, double hi, double top,
+              double h, guint32 color, double width, gboolean dashed, const char *tip)
 {
+  /* while a lane is highlighted, the whole device's lines fade */
+  if (bins == c->bins)
+    color = with_alpha (color, (color & 0xff) * c->alpha / 255);
   g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
 
   for (guint i = 0; i <= c->b.n; i++)
     {
-      double v = i < c->b.n ? latency_at (c, g, i, q) : -1;
+      double v = i < c->b.n ? latency_at (c, bins, g, i, q) : -1;
 
       if (v > 0)
         {
@@ -386,15 +432,22 @@ latency_strip (Chart *c)
       label (c, c->b.x0 - 5, d == hi ? y + 9 : d == lo ? y : y + 4, text, FONT_SMALL, IOCHART_ANCHOR_END,
              c->pal->base.dim, 4);
     }
-  latency_line (c, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 1.5,
+  latency_line (c, c->bins, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 1.5,
                 FALSE, "p99 latency of non-idle requests");
-  latency_line (c, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_BE], 0x80), 1,
+  latency_line (c, c->bins, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_BE], 0x80), 1,
                 FALSE, "median latency of non-idle requests");
   /* idle dashed: the two classes often wait alike, and solid lines on one another hide one */
-  latency_line (c, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1.5,
+  latency_line (c, c->bins, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1.5,
                 TRUE, "p99 latency of idle requests");
-  latency_line (c, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_IDLE], 0x80), 1,
+  latency_line (c, c->bins, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_IDLE], 0x80), 1,
                 TRUE, "median latency of idle requests");
+  if (c->hl)
+    {
+      latency_line (c, c->hl, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 2,
+                    FALSE, "p99 latency of the highlighted lane");
+      latency_line (c, c->hl, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 2,
+                    TRUE, "p99 latency of the highlighted lane");
+    }
   c->b.y += h;
 }
 
@@ -432,6 +485,26 @@ steal_strip (Chart *c)
   c->b.y += h;
 }
 
+/* The highlighted lane's cells of the sector map, a pixel each, would hide among the others':
+ * a 3-pixel mark each, under one tooltip (a few thousand at most). */
+static void
+sector_marks (Chart *c, double top)
+{
+  guint rows = c->hl->sector_rows, n = 0;
+
+  iochart_display_list_begin_group (c->b.dl, "requests of the highlighted lane", NULL);
+  for (guint r = 0; r < rows; r++)
+    for (guint i = 0; i < c->b.n && n < 5000; i++)
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        if (c->hl->sectors[k][(gsize) r * c->b.n + i] > 0)
+          {
+            iochart_display_list_rect (c->b.dl, col_x (c, i) - 1, top + rows - 1 - r - 1, 3, 3, class_colors[k], 0);
+            n++;
+            break;
+          }
+  iochart_display_list_end_group (c->b.dl);
+}
+
 /* One pixel per column and sector band, coloured by the class with most requests there. */
 static void
 sector_strip (Chart *c)
@@ -455,23 +528,33 @@ sector_strip (Chart *c)
         guint k_best = 0;
         guint8 *px = pixels + (gsize) (rows - 1 - r) * stride + i * 4;
 
+        guint32 mine = 0;
+
         for (guint k = 0; k < IOCHART_N_CLASSES; k++)
           {
             guint32 v = c->bins->sectors[k][(gsize) r * c->b.n + i];
+            guint32 own = c->hl ? c->hl->sectors[k][(gsize) r * c->b.n + i] : 0;
+
             total += v;
-            if (v > best)
+            /* a cell of the highlighted lane takes its class, at full strength */
+            if (own > mine)
+              mine = own, k_best = k;
+            else if (v > best && mine == 0)
               best = v, k_best = k;
           }
         if (total == 0)
           continue;
         rgba = class_colors[k_best];
         a = MIN (255, 130 + 40 * (guint) log2 (total));
+        a = mine > 0 ? 255 : a * c->alpha / 255;
         /* cairo's ARGB32: native-endian, premultiplied */
         *(guint32 *) px = a << 24 | ((rgba >> 24) * a / 255) << 16 | (((rgba >> 16) & 0xff) * a / 255) << 8 |
                           (((rgba >> 8) & 0xff) * a / 255);
       }
   /* inset, so that the lowest and highest sectors do not hide under the frame */
   iochart_display_list_image (c->b.dl, c->b.x0, top + 2, c->b.n, rows, pixels, c->b.n, rows, stride);
+  if (c->hl)
+    sector_marks (c, top + 2);
   c->b.y += h;
 }
 
@@ -539,7 +622,7 @@ lane_band (Chart *c, const double *busy_ns, const guint8 *classes, IochartClass 
             break;
         }
       iochart_display_list_rect (c->b.dl, col_x (c, i), y, j - i, h,
-                                 with_alpha (class_colors[k], alphas[level - 1]), 0);
+                                 with_alpha (class_colors[k], alphas[level - 1] * c->alpha / 255), 0);
       i = j;
     }
 }
@@ -608,6 +691,18 @@ lanes_section (Chart *c)
     title = g_strdup_printf ("Processes: top %u by bytes", o->lanes.top_n);
   else
     title = g_strdup ("Processes");
+  if (o->lanes.order == IOCHART_LANE_ORDER_BYTES)
+    {
+      char *t = g_strconcat (title, ", most bytes first", NULL);
+      g_free (title);
+      title = t;
+    }
+  else if (o->lanes.order == IOCHART_LANE_ORDER_STOLEN)
+    {
+      char *t = g_strconcat (title, ", most time stolen by idle I/O first", NULL);
+      g_free (title);
+      title = t;
+    }
   note = g_strdup_printf ("%s. Upper band: queued; lower band: on the device (darker: busier); "
                           "grey line: its life (fork to exit, else first to last I/O).%s", help,
                           c->splits ? " Bar under a name: its time running (dark grey), waiting for a "
@@ -618,19 +713,40 @@ lanes_section (Chart *c)
   for (guint l = 0; l < n; l++)
     {
       const IochartLane *lane = iochart_lanes_get_lane (c->lanes, l);
-      double top = c->b.y;
+      double top;
+
+      if (lane->expanded_from != IOCHART_NO_PROCESS &&
+          (l == 0 || iochart_lanes_get_lane (c->lanes, l - 1)->expanded_from != lane->expanded_from))
+        {
+          /* an expanded lane's caption: whose processes follow */
+          g_autofree char *head = fmt_process (c->capture, lane->expanded_from);
+          g_autofree char *text = g_strdup_printf ("%s and its short-lived descendants, a lane each:", head);
+
+          label (c, MARGIN + 2, c->b.y + 12, text, FONT_SMALL, IOCHART_ANCHOR_START, c->pal->base.dim, 1);
+          c->b.y += 16;
+        }
+      top = c->b.y;
       g_autofree char *tip = lane_facts (c, lane, TRUE);
       g_autofree char *meta = g_strdup_printf ("lane:%u", l);
+      /* the processes of an expanded lane sit indented under a bracket */
+      double indent = lane->expanded_from != IOCHART_NO_PROCESS ? 10 : 0;
       g_autofree char *name = iochart_text_ellipsize (lane->label, FONT, TRUE,
-                                                      IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22);
+                                                      IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22 - indent);
       g_autofree char *facts_full = lane_facts (c, lane, FALSE);
       g_autofree char *facts = iochart_text_ellipsize (facts_full, FONT_SMALL, FALSE,
-                                                       IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22);
+                                                       IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22 - indent);
       gint64 a = lane->start_ns != IOCHART_TIME_UNKNOWN ? lane->start_ns : lane->first_io_ns;
       gint64 b = lane->exit_ns != IOCHART_TIME_UNKNOWN ? lane->exit_ns : lane->last_io_ns;
       double xa, xb;
 
-      if (l % 2 == 0)
+      guint8 alpha = c->alpha;
+
+      if (c->hl && (int) l == iochart_view_get_highlight_lane (c->view))
+        {
+          iochart_display_list_rect (c->b.under, 0, top, c->b.width, LANE_HEIGHT, c->pal->highlight, 0);
+          c->alpha = 0xff;
+        }
+      else if (l % 2 == 0)
         iochart_display_list_rect (c->b.under, 0, top, c->b.width, LANE_HEIGHT, c->pal->stripe, 0);
       iochart_display_list_begin_group (c->b.dl, tip, meta);
       /* lifetime: from fork (or first I/O) to exit (or last I/O) */
@@ -650,10 +766,20 @@ lanes_section (Chart *c)
       iochart_display_list_rect (c->b.dl, MARGIN - 6, top + 4, 4, LANE_HEIGHT - 8,
                                  class_colors[MIN (lane->klass, IOCHART_N_CLASSES - 1)], 0);
       iochart_display_list_end_group (c->b.dl);
+      if (indent > 0)
+        {
+          gboolean first = l == 0 || iochart_lanes_get_lane (c->lanes, l - 1)->expanded_from != lane->expanded_from;
+          gboolean last = l + 1 == n || iochart_lanes_get_lane (c->lanes, l + 1)->expanded_from != lane->expanded_from;
+
+          iochart_display_list_line (c->b.dl, MARGIN + 5, top + (first ? 4 : 0), MARGIN + 5,
+                                     top + (last ? LANE_HEIGHT - 4 : LANE_HEIGHT), c->pal->base.dim, 1);
+        }
       if (c->splits != NULL && !lane->others)
-        split_bar (c, l, MARGIN + 2, top + LANE_HEIGHT - 2, IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22);
-      label_full (c, MARGIN + 2, top + 13, name, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->base.fg, 1, tip);
-      label_full (c, MARGIN + 2, top + 26, facts, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.dim, 1, tip);
+        split_bar (c, l, MARGIN + 2 + indent, top + LANE_HEIGHT - 2, IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22 - indent);
+      label_full (c, MARGIN + 2 + indent, top + 13, name, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->base.fg, 1, tip);
+      label_full (c, MARGIN + 2 + indent, top + 26, facts, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.dim, 1,
+                  tip);
+      c->alpha = alpha;
       c->b.y += LANE_HEIGHT;
     }
   if (n == 0)
@@ -1029,6 +1155,8 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   c.view = view;
   c.capture = iochart_view_get_capture (view);
   c.bins = iochart_view_get_bins (view);
+  c.hl = iochart_view_get_highlight_bins (view);
+  c.alpha = c.hl ? 0x48 : 0xff;
   c.steal = iochart_view_get_steal (view);
   c.sdev = iochart_steal_get_primary (c.steal);
   c.lanes = iochart_view_get_lanes (view);
@@ -1043,7 +1171,8 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   band_top = c.b.y;
   c.b.y += iochart_blocks_marks_band (&c.b, style->marks, style->n_marks, band_top, c.pal->base.dim, c.pal->base.fg);
   axis_top = c.b.y + 10;
-  c.b.y += 16;
+  /* a widget's fixed ruler shows the top axis: the chart keeps only its room for the ticks */
+  c.b.y += style->fixed_ruler ? 6 : 16;
   c.b.plot_top = c.b.y;
   if (c.bins)
     {
@@ -1053,9 +1182,15 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
         inflight[k] = c.bins->inflight_ns[k];
       throughput_strip (&c);
       c.b.y += 10;
-      simple_strip (&c, "IOPS", "completions per second", c.bins->completions, 1e9, 50, "/s", "IOPS");
+      double *hl_inflight[IOCHART_N_CLASSES];
+
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        hl_inflight[k] = c.hl ? c.hl->inflight_ns[k] : NULL;
+      simple_strip (&c, "IOPS", "completions per second", c.bins->completions, c.hl ? c.hl->completions : NULL,
+                    1e9, 50, "/s", "IOPS");
       c.b.y += 10;
-      simple_strip (&c, "In flight", "requests on the device", inflight, 1, 50, "", "requests in flight");
+      simple_strip (&c, "In flight", "requests on the device", inflight, c.hl ? hl_inflight : NULL, 1, 50, "",
+                    "requests in flight");
       c.b.y += 10;
       latency_strip (&c);
       c.b.y += 10;
@@ -1065,7 +1200,8 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
     }
   lanes_section (&c);
   c.b.plot_bottom = c.b.y;
-  time_axis (&c, axis_top, FALSE);
+  if (!style->fixed_ruler)
+    time_axis (&c, axis_top, FALSE);
   time_axis (&c, c.b.y + 14, TRUE);
   c.b.y += 24;
   if (c.bins)

@@ -24,9 +24,11 @@ typedef struct {
   IochartTheme             theme;
   const IochartBlocksMark *marks;       /* labelled lines at times on the capture's clock, in time order */
   guint                    n_marks;
+  gboolean                 fixed_ruler; /* a widget keeps iochart_chart_draw_ruler() above: no top axis */
 } IochartChartStyle;
 
-#define IOCHART_CHART_STYLE_INIT { .title = NULL, .theme = IOCHART_THEME_LIGHT, .marks = NULL, .n_marks = 0 }
+#define IOCHART_CHART_STYLE_INIT { .title = NULL, .theme = IOCHART_THEME_LIGHT, .marks = NULL, .n_marks = 0, \
+                                   .fixed_ruler = FALSE }
 
 gboolean            iochart_theme_from_name (const char              *name,
                                              IochartTheme            *theme);

@@ -11,6 +11,8 @@ struct _IochartView {
   guint               n_lanes_wanted;
   IochartSteal       *steal;
   IochartBins        *bins;
+  int                 highlight_lane;
+  IochartBins        *highlight;
 };
 
 IochartView *
@@ -19,6 +21,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   IochartViewOptions defaults = IOCHART_VIEW_OPTIONS_INIT;
   IochartStealOptions steal = IOCHART_STEAL_OPTIONS_INIT;
   IochartLanesOptions lanes;
+  IochartBinIndex *index;
   IochartView *view;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
@@ -61,13 +64,19 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   steal.n_columns = view->n_columns;
   view->steal = iochart_steal_new (capture, &steal);
 
-  if (view->device >= 0 && options->index && iochart_bin_index_get_capture (options->index) == capture &&
-      iochart_bin_index_get_device (options->index) == view->device)
-    view->bins = iochart_bins_new_indexed (options->index, view->from_ns, view->to_ns, view->n_columns,
+  index = view->device >= 0 && options->index && iochart_bin_index_get_capture (options->index) == capture &&
+          iochart_bin_index_get_device (options->index) == view->device ? options->index : NULL;
+  if (index)
+    view->bins = iochart_bins_new_indexed (index, view->from_ns, view->to_ns, view->n_columns,
                                            IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
   else if (view->device >= 0)
     view->bins = iochart_bins_new_full (capture, view->device, view->from_ns, view->to_ns,
                                         view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
+  view->highlight_lane = options->highlight != IOCHART_NO_PROCESS
+                         ? iochart_lanes_lane_of_process (view->lanes, options->highlight) : -1;
+  if (view->bins && view->highlight_lane >= 0)
+    view->highlight = iochart_bins_new_lane (view->bins, capture, view->device, index, view->lanes,
+                                             view->highlight_lane);
   return view;
 }
 
@@ -81,6 +90,7 @@ iochart_view_free (IochartView *view)
   g_clear_pointer (&view->lanes, iochart_lanes_free);
   g_clear_pointer (&view->steal, iochart_steal_free);
   g_clear_pointer (&view->bins, iochart_bins_free);
+  g_clear_pointer (&view->highlight, iochart_bins_free);
   g_free (view);
 }
 
@@ -94,4 +104,6 @@ IochartLanes *iochart_view_get_lanes (IochartView *view) { return view->lanes; }
 guint iochart_view_get_n_lanes_wanted (IochartView *view) { return view->n_lanes_wanted; }
 IochartSteal *iochart_view_get_steal (IochartView *view) { return view->steal; }
 IochartBins *iochart_view_get_bins (IochartView *view) { return view->bins; }
+int iochart_view_get_highlight_lane (IochartView *view) { return view->highlight_lane; }
+IochartBins *iochart_view_get_highlight_bins (IochartView *view) { return view->highlight; }
 const IochartViewOptions *iochart_view_get_options (IochartView *view) { return &view->options; }

@@ -31,13 +31,15 @@ typedef struct {
   IochartLanesOptions lanes;       /* device and range are set by the view */
   gint64              steal_gap_ns;
   IochartLatencyKind  latency;     /* what the latency strip shows: Q2C unless asked */
+  guint32             highlight;   /* the lane holding this process shows its requests apart in every
+                                    * strip; IOCHART_NO_PROCESS: none */
   IochartBinIndex    *index;       /* the device's bin index, or NULL: the bins walk the requests */
 } IochartViewOptions;
 
 #define IOCHART_VIEW_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
                                     .to_ns = IOCHART_TIME_UNKNOWN, .width = 1600, \
                                     .lanes = IOCHART_LANES_OPTIONS_INIT, .steal_gap_ns = -1, \
-                                    .latency = IOCHART_LATENCY_Q2C }
+                                    .latency = IOCHART_LATENCY_Q2C, .highlight = IOCHART_NO_PROCESS }
 
 typedef struct _IochartView IochartView;
 
@@ -60,6 +62,9 @@ guint           iochart_view_get_n_lanes_wanted (IochartView *view);
 IochartSteal   *iochart_view_get_steal    (IochartView *view);
 /* NULL when the capture has no device. */
 IochartBins    *iochart_view_get_bins     (IochartView *view);
+/* The highlighted lane (-1: none) and its own bins (same columns and sector band; NULL: none). */
+int             iochart_view_get_highlight_lane (IochartView *view);
+IochartBins    *iochart_view_get_highlight_bins (IochartView *view);
 const IochartViewOptions *iochart_view_get_options (IochartView *view);
 
 G_END_DECLS

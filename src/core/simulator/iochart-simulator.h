@@ -92,6 +92,8 @@ typedef struct {
   guint64 idle_dispatch_while_fg_queued;   /* an idle dispatch while a non-idle request waited */
   gint64  max_slice_ns;     /* cfq: longest time one sync queue held the device from its slice start */
   gint64  max_slice_base_ns;/* cfq: the slice that queue was given */
+  guint64 min_budget_sectors; /* bfq: the smallest and largest budget feedback gave a sync queue */
+  guint64 max_budget_sectors;
 } IochartSimStats;
 
 /* Policy spec: "NAME[:KEY=VALUE,...]" with NAME noop, cfq, mq-deadline, bfq; "idle-gate[:...]"
