@@ -83,6 +83,8 @@ struct _IochartBuilder {
   GHashTable         *folded;        /* request -> GArray of FoldedBio, until it completes */
   GArray             *btt_procs;     /* IochartBttFigures per process index */
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
+  gint32              last_pid;      /* the pid proc_for() saw last (-1: none) and its process: */
+  guint32             last_proc;     /* a run of records from one task looks it up once */
   GArray             *hints;         /* ClassHint per process */
   GHashTable         *dev_to_index;  /* dev + 1 -> device index + 1 */
   GArray             *rules;         /* IochartClassRule (match owned) */
@@ -620,6 +622,9 @@ proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm,
   len = strnlen (comm, len);
   if (!comm_is_useful (comm, len))
     return;
+  /* most records name the comm the process has: no need to intern it again */
+  if (p->comm != NULL && strncmp (p->comm, comm, len) == 0 && p->comm[len] == '\0')
+    return;
   interned = _iochart_capture_intern (b->capture, comm, len);
   if (p->comm == interned)
     return;
@@ -659,6 +664,8 @@ proc_new (IochartBuilder *b, gint32 pid)
   g_array_append_val (b->capture->processes, p);
   g_array_append_val (b->hints, none);
   g_hash_table_insert (b->pid_to_proc, GINT_TO_POINTER (pid), GUINT_TO_POINTER (b->capture->processes->len));
+  b->last_pid = pid;
+  b->last_proc = b->capture->processes->len - 1;
   adopt_tasks (b, pid, b->capture->processes->len - 1);
   return b->capture->processes->len - 1;
 }
@@ -671,8 +678,15 @@ proc_for (IochartBuilder *b, gint32 pid, gint64 ts_ns, const char *comm, gsize l
 
   if (pid < 0)
     return IOCHART_NO_PROCESS;
-  v = g_hash_table_lookup (b->pid_to_proc, GINT_TO_POINTER (pid));
-  index = v ? GPOINTER_TO_UINT (v) - 1 : proc_new (b, pid);
+  if (pid == b->last_pid)
+    index = b->last_proc;
+  else
+    {
+      v = g_hash_table_lookup (b->pid_to_proc, GINT_TO_POINTER (pid));
+      index = v ? GPOINTER_TO_UINT (v) - 1 : proc_new (b, pid);
+      b->last_pid = pid;
+      b->last_proc = index;
+    }
   if (comm != NULL)
     proc_set_comm (b, index, ts_ns, comm, len);
   return index;
@@ -712,6 +726,7 @@ _iochart_builder_new (const char *name)
   b->folded = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   b->btt_procs = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
+  b->last_pid = -1;
   b->hints = g_array_new (FALSE, FALSE, sizeof (ClassHint));
   b->dev_to_index = g_hash_table_new (NULL, NULL);
   b->rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));

@@ -303,7 +303,7 @@ read_one (IochartBuilder *b, const char *path, IochartFormat format, GError **er
   switch (format)
     {
     case IOCHART_FORMAT_DAT:
-      return _iochart_dat_check (path, error) && _iochart_dat_read (b, path, error);
+      return _iochart_dat_read (b, path, error);   /* it checks the layout first itself */
     case IOCHART_FORMAT_BLKTRACE:
       cpu_files = _iochart_blktrace_expand (path);
       if (cpu_files == NULL)

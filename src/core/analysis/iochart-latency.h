@@ -50,7 +50,7 @@ typedef struct {
   IochartLatencyRow *rows;
 } IochartLatencyGrouping;
 
-/* Fills the rows of every grouping, with one pass over the requests per kind. */
+/* Fills the rows of every grouping, from one pass over the requests for all kinds. */
 void        iochart_latency_compute        (IochartCapture         *capture,
                                             IochartLatencyGrouping *groupings,
                                             guint                   n_groupings);

@@ -482,24 +482,34 @@ iochart_steal_pick_device (IochartCapture *capture)
 {
   guint n_dev = iochart_capture_get_n_devices (capture);
   guint n_rq = iochart_capture_get_n_requests (capture);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  gsize n_proc = iochart_capture_get_n_processes (capture);
+  g_autofree guint8 *seen = NULL;   /* a bit per (device, process) */
   g_autofree guint *distinct = g_new0 (guint, n_dev + 1);
   g_autofree guint64 *bytes = g_new0 (guint64, n_dev + 1);
   int best = -1;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), -1);
 
+  if (n_dev <= 1)
+    return n_dev == 1 ? 0 : -1;   /* the common case needs no look at the requests */
+  seen = g_new0 (guint8, (n_dev * n_proc + 7) / 8);
   for (guint i = 0; i < n_rq; i++)
     {
       IochartRequest rq;
+      gsize bit;
 
       iochart_capture_get_request (capture, i, &rq);
       if (rq.device >= n_dev)
         continue;
       bytes[rq.device] += rq.bytes;
-      if (rq.process != IOCHART_NO_PROCESS &&
-          g_hash_table_add (seen, GSIZE_TO_POINTER (((gsize) rq.process << 16 | rq.device) + 1)))
-        distinct[rq.device]++;
+      if (rq.process == IOCHART_NO_PROCESS || rq.process >= n_proc)
+        continue;
+      bit = (gsize) rq.device * n_proc + rq.process;
+      if (!(seen[bit / 8] & (1u << (bit % 8))))
+        {
+          seen[bit / 8] |= 1u << (bit % 8);
+          distinct[rq.device]++;
+        }
     }
   for (guint d = 0; d < n_dev; d++)
     if (best < 0 || distinct[d] > distinct[best] ||

@@ -86,7 +86,8 @@ parse_i64 (const char **p, const char *end, gint64 *out)
   while (s < end && g_ascii_isdigit (*s))
     {
       guint d = *s++ - '0';
-      if (v > (G_MAXINT64 - d) / 10)
+      /* v * 10 + d > G_MAXINT64, tested only near it: most numbers are far below */
+      if (G_UNLIKELY (v >= G_MAXINT64 / 10) && (v > G_MAXINT64 / 10 || d > G_MAXINT64 % 10))
         return FALSE;
       v = v * 10 + d;
     }
@@ -108,7 +109,7 @@ parse_u64 (const char **p, const char *end, guint64 *out)
   while (s < end && g_ascii_isdigit (*s))
     {
       guint d = *s++ - '0';
-      if (v > (G_MAXUINT64 - d) / 10)
+      if (G_UNLIKELY (v >= G_MAXUINT64 / 10) && (v > G_MAXUINT64 / 10 || d > G_MAXUINT64 % 10))
         return FALSE;
       v = v * 10 + d;
     }
