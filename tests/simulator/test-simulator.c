@@ -785,6 +785,82 @@ test_bfq_merging (void)
   g_assert_cmpfloat (t, <, 1.2 * ref);
 }
 
+/* ---- robustness ---- */
+
+static guint32 random_seed;
+
+/* six processes of random classes and levels, sync reads and async writes, sequential or
+ * random, thinking 0-20 ms */
+static void
+fill_random (Synth *s)
+{
+  GRand *rng = g_rand_new_with_seed (random_seed);
+  static const char *rwbs[] = { "R", "RM", "W", "WS", "RA" };
+
+  for (gint32 k = 0; k < 6; k++)
+    {
+      IochartClass klass = g_rand_int_range (rng, IOCHART_CLASS_RT, IOCHART_CLASS_IDLE + 1);
+      gint32 ioprio = IOCHART_IOPRIO_MAKE (klass, g_rand_int_range (rng, 0, 8));
+      gboolean sequential = g_rand_boolean (rng);
+      guint64 pos = (guint64) k << 21;
+      gint64 t = g_rand_int_range (rng, 0, 500) * SYNTH_MS;
+
+      s->head = pos;
+      synth_put (s, (SynthEvent) { .ts = t, .kind = S_FORK, .pid = 2000 + k, .ppid = 1, .comm = "rnd" });
+      t += SYNTH_MS;
+      for (guint i = 0; i < 60; i++)
+        {
+          guint32 nr = 8 << g_rand_int_range (rng, 0, 6);
+
+          pos = sequential ? pos + nr : ((guint64) k << 21) + (guint64) g_rand_int_range (rng, 0, 1 << 20) * 2;
+          t = synth_read (s, t, 2000 + k, "rnd", pos, nr, rwbs[g_rand_int_range (rng, 0, G_N_ELEMENTS (rwbs))], ioprio) +
+              g_rand_int_range (rng, 0, 20) * SYNTH_MS;
+        }
+      synth_put (s, (SynthEvent) { .ts = t, .kind = S_EXIT, .pid = 2000 + k });
+    }
+  g_rand_free (rng);
+}
+
+/* Every policy and setting completes every request of random workloads, on devices that take
+ * one, four or many at a time, with and without cgroups. */
+static void
+test_policies_random (void)
+{
+  static const char *policies[] = { "cfq", "cfq:slice_idle=0,group_idle=8ms", "cfq:iops_mode=1,low_latency=0",
+                                    "cfq:back_seek_penalty=1,quantum=2", "bfq", "bfq:low_latency=0,slice_idle=0",
+                                    "idle-gate+bfq", "idle-gate+cfq" };
+  static const char *models[] = { "hdd:capacity=4", "hdd:capacity=4,depth=4", "ssd" };
+  static const char *const groups[] = { "2001=a:100", "2002=b:1000", "2003=a", NULL };
+
+  for (random_seed = 1; random_seed <= 12; random_seed++)
+    {
+      g_autoptr(IochartCapture) c = hand_capture (fill_random);
+
+      for (guint g = 0; g < 2; g++)
+        for (guint m = 0; m < G_N_ELEMENTS (models); m++)
+          {
+            IochartSimWorkloadOptions o = IOCHART_SIM_WORKLOAD_OPTIONS_INIT;
+            g_autoptr(IochartSimWorkload) wl = NULL;
+            g_autoptr(IochartSimDevice) dev = NULL;
+            g_autoptr(GError) error = NULL;
+
+            o.set_group = g ? groups : NULL;
+            wl = iochart_sim_workload_new (c, &o, &error);
+            g_assert_no_error (error);
+            dev = iochart_sim_device_new (wl, models[m], &error);
+            g_assert_no_error (error);
+            for (guint k = 0; k < G_N_ELEMENTS (policies); k++)
+              {
+                IochartSimStats st;
+                g_autoptr(IochartCapture) out = iochart_sim_run (wl, dev, policies[k], &st, &error);
+
+                g_assert_no_error (error);
+                g_assert_cmpuint (st.requests, ==, iochart_sim_workload_get_n_requests (wl));
+              }
+          }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -812,6 +888,7 @@ main (int argc, char **argv)
   g_test_add_func ("/simulator/bfq-budget-feedback", test_bfq_budget_feedback);
   g_test_add_func ("/simulator/bfq-injection", test_bfq_injection);
   g_test_add_func ("/simulator/bfq-merging", test_bfq_merging);
+  g_test_add_func ("/simulator/policies-random", test_policies_random);
   g_test_add_func ("/simulator/bad-groups", test_bad_groups);
   return g_test_run ();
 }
