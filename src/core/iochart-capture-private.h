@@ -197,6 +197,8 @@ struct _IochartCapture {
   GStringChunk *strings;     /* interned comms and names */
   GHashTable  *interned;     /* const char* -> same, for dedup */
   gsize        string_bytes;
+  IochartCapture *strings_owner; /* held: a capture whose strings the names point into (a
+                              * simulated run borrows the observed capture's), or NULL */
   GArray      *devices;      /* IochartDevice */
   GArray      *processes;    /* IochartProcess */
   GArray      *comms;        /* IochartComm, grouped by process */

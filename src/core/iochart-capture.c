@@ -12,6 +12,7 @@ iochart_capture_finalize (GObject *object)
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->interned, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_clear_object (&self->strings_owner);
   g_clear_pointer (&self->devices, g_array_unref);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->comms, g_array_unref);

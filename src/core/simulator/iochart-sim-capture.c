@@ -9,89 +9,55 @@
 #include <string.h>
 #include "iochart-capture-private.h"
 
-/* Every string of in, interned in out: a pointer map, since in's strings are unique. */
-static GHashTable *
-intern_all (IochartCapture *out, IochartCapture *in)
-{
-  GHashTable *map = g_hash_table_new (g_direct_hash, g_direct_equal);
-  GHashTableIter it;
-  gpointer key;
-
-  g_hash_table_iter_init (&it, in->interned);
-  while (g_hash_table_iter_next (&it, &key, NULL))
-    g_hash_table_insert (map, key, (gpointer) _iochart_capture_intern (out, key, -1));
-  return map;
-}
-
-static const char *
-mapped (GHashTable *map, IochartCapture *out, const char *s)
-{
-  const char *found;
-
-  if (s == NULL)
-    return NULL;
-  found = g_hash_table_lookup (map, s);
-  return found ? found : _iochart_capture_intern (out, s, -1);
-}
-
+/* The devices, processes and names of in: the names stay in's strings, which out holds. */
 static void
 copy_names (IochartCapture *out, IochartCapture *in)
 {
-  g_autoptr(GHashTable) map = intern_all (out, in);
-
+  out->strings_owner = g_object_ref (in->strings_owner ? in->strings_owner : in);
   g_array_set_size (out->devices, in->devices->len);
-  for (guint i = 0; i < in->devices->len; i++)
-    {
-      IochartDevice *d = &g_array_index (out->devices, IochartDevice, i);
-
-      *d = g_array_index (in->devices, IochartDevice, i);
-      d->name = mapped (map, out, d->name);
-    }
+  memcpy (out->devices->data, in->devices->data, (gsize) in->devices->len * sizeof (IochartDevice));
   g_array_set_size (out->processes, in->processes->len);
   memcpy (out->processes->data, in->processes->data, (gsize) in->processes->len * sizeof (IochartProcess));
-  for (guint i = 0; i < in->processes->len; i++)
-    {
-      IochartProcess *p = &g_array_index (out->processes, IochartProcess, i);
-      p->comm = mapped (map, out, p->comm);
-    }
   g_array_set_size (out->comms, in->comms->len);
   memcpy (out->comms->data, in->comms->data, (gsize) in->comms->len * sizeof (IochartComm));
-  for (guint i = 0; i < in->comms->len; i++)
-    {
-      IochartComm *c = &g_array_index (out->comms, IochartComm, i);
-      c->comm = mapped (map, out, c->comm);
-    }
 }
 
-typedef struct {
-  gint64  ns;
-  guint32 i;
-} Keyed;
-
-static int
-by_submit (gconstpointer a, gconstpointer b)
+/* The simulated requests by submission time, ties by index: the order they arrived in, with
+ * each run of equal times put in index order (events of one time come out of the engine's heap
+ * in push order). */
+static guint32 *
+by_submit (const IochartSimTimes *times, guint *n_out)
 {
-  const Keyed *x = a, *y = b;
+  guint32 *order = g_new (guint32, MAX (times->n_arrived, 1));
+  const gint64 *t = times->submit_ns;
+  guint n = 0;
 
-  if (x->ns != y->ns)
-    return x->ns < y->ns ? -1 : 1;
-  return x->i < y->i ? -1 : x->i > y->i;
+  for (guint k = 0; k < times->n_arrived; k++)
+    if (times->done_ns[times->arrived[k]] != IOCHART_TIME_UNKNOWN)
+      order[n++] = times->arrived[k];
+  for (guint k = 1; k < n; k++)
+    {
+      guint32 x = order[k];
+      guint j = k;
+
+      for (; j > 0 && t[order[j - 1]] == t[x] && order[j - 1] > x; j--)
+        order[j] = order[j - 1];
+      order[j] = x;
+    }
+  *n_out = n;
+  return order;
 }
 
 static void
 copy_requests (IochartCapture *out, IochartCapture *in, const IochartSimGraph *g, const IochartSimTimes *times)
 {
-  g_autofree Keyed *order = g_new (Keyed, MAX (g->n_rq, 1));
-  guint n = 0;
+  guint n;
+  g_autofree guint32 *order = by_submit (times, &n);
 
-  for (guint i = 0; i < g->n_rq; i++)
-    if (times->done_ns[i] != IOCHART_TIME_UNKNOWN)
-      order[n++] = (Keyed) { times->submit_ns[i], i };
-  qsort (order, n, sizeof (Keyed), by_submit);
   g_array_set_size (out->requests, n);
   for (guint k = 0; k < n; k++)
     {
-      guint32 i = order[k].i;
+      guint32 i = order[k];
       const IochartRequestRec *src = &g_array_index (in->requests, IochartRequestRec, g->source[i]);
       IochartRequestRec *rec = &g_array_index (out->requests, IochartRequestRec, k);
       const IochartSimRq *q = &g->rq[i];

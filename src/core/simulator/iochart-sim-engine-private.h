@@ -10,6 +10,8 @@ typedef struct {
   gint64 *issue_ns;
   gint64 *done_ns;
   gint64 *node_ns;       /* forks [0, P), exits [P, 2P) */
+  guint32 *arrived;      /* requests in the order they arrived: by submit time */
+  guint    n_arrived;
   gint64  end_ns;
 } IochartSimTimes;
 

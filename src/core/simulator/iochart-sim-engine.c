@@ -248,6 +248,7 @@ on_node (Run *r, guint32 node, gint64 now)
   if (node < R)
     {
       r->times.submit_ns[node] = now;
+      r->times.arrived[r->times.n_arrived++] = node;
       if (!_iochart_sim_rq_is_idle (&g->rq[node]))
         r->fg_queued++;
       r->ops->add (r->policy, node, now);
@@ -379,6 +380,8 @@ times_init (IochartSimTimes *t, guint n_rq, guint n_processes)
   t->issue_ns = all + MAX (n_rq, 1);
   t->done_ns = all + 2 * MAX (n_rq, 1);
   t->node_ns = all + 3 * MAX (n_rq, 1);
+  t->arrived = g_new (guint32, MAX (n_rq, 1));
+  t->n_arrived = 0;
 }
 
 static guint
@@ -428,6 +431,7 @@ iochart_sim_run (IochartSimWorkload *wl, IochartSimDevice *dev, const char *poli
   if (stats)
     *stats = r.stats;
   g_free (r.times.submit_ns);
+  g_free (r.times.arrived);
   g_free (r.heap.heap);
   return out;
 }

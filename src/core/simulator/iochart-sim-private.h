@@ -155,6 +155,26 @@ _iochart_sim_pool_queue_of_process (const IochartSimPool *pool, guint32 process)
   return process < pool->n_owners - 1 ? _iochart_sim_pool_find (pool, process) : 0;
 }
 
+/* A time and the index of what it is the time of: what the simulator sorts most. */
+typedef struct {
+  gint64  ns;
+  guint32 index;
+} IochartSimKeyed;
+
+/* Sorts n items of size bytes by the gint64 at key_offset, stably (runs merged, nearly sorted
+ * input by insertion, else radix: linear time for what the simulator sorts),
+ * so items made in index order come out by (time, index). */
+void     _iochart_sim_sort_by_ns   (void           *items,
+                                    guint           n,
+                                    gsize           size,
+                                    gsize           key_offset);
+
+static inline void
+_iochart_sim_sort_keyed (IochartSimKeyed *v, guint n)
+{
+  _iochart_sim_sort_by_ns (v, n, sizeof *v, G_STRUCT_OFFSET (IochartSimKeyed, ns));
+}
+
 /* What a policy may look at: the requests, the device's head and what is in flight. */
 typedef struct {
   const IochartSimRq *rq;

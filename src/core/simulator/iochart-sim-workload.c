@@ -39,20 +39,7 @@ entry_cmp (gconstpointer a, gconstpointer b)
   return x->node < y->node ? -1 : x->node > y->node;
 }
 
-typedef struct {
-  gint64  ns;
-  guint32 index;
-} Keyed;
-
-static int
-keyed_cmp (gconstpointer a, gconstpointer b)
-{
-  const Keyed *x = a, *y = b;
-
-  if (x->ns != y->ns)
-    return x->ns < y->ns ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
+typedef IochartSimKeyed Keyed;
 
 static inline gboolean
 known (gint64 ns)
@@ -196,7 +183,7 @@ collect_requests (IochartCapture *c, guint device, GArray **obs)
       g_array_append_val (keyed, ((Keyed) { _iochart_sim_submit_ns (&o.r), (*obs)->len }));
       g_array_append_val (*obs, o);
     }
-  g_array_sort (keyed, keyed_cmp);
+  _iochart_sim_sort_keyed ((Keyed *) keyed->data, keyed->len);
   return keyed;
 }
 
@@ -210,7 +197,7 @@ observed_service (IochartSimGraph *g, const gint64 *issue, const gint64 *done)
 
   for (guint i = 0; i < g->n_rq; i++)
     by_done[i] = (Keyed) { done[i], i };
-  qsort (by_done, g->n_rq, sizeof (Keyed), keyed_cmp);
+  _iochart_sim_sort_keyed (by_done, g->n_rq);
   for (guint k = 0; k < g->n_rq; k++)
     {
       guint32 i = by_done[k].index;
@@ -263,15 +250,10 @@ in_timeline (const IochartSimRq *q)
   return q->process != IOCHART_NO_PROCESS && _iochart_sim_rq_is_sync (q);
 }
 
-/* Sorts a process's timeline; it comes nearly in order, so short ones by insertion. */
+/* Insertion sort by entry_cmp: short timelines, and the runs of equal times of long ones. */
 static void
-sort_bucket (Entry *e, guint n)
+insertion_sort (Entry *e, guint n)
 {
-  if (n > 32)
-    {
-      qsort (e, n, sizeof (Entry), entry_cmp);
-      return;
-    }
   for (guint i = 1; i < n; i++)
     {
       Entry x = e[i];
@@ -280,6 +262,26 @@ sort_bucket (Entry *e, guint n)
       for (; j > 0 && entry_cmp (&e[j - 1], &x) > 0; j--)
         e[j] = e[j - 1];
       e[j] = x;
+    }
+}
+
+/* Sorts a process's timeline: a long one (a `find` that forked a million `cat`s) by time in
+ * linear time, then each run of equal times by kind and node. */
+static void
+sort_bucket (Entry *e, guint n)
+{
+  if (n <= 32)
+    {
+      insertion_sort (e, n);
+      return;
+    }
+  _iochart_sim_sort_by_ns (e, n, sizeof (Entry), G_STRUCT_OFFSET (Entry, ns));
+  for (guint i = 0, j; i < n; i = j)
+    {
+      for (j = i + 1; j < n && e[j].ns == e[i].ns; j++)
+        ;
+      if (j - i > 1)
+        insertion_sort (e + i, j - i);
     }
 }
 
@@ -427,7 +429,7 @@ build_successors (IochartSimGraph *g, const gint64 *obs)
       else if (n < g->n_rq || n >= 2 * g->n_rq)   /* completions come from the device */
         roots[n_roots++] = (Keyed) { obs[n], n };
     }
-  qsort (roots, n_roots, sizeof (Keyed), keyed_cmp);
+  _iochart_sim_sort_keyed (roots, n_roots);
   g->roots = g_new (guint32, MAX (n_roots, 1));
   for (guint i = 0; i < n_roots; i++)
     g->roots[i] = roots[i].index;
