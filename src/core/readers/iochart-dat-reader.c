@@ -985,14 +985,45 @@ table_for (ReadState *st, struct tracecmd_input *handle)
   return t;
 }
 
+/* Whether the handle num() saw last has the other byte order: asked once per handle, not per
+ * field read (reset by each read, as a handle's address may come again). */
+static __thread struct tep_handle *num_tep;
+static __thread gboolean num_swap;
+
+/* tep_read_number_field(), inline: it is called several times a record. dispatch() has checked
+ * the record holds every field. */
 static guint64
 num (const struct tep_format_field *field, const struct tep_record *rec, guint64 fallback)
 {
-  unsigned long long v;
+  const guint8 *p;
+  guint16 v16;
+  guint32 v32;
+  guint64 v64;
 
-  if (field == NULL || tep_read_number_field ((struct tep_format_field *) field, rec->data, &v) != 0)
+  if (field == NULL)
     return fallback;
-  return v;
+  if (G_UNLIKELY (field->event->tep != num_tep))
+    {
+      num_tep = field->event->tep;
+      num_swap = tep_is_file_bigendian (num_tep) != tep_is_local_bigendian (num_tep);
+    }
+  p = (const guint8 *) rec->data + field->offset;
+  switch (field->size)
+    {
+    case 1:
+      return *p;
+    case 2:
+      memcpy (&v16, p, 2);
+      return num_swap ? GUINT16_SWAP_LE_BE (v16) : v16;
+    case 4:
+      memcpy (&v32, p, 4);
+      return num_swap ? GUINT32_SWAP_LE_BE (v32) : v32;
+    case 8:
+      memcpy (&v64, p, 8);
+      return num_swap ? GUINT64_SWAP_LE_BE (v64) : v64;
+    default:
+      return fallback;
+    }
 }
 
 /* A char array or a __data_loc string, bounded by the record; NULL when it points outside. */
@@ -1236,6 +1267,7 @@ _iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
   int fault;
 
   g_return_val_if_fail (b != NULL && path != NULL, FALSE);
+  num_tep = NULL;
   if (!inspect (path, &f, error))
     return FALSE;
   st.data_bytes = f.data_bytes;

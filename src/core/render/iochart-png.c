@@ -84,11 +84,24 @@ on_png_warning (png_structp png, png_const_charp message)
 {
 }
 
+static void
+write_file (png_structp png, png_bytep data, png_size_t len)
+{
+  if (fwrite (data, 1, len, png_get_io_ptr (png)) != len)
+    png_error (png, g_strerror (errno));
+}
+
+static void
+write_bytes (png_structp png, png_bytep data, png_size_t len)
+{
+  g_byte_array_append (png_get_io_ptr (png), data, len);
+}
+
 /* Everything that touches libpng's longjmp lives here, with no automatic variable changed
  * after setjmp (C11 7.13.2.1). */
 static gboolean
-encode (FILE *f, const guint8 *data, int stride, int width, int height, gboolean alpha, guint8 *row,
-        char *message)
+encode (png_rw_ptr write, gpointer io, const guint8 *data, int stride, int width, int height, gboolean alpha,
+        guint8 *row, char *message)
 {
   png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, message, on_png_error, on_png_warning);
   png_infop info = png ? png_create_info_struct (png) : NULL;
@@ -104,7 +117,7 @@ encode (FILE *f, const guint8 *data, int stride, int width, int height, gboolean
       png_destroy_write_struct (&png, &info);
       return FALSE;
     }
-  png_init_io (png, f);
+  png_set_write_fn (png, io, write, NULL);
   png_set_compression_level (png, 1);
   png_set_compression_strategy (png, Z_RLE);
   png_set_filter (png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
@@ -121,22 +134,32 @@ encode (FILE *f, const guint8 *data, int stride, int width, int height, gboolean
   return TRUE;
 }
 
-gboolean
-iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
+/* Encodes image through write(io): FALSE with message set when libpng fails. */
+static gboolean
+encode_surface (cairo_surface_t *image, png_rw_ptr write, gpointer io, char *message)
 {
   int width = cairo_image_surface_get_width (image), height = cairo_image_surface_get_height (image);
   int stride = cairo_image_surface_get_stride (image);
   cairo_format_t format = cairo_image_surface_get_format (image);
   const guint8 *data;
-  gboolean alpha, ok;
+  gboolean alpha;
   g_autofree guint8 *row = NULL;
-  char message[256] = "";
-  FILE *f;
 
   g_return_val_if_fail (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, FALSE);
   cairo_surface_flush (image);
   data = cairo_image_surface_get_data (image);
   alpha = format == CAIRO_FORMAT_ARGB32 && !all_opaque (data, stride, width, height);
+  row = g_malloc ((gsize) MAX (width, 1) * 4);
+  return encode (write, io, data, stride, width, height, alpha, row, message);
+}
+
+gboolean
+iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
+{
+  char message[256] = "";
+  gboolean ok;
+  FILE *f;
+
   if ((f = fopen (path, "wb")) == NULL)
     {
       int e = errno;
@@ -144,8 +167,7 @@ iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, g_strerror (e));
       return FALSE;
     }
-  row = g_malloc ((gsize) width * 4);
-  ok = encode (f, data, stride, width, height, alpha, row, message);
+  ok = encode_surface (image, write_file, f, message);
   if (fclose (f) != 0 && ok)
     {
       ok = FALSE;
@@ -154,4 +176,18 @@ iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
   if (!ok)
     g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, message);
   return ok;
+}
+
+GBytes *
+iochart_png_encode (cairo_surface_t *image)
+{
+  GByteArray *out = g_byte_array_new ();
+  char message[256] = "";
+
+  if (!encode_surface (image, write_bytes, out, message))
+    {
+      g_byte_array_unref (out);
+      return NULL;
+    }
+  return g_byte_array_free_to_bytes (out);
 }

@@ -20,4 +20,7 @@ gboolean iochart_png_write (cairo_surface_t *image,
                             const char      *path,
                             GError         **error);
 
+/* The same PNG in memory (an SVG's embedded image); NULL only when libpng fails. */
+GBytes          *iochart_png_encode (cairo_surface_t *image);
+
 G_END_DECLS

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "iochart-svg.h"
+#include "iochart-png.h"
 #include "iochart-output.h"
 #include "iochart-error.h"
 
@@ -131,32 +132,26 @@ close_element (GString *out, const char *name, const IochartDlItem *item)
   g_string_append_printf (out, "</%s>\n", name);
 }
 
-static cairo_status_t
-append_bytes (void *closure, const unsigned char *data, unsigned int length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
 static void
 image (GString *out, const IochartDlItem *item)
 {
   cairo_surface_t *surface;
-  g_autoptr(GByteArray) png = g_byte_array_new ();
+  g_autoptr(GBytes) png = NULL;
   g_autofree char *b64 = NULL;
 
   surface = cairo_image_surface_create_for_data (item->pixels, CAIRO_FORMAT_ARGB32, item->width_px,
                                                  item->height_px, item->stride);
-  cairo_surface_write_to_png_stream (surface, append_bytes, png);
+  png = iochart_png_encode (surface);   /* the fast writer, not cairo's: same pixels */
   cairo_surface_destroy (surface);
-  b64 = g_base64_encode (png->data, png->len);
+  if (png != NULL)
+    b64 = g_base64_encode (g_bytes_get_data (png, NULL), g_bytes_get_size (png));
   g_string_append (out, "<image");
   attr_num (out, "x", item->x);
   attr_num (out, "y", item->y);
   attr_num (out, "width", item->w);
   attr_num (out, "height", item->h);
   g_string_append (out, " preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,");
-  g_string_append (out, b64);
+  g_string_append (out, b64 != NULL ? b64 : "");
   g_string_append_c (out, '"');
   close_element (out, "image", item);
 }
