@@ -25,6 +25,10 @@ struct _IochartCapturePage {
   GtkDrawingArea      *ruler;
   IochartTimelineView *timeline;
   IochartRangePanel   *panel;
+  GtkStack            *side_stack;
+  IochartWhatifPanel  *whatif;
+  GtkBox              *sim_box;
+  GPtrArray           *sim_views;           /* IochartTimelineView of each simulated run */
 
   char                *title;
   GStrv                paths;
@@ -125,6 +129,7 @@ progress_tick (gpointer user_data)
 }
 
 static void fill_filters (IochartCapturePage *self);
+static void timeline_changed (IochartCapturePage *self);
 static void toggle_expanded (IochartCapturePage *self);
 static void schedule_figures (IochartCapturePage *self);
 
@@ -164,6 +169,10 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->steal = g_steal_pointer (&r->steal);
   load_result_free (r);
   iochart_timeline_view_set_data (self->timeline, self->capture, self->bootchart);
+  iochart_whatif_panel_set_capture (self->whatif, self->bootchart ? NULL : self->capture);
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->side_stack)) ?
+                          gtk_widget_get_first_child (gtk_widget_get_parent (GTK_WIDGET (self->side_stack))) : NULL,
+                          self->bootchart == NULL);
   fill_filters (self);
   iochart_range_panel_set_episodes (self->panel, self->steal,
                                     iochart_timeline_view_get_origin_ns (self->timeline));
@@ -450,6 +459,9 @@ timeline_changed (IochartCapturePage *self)
   iochart_timeline_view_get_range (self->timeline, &from, &to);
   text = range_text (self, from, to);
   gtk_label_set_text (self->range_label, text);
+  /* the simulated runs follow the observed one's time range */
+  for (guint i = 0; self->sim_views && i < self->sim_views->len; i++)
+    iochart_timeline_view_set_range (g_ptr_array_index (self->sim_views, i), from, to);
   gtk_widget_queue_draw (GTK_WIDGET (self->ruler));
   if (!iochart_timeline_view_get_selection (self->timeline, &sf, &st))
     schedule_figures (self);
@@ -493,7 +505,74 @@ episode_activated (IochartCapturePage *self, guint index)
 static void
 dark_changed (IochartCapturePage *self)
 {
-  iochart_timeline_view_set_dark (self->timeline, adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+
+  iochart_timeline_view_set_dark (self->timeline, dark);
+  for (guint i = 0; self->sim_views && i < self->sim_views->len; i++)
+    iochart_timeline_view_set_dark (g_ptr_array_index (self->sim_views, i), dark);
+}
+
+/* ---- what if ---- */
+
+static void
+sim_changed (IochartCapturePage *self, IochartTimelineView *view)
+{
+  gint64 from, to;
+
+  iochart_timeline_view_get_range (view, &from, &to);
+  iochart_timeline_view_set_range (self->timeline, from, to);
+}
+
+/* Each simulated run's chart under the observed one, on one time scale: the longest run's. */
+static void
+whatif_finished (IochartCapturePage *self)
+{
+  GtkWidget *child;
+  guint n = iochart_whatif_panel_get_n_runs (self->whatif);
+  gint64 from = iochart_capture_get_start_ns (self->capture), to = iochart_capture_get_end_ns (self->capture);
+
+  if (iochart_whatif_panel_get_error (self->whatif))
+    return;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->sim_box))))
+    gtk_box_remove (self->sim_box, child);
+  g_ptr_array_set_size (self->sim_views, 0);
+  for (guint i = 0; i < n; i++)
+    to = MAX (to, iochart_capture_get_end_ns (iochart_whatif_panel_get_run (self->whatif, i)));
+  for (guint i = 0; i < n; i++)
+    {
+      IochartTimelineView *view = IOCHART_TIMELINE_VIEW (iochart_timeline_view_new ());
+      g_autofree char *text = g_strdup_printf (_("Simulated under %s, device model %s"),
+                                               iochart_whatif_panel_get_run_policy (self->whatif, i),
+                                               iochart_whatif_panel_get_model (self->whatif));
+      GtkWidget *heading = gtk_label_new (text);
+
+      gtk_label_set_xalign (GTK_LABEL (heading), 0);
+      gtk_label_set_wrap (GTK_LABEL (heading), TRUE);
+      gtk_widget_add_css_class (heading, "sim-heading");
+      gtk_box_append (self->sim_box, heading);
+      iochart_timeline_view_set_data (view, iochart_whatif_panel_get_run (self->whatif, i), NULL);
+      iochart_timeline_view_set_dark (view, adw_style_manager_get_dark (adw_style_manager_get_default ()));
+      iochart_timeline_view_set_full_range (view, from, to);
+      /* zooming a simulated run's chart zooms them all */
+      g_signal_connect_object (view, "changed", G_CALLBACK (sim_changed), self, G_CONNECT_SWAPPED);
+      gtk_box_append (self->sim_box, GTK_WIDGET (view));
+      g_ptr_array_add (self->sim_views, view);
+    }
+  iochart_timeline_view_set_full_range (self->timeline, from, to);
+  iochart_timeline_view_zoom_fit (self->timeline);
+  timeline_changed (self);
+}
+
+IochartWhatifPanel *
+iochart_capture_page_get_whatif (IochartCapturePage *self)
+{
+  return self->whatif;
+}
+
+GPtrArray *
+iochart_capture_page_get_sim_views (IochartCapturePage *self)
+{
+  return self->sim_views;
 }
 
 /* ---- actions ---- */
@@ -525,6 +604,13 @@ iochart_capture_page_activate (IochartCapturePage *self, const char *action)
     gtk_drop_down_set_selected (self->order_dropdown, IOCHART_LANE_ORDER_STOLEN);
   else if (g_str_equal (action, "expand-lane"))
     toggle_expanded (self);
+  else if (g_str_equal (action, "whatif-run") && self->bootchart == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->side_stack, "whatif");
+      iochart_whatif_panel_run (self->whatif);
+    }
+  else if (g_str_equal (action, "whatif-cancel"))
+    iochart_whatif_panel_cancel (self->whatif);
 }
 
 /* The clicked lane as its processes, or the lane it came out of folded back. */
@@ -663,6 +749,7 @@ iochart_capture_page_finalize (GObject *object)
   g_clear_object (&self->capture);
   g_clear_object (&self->bootchart);
   g_clear_pointer (&self->steal, iochart_steal_free);
+  g_clear_pointer (&self->sim_views, g_ptr_array_unref);
   G_OBJECT_CLASS (iochart_capture_page_parent_class)->finalize (object);
 }
 
@@ -680,6 +767,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
 
   g_type_ensure (IOCHART_TYPE_TIMELINE_VIEW);
   g_type_ensure (IOCHART_TYPE_RANGE_PANEL);
+  g_type_ensure (IOCHART_TYPE_WHATIF_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-capture-page.ui");
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, stack);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, loading_label);
@@ -694,6 +782,10 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, ruler);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, timeline);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, panel);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, side_stack);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, whatif);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, sim_box);
+  gtk_widget_class_bind_template_callback (widget_class, whatif_finished);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed);
   gtk_widget_class_bind_template_callback (widget_class, order_changed);
@@ -711,6 +803,7 @@ iochart_capture_page_init (IochartCapturePage *self)
   AdwStyleManager *style = adw_style_manager_get_default ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->sim_views = g_ptr_array_new ();
   gtk_drawing_area_set_draw_func (self->ruler, draw_ruler, self, NULL);
   g_signal_connect_swapped (style, "notify::dark", G_CALLBACK (dark_changed), self);
   dark_changed (self);

@@ -5,6 +5,7 @@
 #include <adwaita.h>
 #include "iochart-timeline-view.h"
 #include "iochart-range-panel.h"
+#include "iochart-whatif-panel.h"
 
 G_BEGIN_DECLS
 
@@ -31,7 +32,8 @@ gboolean             iochart_capture_page_is_ready      (IochartCapturePage *sel
 /* The error the load ended with, or NULL. */
 const GError        *iochart_capture_page_get_error     (IochartCapturePage *self);
 /* "zoom-in", "zoom-out", "zoom-fit", "zoom-selection", "pan-left", "pan-right", "find",
- * "sort-first-io", "sort-bytes", "sort-stolen", "expand-lane" (the clicked lane, or fold it back). */
+ * "sort-first-io", "sort-bytes", "sort-stolen", "expand-lane" (the clicked lane, or fold it back),
+ * "whatif-run" (the what-if panel's choices), "whatif-cancel". */
 void                 iochart_capture_page_activate      (IochartCapturePage *self,
                                                          const char         *action);
 /* The view as SVG, PNG or PDF (by the name's extension), through the CLI's backends. */
@@ -47,5 +49,8 @@ void                 iochart_capture_page_set_search    (IochartCapturePage *sel
 void                 iochart_capture_page_update_figures (IochartCapturePage *self);
 IochartTimelineView *iochart_capture_page_get_timeline  (IochartCapturePage *self);
 IochartRangePanel   *iochart_capture_page_get_panel     (IochartCapturePage *self);
+IochartWhatifPanel  *iochart_capture_page_get_whatif    (IochartCapturePage *self);
+/* The simulated runs' charts under the observed one (IochartTimelineView). */
+GPtrArray           *iochart_capture_page_get_sim_views (IochartCapturePage *self);
 
 G_END_DECLS

@@ -342,6 +342,14 @@ iochart_timeline_view_pan (IochartTimelineView *self, double fraction)
 }
 
 void
+iochart_timeline_view_set_full_range (IochartTimelineView *self, gint64 from, gint64 to)
+{
+  self->full_from = from;
+  self->full_to = MAX (to, from + 1);
+  iochart_timeline_view_set_range (self, MAX (self->from, from), MIN (self->to, self->full_to));
+}
+
+void
 iochart_timeline_view_zoom_fit (IochartTimelineView *self)
 {
   iochart_timeline_view_set_range (self, self->full_from, self->full_to);

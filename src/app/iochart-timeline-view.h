@@ -37,6 +37,10 @@ void                iochart_timeline_view_set_dark       (IochartTimelineView *s
 void                iochart_timeline_view_get_full_range (IochartTimelineView *self,
                                                           gint64              *from_ns,
                                                           gint64              *to_ns);
+/* Widens (or narrows) how far the view zooms out: the runs of a what-if share one time scale. */
+void                iochart_timeline_view_set_full_range (IochartTimelineView *self,
+                                                          gint64               from_ns,
+                                                          gint64               to_ns);
 void                iochart_timeline_view_get_range      (IochartTimelineView *self,
                                                           gint64              *from_ns,
                                                           gint64              *to_ns);

@@ -432,6 +432,8 @@ iochart_window_init (IochartWindow *self)
     { "sort-bytes", page_action },
     { "sort-stolen", page_action },
     { "expand-lane", page_action },
+    { "whatif-run", page_action },
+    { "whatif-cancel", page_action },
     { "record", record_activated },
     { "export", export_activated },
     { "close-tab", close_tab_activated },

@@ -189,18 +189,7 @@ seconds (IochartCapture *c, gint64 ns)
 static char *
 change (const IochartSimFigures *obs, const IochartSimFigures *sim, IochartCapture *c)
 {
-  gint64 t0 = iochart_capture_get_start_ns (c);
-  double a, b;
-
-  if (obs->end_ns == IOCHART_TIME_UNKNOWN || sim->end_ns == IOCHART_TIME_UNKNOWN)
-    return g_strdup (sim->requests == 0 && obs->requests > 0 ? "dropped" : "");
-  /* the lane's own duration, so that a lane starting late is not flattered */
-  a = obs->end_ns - MIN (obs->start_ns, t0 + (obs->start_ns - t0));
-  b = sim->end_ns - sim->start_ns;
-  a = obs->end_ns - obs->start_ns;
-  if (a <= 0)
-    return g_strdup ("");
-  return g_strdup_printf ("%+.1f%%", 100.0 * (b - a) / a);
+  return iochart_sim_figures_change_text (obs, sim);
 }
 
 /* "0 (sequential)", "under 1 MiB", "1 MiB - 16 MiB", "4 GiB and more": unit bytes per step */

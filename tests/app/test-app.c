@@ -390,6 +390,109 @@ test_lanes (void)
   settle ();
 }
 
+/* What if: noop and bfq with the idle find made best-effort, run through win.whatif-run in the
+ * worker; the table's changes are those `iochart simulate --json` gives for the same choices, and
+ * each run's chart sits under the observed one on one time scale. */
+static void
+test_whatif (void)
+{
+  IochartCapturePage *page = iochart_window_get_current_page (window);
+  IochartWhatifPanel *whatif = iochart_capture_page_get_whatif (page);
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  const char *policies[] = { "noop", "bfq", NULL };
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  const char *argv[] = { g_getenv ("IOCHART"), "simulate", "--policy", "noop", "--policy", "bfq", "--device-model",
+                         "observed", "--set-class", "15443=be", "--json", path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+  JsonArray *obs_lanes;
+  GPtrArray *rows, *views;
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC, full_from, full_to, from, to;
+  g_auto(GStrv) asked = NULL;
+
+  iochart_whatif_panel_set_choices (whatif, policies, FALSE, "observed", "15443=be", NULL);
+  asked = iochart_whatif_panel_get_policies (whatif);
+  g_assert_cmpstrv (asked, policies);
+  action ("whatif-run");
+  g_assert_true (iochart_whatif_panel_is_running (whatif) || iochart_whatif_panel_get_n_runs (whatif) == 2);
+  screenshot ("app-whatif-running.png");
+  while (iochart_whatif_panel_is_running (whatif) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  settle ();
+  g_assert_null (iochart_whatif_panel_get_error (whatif));
+  g_assert_cmpuint (iochart_whatif_panel_get_n_runs (whatif), ==, 2);
+  g_assert_true (g_str_has_prefix (iochart_whatif_panel_get_run_policy (whatif, 1), "bfq:"));
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, NULL,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  root = json_node_get_object (json_parser_get_root (parser));
+  obs_lanes = json_object_get_array_member (json_object_get_object_member (root, "observed"), "lanes");
+  rows = iochart_whatif_panel_get_rows (whatif);
+  g_assert_cmpuint (rows->len, ==, json_array_get_length (json_object_get_array_member (root, "lanes")));
+  for (guint l = 0; l < rows->len; l++)
+    {
+      GStrv row = g_ptr_array_index (rows, l);
+      JsonObject *o = json_array_get_object_element (obs_lanes, l);
+
+      g_assert_cmpstr (row[0], ==, json_object_get_string_member (json_array_get_object_element (
+                                     json_object_get_array_member (root, "lanes"), l), "label"));
+      for (guint k = 0; k < 2; k++)
+        {
+          JsonObject *sim = json_array_get_object_element (json_object_get_array_member (
+                              json_array_get_object_element (json_object_get_array_member (root, "policies"), k),
+                              "lanes"), l);
+          double a, b;
+          g_autofree char *want = NULL;
+
+          if (!json_object_has_member (sim, "end_ns") || !json_object_has_member (o, "end_ns"))
+            continue;
+          a = json_object_get_int_member (o, "end_ns") - json_object_get_int_member (o, "start_ns");
+          b = json_object_get_int_member (sim, "end_ns") - json_object_get_int_member (sim, "start_ns");
+          want = json_object_get_int_member (sim, "requests") == 0 && json_object_get_int_member (o, "requests") > 0
+                 ? g_strdup ("dropped")
+                 : a > 0 ? g_strdup_printf ("%+.1f%%", 100.0 * (b - a) / a) : g_strdup ("");
+          g_test_message ("%s %u: app %s, simulate --json %s", row[0], k, row[3 + 2 * k], want);
+          g_assert_cmpstr (row[3 + 2 * k], ==, want);
+        }
+    }
+
+  /* the runs' charts under the observed one, on the longest run's time scale */
+  views = iochart_capture_page_get_sim_views (page);
+  g_assert_cmpuint (views->len, ==, 2);
+  iochart_timeline_view_get_full_range (tl, &full_from, &full_to);
+  for (guint k = 0; k < 2; k++)
+    {
+      IochartTimelineView *v = g_ptr_array_index (views, k);
+
+      g_assert_true (iochart_view_get_capture (iochart_timeline_view_get_view (v)) ==
+                     iochart_whatif_panel_get_run (whatif, k));
+      g_assert_cmpint (full_to, >=, iochart_capture_get_end_ns (iochart_whatif_panel_get_run (whatif, k)));
+      iochart_timeline_view_get_range (v, &from, &to);
+      g_assert_cmpint (from, ==, full_from);
+      g_assert_cmpint (to, ==, full_to);
+    }
+  /* a zoom of the observed chart zooms the simulated ones */
+  action ("zoom-in");
+  iochart_timeline_view_get_range (tl, &full_from, &full_to);
+  iochart_timeline_view_get_range (g_ptr_array_index (views, 1), &from, &to);
+  g_assert_cmpint (from, ==, full_from);
+  g_assert_cmpint (to, ==, full_to);
+  action ("zoom-fit");
+  screenshot ("app-whatif.png");
+  {
+    GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW));
+    GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (sw);
+
+    gtk_adjustment_set_value (adj, gtk_widget_get_height (GTK_WIDGET (tl)) - 300);
+    screenshot ("app-whatif-simulated.png");
+    gtk_adjustment_set_value (adj, 0);
+  }
+}
+
 /* The Open dialogs' grouping through win.open-paths: a blktrace folder and a .dat chosen together
  * are one run in one tab (the .dat lends its classes); plain files a tab each. */
 static void
@@ -549,6 +652,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/axis-once", test_axis_once);
   g_test_add_func ("/app/pinch", test_pinch);
   g_test_add_func ("/app/lanes", test_lanes);
+  g_test_add_func ("/app/whatif", test_whatif);
   g_test_add_func ("/app/open-paths", test_open_paths);
   g_test_add_func ("/app/blktrace", test_blktrace);
   g_test_add_func ("/app/text", test_text);

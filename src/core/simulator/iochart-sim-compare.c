@@ -156,3 +156,18 @@ iochart_sim_figures_mostly_off_disk (const IochartSimFigures *f)
 
   return life > 0 && f->disk_ns * 2 < life;
 }
+
+char *
+iochart_sim_figures_change_text (const IochartSimFigures *obs, const IochartSimFigures *sim)
+{
+  double a, b;
+
+  if (!known (obs->end_ns) || !known (sim->end_ns))
+    return g_strdup (sim->requests == 0 && obs->requests > 0 ? "dropped" : "");
+  /* the lane's own duration, so that a lane starting late is not flattered */
+  a = obs->end_ns - obs->start_ns;
+  b = sim->end_ns - sim->start_ns;
+  if (a <= 0)
+    return g_strdup ("");
+  return g_strdup_printf ("%+.1f%%", 100.0 * (b - a) / a);
+}

@@ -33,6 +33,11 @@ void     iochart_sim_figures_processes (IochartCapture    *capture,
                                         gint64            *end_ns,
                                         guint64           *bytes);
 
+/* How a lane's duration (end - start) changed from the observed run to a simulated one: "+12.5%",
+ * "dropped" when the simulated run issued none of its I/O, "" when it cannot be said. */
+char    *iochart_sim_figures_change_text (const IochartSimFigures *obs,
+                                          const IochartSimFigures *sim);
+
 /* Whether a lane spent most of its life off the disk: then only its I/O time is simulated. */
 gboolean iochart_sim_figures_mostly_off_disk (const IochartSimFigures *f);
 
