@@ -121,7 +121,8 @@ parse_options (Options *o, int argc, char **argv, GError **error)
     "slice_idle, low_latency, target_latency, fifo_expire_sync, fifo_expire_async, back_seek_max\n"
     "KiB, back_seek_penalty, group_idle, iops_mode); mq-deadline (read_expire,\n"
     "write_expire, fifo_batch, writes_starved, prio_aging_expire); bfq (slice_idle, timeout_sync,\n"
-    "max_budget, low_latency, wr_max_time); idle-gate (gap, k, starve) alone or wrapping one:\n"
+    "max_budget, low_latency, wr_max_time, fifo_expire_sync, fifo_expire_async, back_seek_max,\n"
+    "back_seek_penalty); idle-gate (gap, k, starve) alone or wrapping one:\n"
     "idle-gate:gap=100ms+cfq. --set-group puts processes in cgroups for cfq.\n"
     "Device models: fit (depth), observed (depth), hdd (rpm, seek, stroke, overhead, rate MiB/s,\n"
     "capacity GiB, depth), ssd (latency, bandwidth MiB/s, channels).");

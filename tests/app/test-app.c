@@ -213,7 +213,7 @@ lane_named (IochartTimelineView *tl, const char *prefix)
 static void
 test_axis_once (void)
 {
-  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartCapturePage *page = iochart_window_get_current_page (window);   /* test_dat's */
   IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
   IochartDisplayList *dl = iochart_timeline_view_get_display_list (tl);
   g_autoptr(IochartDisplayList) exported = iochart_timeline_view_draw_at (tl, (guint) iochart_display_list_get_width (dl), NULL);
@@ -612,8 +612,14 @@ static void
 test_dark (void)
 {
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
-  open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (open_sample ("ionice-bfq.dat"));
+
   screenshot ("app-dark.png");
+  /* a highlighted lane in the dark palette */
+  iochart_timeline_view_activate_lane (tl, lane_named (tl, "find[15443]"));
+  settle ();
+  g_assert_nonnull (iochart_view_get_highlight_bins (iochart_timeline_view_get_view (tl)));
+  screenshot ("app-dark-highlighted.png");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
 

@@ -457,8 +457,8 @@ test_cfq_low_latency (void)
   g_assert_cmpfloat (max_wait_ms (on, 2010), <, 0.75 * max_wait_ms (off, 2010));
 }
 
-/* Writes queued out of order go to the disk in sector order; a backward seek within
- * back_seek_max costs back_seek_penalty times its distance. */
+/* Writes queued out of order go to the disk in sector order under cfq and bfq; a backward seek
+ * within back_seek_max costs back_seek_penalty times its distance. */
 static const gint64 out_of_order[] = { 0, 1000, -500, 3000, -20000, 50000 };
 
 static void
@@ -494,7 +494,7 @@ issue_order (IochartCapture *c, const char *policy, gint64 *order)
 }
 
 static void
-test_cfq_sector_order (void)
+test_sector_order (void)
 {
   g_autoptr(IochartCapture) c = hand_capture (fill_out_of_order);
   static const gint64 cfq[] = { 0, 1000, 3000, -500, -20000, 50000 };
@@ -508,6 +508,13 @@ test_cfq_sector_order (void)
   for (guint i = 0; i < G_N_ELEMENTS (got); i++)
     g_assert_cmpint (got[i], ==, cfq[i]);
   issue_order (c, "cfq:back_seek_penalty=100", got);
+  for (guint i = 0; i < G_N_ELEMENTS (got); i++)
+    g_assert_cmpint (got[i], ==, penalty[i]);
+  /* bfq_choose_req is the same */
+  issue_order (c, "bfq", got);
+  for (guint i = 0; i < G_N_ELEMENTS (got); i++)
+    g_assert_cmpint (got[i], ==, cfq[i]);
+  issue_order (c, "bfq:back_seek_penalty=100", got);
   for (guint i = 0; i < G_N_ELEMENTS (got); i++)
     g_assert_cmpint (got[i], ==, penalty[i]);
 }
@@ -879,7 +886,7 @@ main (int argc, char **argv)
   g_test_add_func ("/simulator/cfq-group-idle", test_cfq_group_idle);
   g_test_add_func ("/simulator/cfq-iops-mode", test_cfq_iops_mode);
   g_test_add_func ("/simulator/cfq-low-latency", test_cfq_low_latency);
-  g_test_add_func ("/simulator/cfq-sector-order", test_cfq_sector_order);
+  g_test_add_func ("/simulator/sector-order", test_sector_order);
   g_test_add_func ("/simulator/cfq-cooperators", test_cfq_cooperators);
   g_test_add_func ("/simulator/cfq-workload-trees", test_cfq_workload_trees);
   g_test_add_func ("/simulator/cfq-slice-resid", test_cfq_slice_resid);

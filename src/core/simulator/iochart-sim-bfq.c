@@ -21,7 +21,9 @@
  * not I/O-bound queue) or raised queues are busy. Queue merging: a new request close to the
  * position of the queue in service, or to another busy queue's next request, moves its
  * process's queue there while the queue is young; a merged queue that turns seeky splits.
- * Not modelled: cgroups, the inject limit's learning (one request), waker queues.
+ * A queue serves its requests in sector order (a backward seek within back_seek_max costs
+ * back_seek_penalty times its distance), the oldest first once a slot when it waited past
+ * fifo_expire. Not modelled: cgroups, the inject limit's learning (one request), waker queues.
  */
 #include <string.h>
 #include "iochart-sim-private.h"
@@ -39,13 +41,13 @@
 #define LARGE_BURST 8
 #define MERGE_TIME_LIMIT_NS (100 * NS_MS)
 #define REQUESTS_WITHIN_TIMER 120
-#define DISPATCHED 0x80000000u
 
 typedef struct {
-  IochartSimFifo rqs;
+  IochartSimFifo rqs;           /* arrival order; entries already dispatched are skipped */
   guint32  owner;
+  IochartSimSorted sorted;      /* queued requests by sector */
   guint8   klass;
-  gboolean sync, busy, in_large_burst, in_burst_list, io_bound, softrt_update, coop, budget_new;
+  gboolean sync, busy, in_large_burst, in_burst_list, io_bound, softrt_update, coop, budget_new, fifo_checked;
   guint    refs;                /* live processes whose sync requests come here */
   guint32  merge_to;            /* scheduled merge (unused: BFQ merges at once) */
   guint    orig_weight, wr_coeff;
@@ -75,7 +77,9 @@ struct _IochartSimPolicy {
   Queue   *q;                   /* pool.items, again after each _get */
   guint    n_sync;
   guint32 *merged;              /* per owner: the queue its sync requests go to, 0 its own */
-  guint32 *rq_queue;            /* per request: its queue, | DISPATCHED once on the device */
+  guint32 *rq_queue;            /* per request: its queue, | IOCHART_SIM_DISPATCHED once on the device */
+  gint64  *arrived_ns;          /* per request */
+  guint64  last_position;       /* where the last dispatched request ended */
   guint    busy[4];             /* busy queues per class */
   GArray  *busy_ids[4];         /* guint32 ids of the busy queues per class, in the order they became busy */
   double   vtime[4];            /* per class: virtual time of the last queue put in service */
@@ -93,8 +97,9 @@ struct _IochartSimPolicy {
   gint64   last_ins_in_burst;
   guint32  burst_list[LARGE_BURST];
   /* tunables */
-  gint64   slice_idle, timeout, wr_max_ns;
-  guint64  max_budget, min_budget;
+  gint64   slice_idle, timeout, wr_max_ns, fifo_expire[2];
+  guint64  max_budget, min_budget, back_max;
+  guint    back_penalty;
   gboolean low_latency;
   /* figures for the tests */
   guint64  stat_min_budget, stat_max_budget;
@@ -117,10 +122,13 @@ queue_reset (gpointer item, guint32 owner)
 {
   Queue *q = item;
   IochartSimFifo keep = q->rqs;
+  IochartSimSorted sorted = q->sorted;
 
   memset (q, 0, sizeof (Queue));
   q->rqs = keep;
-  q->rqs.head = q->rqs.len = 0;
+  q->rqs.head = q->sorted.n = 0;
+  q->sorted = sorted;
+  q->sorted.n = 0;
   q->owner = owner;
 }
 
@@ -152,7 +160,7 @@ maybe_release (IochartSimPolicy *p, guint32 id)
 {
   Queue *q = &p->q[id];
 
-  if (id < IOCHART_SIM_N_ASYNC || q->refs > 0 || q->rqs.len > 0 || q->dispatched > 0 || q->busy ||
+  if (id < IOCHART_SIM_N_ASYNC || q->refs > 0 || q->sorted.n > 0 || q->dispatched > 0 || q->busy ||
       id == p->active || q->in_burst_list)
     return;
   q->klass = 0;
@@ -198,9 +206,13 @@ static IochartSimPolicy *
 bfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
 {
   g_autofree IochartSimPolicy *p = g_new0 (IochartSimPolicy, 1);
-  double budget;
+  double budget, back_max, back_penalty;
 
   if (!_iochart_sim_settings_time (s, "slice_idle", 8 * NS_MS, &p->slice_idle, error) ||
+      !_iochart_sim_settings_time (s, "fifo_expire_sync", 125 * NS_MS, &p->fifo_expire[1], error) ||
+      !_iochart_sim_settings_time (s, "fifo_expire_async", 250 * NS_MS, &p->fifo_expire[0], error) ||
+      !_iochart_sim_settings_double (s, "back_seek_max", 16384, 0, 1 << 30, &back_max, error) ||
+      !_iochart_sim_settings_double (s, "back_seek_penalty", 2, 1, 1024, &back_penalty, error) ||
       !_iochart_sim_settings_time (s, "timeout_sync", 125 * NS_MS, &p->timeout, error) ||
       !_iochart_sim_settings_double (s, "max_budget", 16384, 32, 1 << 30, &budget, error) ||
       !_iochart_sim_settings_bool (s, "low_latency", TRUE, &p->low_latency, error) ||
@@ -208,6 +220,8 @@ bfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
       !_iochart_sim_settings_time (s, "wr_max_time", 7000 * NS_MS, &p->wr_max_ns, error))
     return NULL;
   p->max_budget = (guint64) budget;
+  p->back_max = (guint64) back_max * 2;    /* KiB to sectors */
+  p->back_penalty = (guint) back_penalty;
   p->min_budget = MAX (p->max_budget / 32, 1);
   p->ctx = ctx;
   p->n_sync = ctx->n_processes + 1;
@@ -215,6 +229,7 @@ bfq_init (const IochartSimCtx *ctx, IochartSimSettings *s, GError **error)
   p->q = (Queue *) p->pool.items;
   p->merged = g_new0 (guint32, p->n_sync);
   p->rq_queue = g_new0 (guint32, MAX (ctx->n_rq, 1));
+  p->arrived_ns = g_new0 (gint64, MAX (ctx->n_rq, 1));
   for (guint c = 0; c < 4; c++)
     p->busy_ids[c] = g_array_new (FALSE, FALSE, sizeof (guint32));
   p->active = IOCHART_SIM_NONE;
@@ -228,12 +243,16 @@ static void
 bfq_free (IochartSimPolicy *p)
 {
   for (guint i = 0; i < p->pool.n; i++)
-    _iochart_sim_fifo_clear (&p->q[i].rqs);
+    {
+      _iochart_sim_fifo_clear (&p->q[i].rqs);
+      g_free (p->q[i].sorted.v);
+    }
   for (guint c = 0; c < 4; c++)
     g_array_unref (p->busy_ids[c]);
   _iochart_sim_pool_clear (&p->pool);
   g_free (p->merged);
   g_free (p->rq_queue);
+  g_free (p->arrived_ns);
   g_free (p);
 }
 
@@ -368,6 +387,13 @@ rq_sectors (IochartSimPolicy *p, guint32 rq)
   return MAX (p->ctx->rq[rq].bytes / 512, 1);
 }
 
+/* bfq_choose_req from the head */
+static inline guint32
+next_rq (IochartSimPolicy *p, const Queue *q)
+{
+  return _iochart_sim_sorted_next (&q->sorted, p->ctx->rq, p->last_position, p->back_max, p->back_penalty);
+}
+
 static inline guint64
 budget_left (const Queue *q)
 {
@@ -451,7 +477,7 @@ expire (IochartSimPolicy *p, guint reason, gint64 now)
   p->idling = FALSE;
   if (p->low_latency && q->wr_coeff == 1)
     q->wr_start_ns = now;
-  if (q->rqs.len == 0)
+  if (q->sorted.n == 0)
     {
       if (p->low_latency && q->sync)
         {
@@ -463,7 +489,7 @@ expire (IochartSimPolicy *p, guint reason, gint64 now)
       set_busy (p, id, FALSE);
     }
   else
-    q->budget = MAX (q->max_budget, rq_sectors (p, _iochart_sim_fifo_peek (&q->rqs)));
+    q->budget = MAX (q->max_budget, rq_sectors (p, next_rq (p, q)));
   p->active = IOCHART_SIM_NONE;
   maybe_release (p, id);
 }
@@ -504,7 +530,7 @@ cooperator (IochartSimPolicy *p, guint32 id, const IochartSimRq *rq, gint64 now)
     for (guint i = 0; i < p->busy_ids[c]->len; i++)
       {
         guint32 other = g_array_index (p->busy_ids[c], guint32, i);
-        guint32 next = _iochart_sim_fifo_peek (&p->q[other].rqs);
+        guint32 next = next_rq (p, &p->q[other]);
 
         if (next != G_MAXUINT32 && dist (rq->sector, p->ctx->rq[next].sector) <= CLOSE_THR_SECTORS &&
             may_merge_with (p, id, other, now))
@@ -578,7 +604,7 @@ idle_busy_switch (IochartSimPolicy *p, guint32 id, gint64 now)
   q->last_idle_bklogged_ns = now;
   q->service_from_backlogged = 0;
   q->softrt_update = FALSE;
-  q->budget = MAX (q->max_budget, rq_sectors (p, _iochart_sim_fifo_peek (&q->rqs)));
+  q->budget = MAX (q->max_budget, rq_sectors (p, next_rq (p, q)));
   set_busy (p, id, TRUE);
   /* a higher class or weight (a raised queue) takes the device from the one in service; not
    * modelled: a queue expired while it waited preempting back to recover its service hole */
@@ -619,7 +645,9 @@ bfq_add (IochartSimPolicy *p, guint32 rq, gint64 now)
     }
   update_seek (q, r);
   p->rq_queue[rq] = id;
+  p->arrived_ns[rq] = now;
   _iochart_sim_fifo_push (&q->rqs, rq);
+  _iochart_sim_sorted_insert (&q->sorted, p->ctx->rq, rq);
   if (!q->busy)
     idle_busy_switch (p, id, now);
   if (id == p->active)
@@ -659,8 +687,8 @@ injection (IochartSimPolicy *p, const Queue *in_serv)
         guint32 id = g_array_index (p->busy_ids[c], guint32, i);
         const Queue *q = &p->q[id];
 
-        if (id != p->active && q->rqs.len > 0 && (always || q->wr_coeff > 1) &&
-            rq_sectors (p, _iochart_sim_fifo_peek (&q->rqs)) <= budget_left (q))
+        if (id != p->active && q->sorted.n > 0 && (always || q->wr_coeff > 1) &&
+            rq_sectors (p, next_rq (p, q)) <= budget_left (q))
           return id;
       }
   return IOCHART_SIM_NONE;
@@ -686,7 +714,7 @@ pick (IochartSimPolicy *p, gint64 now)
       guint32 id = g_array_index (p->busy_ids[klass], guint32, i);
       const Queue *q = &p->q[id];
 
-      if (q->rqs.len > 0 && (best == IOCHART_SIM_NONE || q->vstart < p->q[best].vstart))
+      if (q->sorted.n > 0 && (best == IOCHART_SIM_NONE || q->vstart < p->q[best].vstart))
         best = id;
     }
   if (best != IOCHART_SIM_NONE)
@@ -694,10 +722,21 @@ pick (IochartSimPolicy *p, gint64 now)
       p->active = best;
       p->slot_start_ns = now;
       p->q[best].service = 0;
+      p->q[best].fifo_checked = FALSE;
       p->slot_timeout_ns = G_MAXINT64 / 2;     /* set at the first completion */
       p->vtime[klass] = p->q[best].vstart;
     }
   return best;
+}
+
+/* once a slot, the oldest request if it waited past fifo_expire */
+static guint32
+fifo_expired (IochartSimPolicy *p, Queue *q, gint64 now)
+{
+  if (q->fifo_checked)
+    return IOCHART_SIM_NONE;
+  q->fifo_checked = TRUE;
+  return _iochart_sim_fifo_expired (&q->rqs, p->rq_queue, p->arrived_ns, p->fifo_expire[q->sync], now);
 }
 
 /* The request goes to the device: the queue pays for it. */
@@ -705,8 +744,14 @@ static guint32
 take (IochartSimPolicy *p, guint32 id, gint64 now)
 {
   Queue *q = &p->q[id];
-  guint32 rq = _iochart_sim_fifo_pop (&q->rqs);
-  guint64 n = rq_sectors (p, rq);
+  guint32 rq = fifo_expired (p, q, now);
+  guint64 n;
+
+  if (rq == IOCHART_SIM_NONE)
+    rq = next_rq (p, q);
+  n = rq_sectors (p, rq);
+  _iochart_sim_sorted_remove (&q->sorted, p->ctx->rq, rq);
+  p->last_position = p->ctx->rq[rq].sector + p->ctx->rq[rq].bytes / 512;
 
   q->dispatched++;
   if (id == p->active)
@@ -721,9 +766,10 @@ take (IochartSimPolicy *p, guint32 id, gint64 now)
     q->service_from_wr += n;
   if (q->first_io_ns == IOCHART_TIME_UNKNOWN)
     q->first_io_ns = now;
-  p->rq_queue[rq] |= DISPATCHED;
+  p->rq_queue[rq] |= IOCHART_SIM_DISPATCHED;
+  _iochart_sim_fifo_skip_dispatched (&q->rqs, p->rq_queue);
   update_wr (p, q, now);
-  if (id != p->active && q->rqs.len == 0)
+  if (id != p->active && q->sorted.n == 0)
     set_busy (p, id, FALSE);        /* all its requests injected: off the active list */
   return rq;
 }
@@ -739,9 +785,9 @@ bfq_dispatch (IochartSimPolicy *p, gint64 now)
       q = &p->q[p->active];
       if (now >= p->slot_timeout_ns && (!p->idling || budget_left (q) >= q->budget / 3))
         expire (p, BUDGET_TIMEOUT, now);
-      else if (q->rqs.len > 0)
+      else if (q->sorted.n > 0)
         {
-          if (rq_sectors (p, _iochart_sim_fifo_peek (&q->rqs)) > budget_left (q))
+          if (rq_sectors (p, next_rq (p, q)) > budget_left (q))
             expire (p, BUDGET_EXHAUSTED, now);
         }
       else if (p->idling || (q->dispatched > 0 && may_idle (p, q)))
@@ -776,12 +822,12 @@ bfq_dispatch (IochartSimPolicy *p, gint64 now)
 static void
 bfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
 {
-  guint32 id = p->rq_queue[rq] & ~DISPATCHED;
+  guint32 id = p->rq_queue[rq] & ~IOCHART_SIM_DISPATCHED;
   Queue *q = &p->q[id];
 
   q->dispatched--;
   q->last_end_ns = now;
-  if (q->softrt_update && q->dispatched == 0 && q->rqs.len == 0)
+  if (q->softrt_update && q->dispatched == 0 && q->sorted.n == 0)
     {
       q->soft_rt_next_start_ns = softrt_next_start (p, q, now);
       q->softrt_update = FALSE;
@@ -799,7 +845,7 @@ bfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
         now + p->timeout * (q->wr_max_ns == WR_RT_MAX_NS ? 1 : q->wr_coeff);
       q->budget_new = FALSE;
     }
-  if (q->rqs.len > 0 || q->dispatched > 0)
+  if (q->sorted.n > 0 || q->dispatched > 0)
     return;
   if (may_idle (p, q) && now < p->slot_timeout_ns)
     {

@@ -26,7 +26,6 @@
 #define IDLE_DELAY_NS (200 * NS_MS)
 #define WEIGHT_DEFAULT 500
 #define MIN_TT_NS (2 * JIFFY_NS)
-#define DISPATCHED 0x80000000u
 
 enum { WL_ASYNC, WL_SYNC_NOIDLE, WL_SYNC, N_WL };
 enum { PRIO_BE, PRIO_RT, PRIO_IDLE };
@@ -39,8 +38,7 @@ typedef struct {
 typedef struct {
   IochartSimFifo rqs;      /* arrival order; entries already dispatched are skipped */
   guint32  owner;          /* the process of a sync queue */
-  guint32 *sorted;         /* queued requests by sector */
-  guint    n_queued, sorted_size;
+  IochartSimSorted sorted; /* queued requests by sector */
   guint32  merge_to;       /* cfq_setup_merge: where its processes go at their next request */
   guint32  merge_owner;    /* ... that queue's owner then, so a reused slot is not followed */
   guint    refs;           /* live processes whose sync requests come here */
@@ -102,7 +100,7 @@ struct _IochartSimPolicy {
   gint64   last_delayed_sync;
   guint64  last_position;
   gint64  *arrived_ns;     /* per request */
-  guint32 *rq_queue;       /* per request: its queue, | DISPATCHED once on the device */
+  guint32 *rq_queue;       /* per request: its queue, | IOCHART_SIM_DISPATCHED once on the device */
   /* tunables */
   guint    quantum, back_penalty;
   guint64  back_max;       /* sectors */
@@ -171,14 +169,13 @@ queue_reset (gpointer item, guint32 owner)
 {
   Queue *q = item;
   IochartSimFifo keep = q->rqs;
-  guint32 *sorted = q->sorted;
-  guint sorted_size = q->sorted_size;
+  IochartSimSorted sorted = q->sorted;
 
   memset (q, 0, sizeof (Queue));
   q->rqs = keep;
   q->rqs.head = q->rqs.len = 0;
   q->sorted = sorted;
-  q->sorted_size = sorted_size;
+  q->sorted.n = 0;
   q->owner = owner;
 }
 
@@ -207,7 +204,7 @@ maybe_release (IochartSimPolicy *p, guint32 id)
 {
   Queue *q = &p->q[id];
 
-  if (id < IOCHART_SIM_N_ASYNC || q->refs > 0 || q->n_queued > 0 || q->dispatched > 0 || q->on_rr ||
+  if (id < IOCHART_SIM_N_ASYNC || q->refs > 0 || q->sorted.n > 0 || q->dispatched > 0 || q->on_rr ||
       id == p->active)
     return;
   q->klass = 0;
@@ -266,100 +263,21 @@ queue_for (IochartSimPolicy *p, const IochartSimRq *rq)
 
 /* ---- requests of a queue: by sector, and by arrival ---- */
 
-static guint
-sorted_bound (IochartSimPolicy *p, const Queue *q, guint64 sector, gboolean upper)
-{
-  guint lo = 0, hi = q->n_queued;
-
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      guint64 s = p->ctx->rq[q->sorted[mid]].sector;
-
-      if (s < sector || (upper && s == sector))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-static void
-sorted_insert (IochartSimPolicy *p, Queue *q, guint32 rq)
-{
-  guint i = sorted_bound (p, q, p->ctx->rq[rq].sector, TRUE);
-
-  if (q->n_queued == q->sorted_size)
-    {
-      q->sorted_size = MAX (4, 2 * q->sorted_size);
-      q->sorted = g_renew (guint32, q->sorted, q->sorted_size);
-    }
-  for (guint k = q->n_queued; k > i; k--)   /* mostly none or one: no call */
-    q->sorted[k] = q->sorted[k - 1];
-  q->sorted[i] = rq;
-  q->n_queued++;
-}
-
-static void
-sorted_remove (IochartSimPolicy *p, Queue *q, guint32 rq)
-{
-  guint i = sorted_bound (p, q, p->ctx->rq[rq].sector, FALSE);
-
-  while (i < q->n_queued && q->sorted[i] != rq)
-    i++;
-  g_assert (i < q->n_queued);
-  for (q->n_queued--; i < q->n_queued; i++)
-    q->sorted[i] = q->sorted[i + 1];
-}
-
-/* cfq_choose_req from the head: ahead costs its distance, behind within back_seek_max costs
- * back_seek_penalty times it; when all lie further behind, the lowest sector. */
-static guint32
+/* cfq_choose_req from the head */
+static inline guint32
 next_rq (IochartSimPolicy *p, const Queue *q)
 {
-  guint64 last = p->last_position;
-  guint i = sorted_bound (p, q, last, FALSE);
-  guint32 ahead = i < q->n_queued ? q->sorted[i] : IOCHART_SIM_NONE;
-
-  if (i > 0)
-    {
-      guint32 behind = q->sorted[i - 1];
-      guint64 s = p->ctx->rq[behind].sector;
-
-      if (s + p->back_max >= last &&
-          (ahead == IOCHART_SIM_NONE || (last - s) * p->back_penalty < p->ctx->rq[ahead].sector - last))
-        return behind;
-    }
-  return ahead != IOCHART_SIM_NONE ? ahead : q->sorted[0];
+  return _iochart_sim_sorted_next (&q->sorted, p->ctx->rq, p->last_position, p->back_max, p->back_penalty);
 }
 
-static inline gboolean
-rq_dispatched (const IochartSimPolicy *p, guint32 rq)
-{
-  return (p->rq_queue[rq] & DISPATCHED) != 0;
-}
-
-static void
-fifo_skip_dispatched (IochartSimPolicy *p, Queue *q)
-{
-  while (q->rqs.len > 0 && rq_dispatched (p, _iochart_sim_fifo_peek (&q->rqs)))
-    _iochart_sim_fifo_pop (&q->rqs);
-}
-
-/* cfq_check_fifo: once a slice, the oldest request if it waited past fifo_expire */
+/* once a slice, the oldest request if it waited past fifo_expire */
 static guint32
 fifo_expired (IochartSimPolicy *p, Queue *q, gint64 now)
 {
-  guint32 rq;
-
   if (q->fifo_checked)
     return IOCHART_SIM_NONE;
   q->fifo_checked = TRUE;
-  fifo_skip_dispatched (p, q);
-  rq = _iochart_sim_fifo_peek (&q->rqs);
-  if (rq == G_MAXUINT32 || now < p->arrived_ns[rq] + p->fifo_expire[q->sync])
-    return IOCHART_SIM_NONE;
-  return rq;
+  return _iochart_sim_fifo_expired (&q->rqs, p->rq_queue, p->arrived_ns, p->fifo_expire[q->sync], now);
 }
 
 /* ---- groups ---- */
@@ -613,7 +531,7 @@ slice_expired (IochartSimPolicy *p, gint64 now, gboolean timed_out)
   if (timed_out && !q->slice_new)
     q->slice_resid = q->slice_end - now;
   group_served (p, q, now);
-  if (q->n_queued == 0)
+  if (q->sorted.n == 0)
     service_tree_del (p, id);
   else
     service_tree_add (p, id, FALSE, now);
@@ -689,7 +607,7 @@ update_idle_window (IochartSimPolicy *p, Queue *q)
 {
   if (!q->sync || q->klass == IOCHART_CLASS_IDLE)
     return;
-  if (q->n_queued >= 4)
+  if (q->sorted.n >= 4)
     q->deep = TRUE;
   if (q->refs == 0 || p->slice_idle == 0 || (!q->deep && seeky (q)))
     q->idle_window = FALSE;
@@ -737,7 +655,7 @@ close_cooperator (IochartSimPolicy *p, guint32 cur_id)
         const Queue *q = &p->q[id];
         guint64 d;
 
-        if (id == cur_id || q->n_queued == 0 || seeky (q) || q->level != cur->level)
+        if (id == cur_id || q->sorted.n == 0 || seeky (q) || q->level != cur->level)
           continue;
         d = dist_from_last (p, p->ctx->rq[next_rq (p, q)].sector);
         if (d < best_d)
@@ -794,13 +712,13 @@ should_preempt (IochartSimPolicy *p, const Queue *nq, const IochartSimRq *rq, gi
     return TRUE;
   /* only while idling on the sync-noidle tree for the other one of it */
   if (p->serving_type == WL_SYNC_NOIDLE && queue_type (nq) == WL_SYNC_NOIDLE &&
-      tree_of (p, nq)->n == 2 && aq->n_queued == 0)
+      tree_of (p, nq)->n == 2 && aq->sorted.n == 0)
     return TRUE;
   if ((rq->flags & IOCHART_RQ_META) && aq->meta_pending == 0)
     return TRUE;
   if (nq->klass == IOCHART_CLASS_RT && aq->klass != IOCHART_CLASS_RT)
     return TRUE;
-  if (aq->n_queued == 0 && !should_idle (p, aq))
+  if (aq->sorted.n == 0 && !should_idle (p, aq))
     return TRUE;
   if (!p->wait_request)
     return FALSE;
@@ -952,16 +870,16 @@ select_queue (IochartSimPolicy *p, gint64 now)
   q = &p->q[p->active];
   g = group_of (p, q);
   /* the group waited to be backlogged, and is: it keeps its place on the tree */
-  if (q->wait_busy && q->n_queued > 0)
+  if (q->wait_busy && q->sorted.n > 0)
     goto expire;
   if (slice_used (q, now))
     {
       /* the last queue of its group waits for what it has in flight */
-      if (g->nr_cfqq == 1 && q->n_queued == 0 && q->dispatched > 0 && should_idle (p, q))
+      if (g->nr_cfqq == 1 && q->sorted.n == 0 && q->dispatched > 0 && should_idle (p, q))
         return IOCHART_SIM_NONE;
       goto expire;
     }
-  if (q->n_queued > 0)
+  if (q->sorted.n > 0)
     return p->active;
   if ((coop = close_cooperator (p, p->active)) != IOCHART_SIM_NONE)
     {
@@ -1034,7 +952,7 @@ cfq_free (IochartSimPolicy *p)
   for (guint i = 0; i < p->pool.n; i++)
     {
       _iochart_sim_fifo_clear (&p->q[i].rqs);
-      g_free (p->q[i].sorted);
+      g_free (p->q[i].sorted.v);
     }
   for (guint i = 0; i < p->n_groups; i++)
     {
@@ -1062,7 +980,7 @@ cfq_add (IochartSimPolicy *p, guint32 rq, gint64 now)
   p->arrived_ns[rq] = now;
   p->rq_queue[rq] = id;
   _iochart_sim_fifo_push (&q->rqs, rq);
-  sorted_insert (p, q, rq);
+  _iochart_sim_sorted_insert (&q->sorted, p->ctx->rq, rq);
   if (r->flags & IOCHART_RQ_META)
     q->meta_pending++;
   if (!q->on_rr)
@@ -1116,13 +1034,13 @@ cfq_dispatch (IochartSimPolicy *p, gint64 now)
   if (id == IOCHART_SIM_NONE)
     return IOCHART_SIM_NONE;
   q = &p->q[id];
-  if (q->n_queued == 0 || !may_dispatch (p, q, now))
+  if (q->sorted.n == 0 || !may_dispatch (p, q, now))
     return IOCHART_SIM_NONE;
   if ((rq = fifo_expired (p, q, now)) == IOCHART_SIM_NONE)
     rq = next_rq (p, q);
-  sorted_remove (p, q, rq);
-  p->rq_queue[rq] |= DISPATCHED;
-  fifo_skip_dispatched (p, q);
+  _iochart_sim_sorted_remove (&q->sorted, p->ctx->rq, rq);
+  p->rq_queue[rq] |= IOCHART_SIM_DISPATCHED;
+  _iochart_sim_fifo_skip_dispatched (&q->rqs, p->rq_queue);
   if (p->ctx->rq[rq].flags & IOCHART_RQ_META)
     q->meta_pending--;
   q->dispatched++;
@@ -1143,7 +1061,7 @@ cfq_dispatch (IochartSimPolicy *p, gint64 now)
 static void
 cfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
 {
-  guint32 id = p->rq_queue[rq] & ~DISPATCHED;
+  guint32 id = p->rq_queue[rq] & ~IOCHART_SIM_DISPATCHED;
   Queue *q = &p->q[id];
 
   q->dispatched--;
@@ -1173,7 +1091,7 @@ cfq_complete (IochartSimPolicy *p, guint32 rq, gint64 now)
     }
   if (slice_used (q, now) || q->klass == IOCHART_CLASS_IDLE)
     slice_expired (p, now, TRUE);
-  else if (q->sync && q->n_queued == 0 && close_cooperator (p, id) == IOCHART_SIM_NONE)
+  else if (q->sync && q->sorted.n == 0 && close_cooperator (p, id) == IOCHART_SIM_NONE)
     arm_slice_timer (p, q, now);
 }
 
@@ -1208,7 +1126,7 @@ cfq_timer (IochartSimPolicy *p, gint64 now)
   if (!p->wait_request || now < p->idle_until)
     return;
   p->wait_request = FALSE;
-  if (p->active != IOCHART_SIM_NONE && p->q[p->active].n_queued == 0)
+  if (p->active != IOCHART_SIM_NONE && p->q[p->active].sorted.n == 0)
     slice_expired (p, now, TRUE);
 }
 

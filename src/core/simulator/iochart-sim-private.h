@@ -93,6 +93,109 @@ _iochart_sim_fifo_clear (IochartSimFifo *f)
   f->head = f->len = f->size = 0;
 }
 
+/* CFQ and BFQ keep each request's queue, with this bit once it went to the device. */
+#define IOCHART_SIM_DISPATCHED 0x80000000u
+
+/* A queue's FIFO of arrivals, whose dispatched entries (by the order of the sector set) are
+ * dropped lazily. */
+static inline void
+_iochart_sim_fifo_skip_dispatched (IochartSimFifo *f, const guint32 *rq_queue)
+{
+  while (f->len > 0 && (rq_queue[_iochart_sim_fifo_peek (f)] & IOCHART_SIM_DISPATCHED) != 0)
+    _iochart_sim_fifo_pop (f);
+}
+
+/* cfq_check_fifo, bfq_check_fifo: the oldest request if it waited past expire_ns, else
+ * G_MAXUINT32. */
+static inline guint32
+_iochart_sim_fifo_expired (IochartSimFifo *f, const guint32 *rq_queue, const gint64 *arrived_ns, gint64 expire_ns,
+                           gint64 now)
+{
+  guint32 rq;
+
+  _iochart_sim_fifo_skip_dispatched (f, rq_queue);
+  rq = _iochart_sim_fifo_peek (f);
+  return rq == G_MAXUINT32 || now < arrived_ns[rq] + expire_ns ? G_MAXUINT32 : rq;
+}
+
+/* A queue's requests by sector, for CFQ's and BFQ's choice of the next one. */
+typedef struct {
+  guint32 *v;
+  guint    n, size;
+} IochartSimSorted;
+
+static inline guint
+_iochart_sim_sorted_bound (const IochartSimSorted *s, const IochartSimRq *rq, guint64 sector, gboolean upper)
+{
+  guint lo = 0, hi = s->n;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      guint64 x = rq[s->v[mid]].sector;
+
+      if (x < sector || (upper && x == sector))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* After the ones of the same sector: those keep their arrival order. */
+static inline void
+_iochart_sim_sorted_insert (IochartSimSorted *s, const IochartSimRq *rq, guint32 id)
+{
+  guint i = _iochart_sim_sorted_bound (s, rq, rq[id].sector, TRUE);
+
+  if (s->n == s->size)
+    {
+      s->size = MAX (4, 2 * s->size);
+      s->v = g_renew (guint32, s->v, s->size);
+    }
+  for (guint k = s->n; k > i; k--)   /* mostly none or one: no call */
+    s->v[k] = s->v[k - 1];
+  s->v[i] = id;
+  s->n++;
+}
+
+static inline void
+_iochart_sim_sorted_remove (IochartSimSorted *s, const IochartSimRq *rq, guint32 id)
+{
+  guint i = _iochart_sim_sorted_bound (s, rq, rq[id].sector, FALSE);
+
+  while (i < s->n && s->v[i] != id)
+    i++;
+  g_assert (i < s->n);
+  for (s->n--; i < s->n; i++)
+    s->v[i] = s->v[i + 1];
+}
+
+/* cfq_choose_req and bfq_choose_req from the head: ahead costs its distance, behind within
+ * back_max sectors costs back_penalty times it; when all lie further behind, the lowest sector.
+ * G_MAXUINT32 when empty. */
+static inline guint32
+_iochart_sim_sorted_next (const IochartSimSorted *s, const IochartSimRq *rq, guint64 head, guint64 back_max,
+                          guint back_penalty)
+{
+  guint i;
+  guint32 ahead;
+
+  if (s->n == 0)
+    return G_MAXUINT32;
+  i = _iochart_sim_sorted_bound (s, rq, head, FALSE);
+  ahead = i < s->n ? s->v[i] : G_MAXUINT32;
+  if (i > 0)
+    {
+      guint32 behind = s->v[i - 1];
+      guint64 x = rq[behind].sector;
+
+      if (x + back_max >= head && (ahead == G_MAXUINT32 || (head - x) * back_penalty < rq[ahead].sector - head))
+        return behind;
+    }
+  return ahead != G_MAXUINT32 ? ahead : s->v[0];
+}
+
 /* Per-process queues of a policy in a pool: n_fixed shared ones first (async queues), then one
  * per process doing I/O now, whose slot is reused once the process has exited and its queue
  * drained, so memory follows the live processes, not every `cat` there ever was. Items move
