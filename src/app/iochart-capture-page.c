@@ -101,6 +101,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
     r->capture = iochart_bootchart_chart_load_bundle_io (bootchart_path, &error);
   if (error)
     goto fail;
+  if (r->capture && r->bootchart)
+    iochart_bootchart_lend_task_states (r->bootchart, r->capture);   /* the time split from samples */
   if (r->capture && r->bootchart == NULL)
     {
       IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
@@ -252,11 +254,11 @@ iochart_capture_page_show_capture (IochartCapturePage *self, IochartCapture *cap
 }
 
 void
-iochart_capture_page_capture_changed (IochartCapturePage *self, gboolean episodes)
+iochart_capture_page_capture_changed (IochartCapturePage *self, gboolean episodes, gint64 follow_span_ns)
 {
   GListModel *devices = gtk_drop_down_get_model (self->device_dropdown);
 
-  iochart_timeline_view_data_changed (self->timeline);
+  iochart_timeline_view_data_changed (self->timeline, follow_span_ns);
   /* a new device: refilled only then, since refilling resets the choice */
   if (devices == NULL || g_list_model_get_n_items (devices) != iochart_capture_get_n_devices (self->capture) + 1)
     fill_filters (self);

@@ -23,9 +23,11 @@ void                 iochart_capture_page_show_capture  (IochartCapturePage *sel
                                                          IochartCapture     *capture,
                                                          const char         *title);
 /* The capture shown grew: the chart, the device list and (with episodes) the steal episodes
- * follow; the range and the selection stay. */
+ * follow; the selection stays, and the range too or, with follow_span_ns > 0, it becomes the
+ * last follow_span_ns. */
 void                 iochart_capture_page_capture_changed (IochartCapturePage *self,
-                                                         gboolean            episodes);
+                                                         gboolean            episodes,
+                                                         gint64              follow_span_ns);
 const char          *iochart_capture_page_get_title     (IochartCapturePage *self);
 gboolean             iochart_capture_page_is_loading    (IochartCapturePage *self);
 gboolean             iochart_capture_page_is_ready      (IochartCapturePage *self);

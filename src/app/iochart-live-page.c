@@ -87,19 +87,28 @@ update_state_label (IochartLivePage *self)
   gtk_label_set_text (self->state_label, text);
 }
 
-/* The view follows the newest events over the span the user zoomed to (10 s at first): the
- * whole recording while it is shorter. */
-static void
-follow (IochartLivePage *self, IochartCapture *c)
+/* The span the view follows with: the one the user zoomed to (10 s at first), the whole
+ * recording while it is shorter; 0 while paused. */
+static gint64
+follow_span (IochartLivePage *self)
 {
   IochartTimelineView *tl = iochart_capture_page_get_timeline (self->capture_page);
-  gint64 from, to, end = iochart_capture_get_end_ns (c);
+  gint64 from, to;
 
+  if (self->paused)
+    return 0;
   iochart_timeline_view_get_range (tl, &from, &to);
   if (self->set_to != 0 && (from != self->set_from || to != self->set_to))
     self->span_ns = to - from;   /* zoomed since */
-  iochart_timeline_view_set_range (tl, end - self->span_ns, end);
-  iochart_timeline_view_get_range (tl, &self->set_from, &self->set_to);
+  return self->span_ns;
+}
+
+/* What follow_span compares with next time. */
+static void
+note_range (IochartLivePage *self)
+{
+  iochart_timeline_view_get_range (iochart_capture_page_get_timeline (self->capture_page), &self->set_from,
+                                   &self->set_to);
 }
 
 static void
@@ -128,18 +137,18 @@ refresh (IochartLivePage *self, gboolean last)
     {
       iochart_capture_page_show_capture (self->capture_page, c, _("Live recording"));
       self->shown = TRUE;
+      note_range (self);
     }
   else
     {
       /* the episode list is a row per episode: rebuilt every few seconds, not 10 times a second */
       gboolean episodes = last || now - self->last_episodes_us >= 5 * G_USEC_PER_SEC;
 
-      iochart_capture_page_capture_changed (self->capture_page, episodes);
+      iochart_capture_page_capture_changed (self->capture_page, episodes, follow_span (self));
+      note_range (self);
       if (episodes)
         self->last_episodes_us = now;
     }
-  if (!self->paused)
-    follow (self, c);
   /* the figures of the visible range: a few times a second is what a reader can follow */
   if (now - self->last_figures_us >= G_USEC_PER_SEC / 3)
     {
@@ -297,7 +306,7 @@ iochart_live_page_set_paused (IochartLivePage *self, gboolean paused)
     }
   self->paused = paused;
   if (paused && self->shown && self->live != NULL)
-    iochart_capture_page_capture_changed (self->capture_page, TRUE);
+    iochart_capture_page_capture_changed (self->capture_page, TRUE, 0);
   update_state_label (self);
 }
 

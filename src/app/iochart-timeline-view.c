@@ -523,12 +523,19 @@ iochart_timeline_view_set_data (IochartTimelineView *self, IochartCapture *captu
 }
 
 void
-iochart_timeline_view_data_changed (IochartTimelineView *self)
+iochart_timeline_view_data_changed (IochartTimelineView *self, gint64 follow_span_ns)
 {
   if (self->capture == NULL || self->bootchart != NULL)
     return;
   self->full_from = iochart_capture_get_start_ns (self->capture);
   self->full_to = MAX (iochart_capture_get_end_ns (self->capture), self->full_from + 1);
+  if (follow_span_ns > 0)
+    {
+      gint64 span = CLAMP (follow_span_ns, IOCHART_TIMELINE_MIN_SPAN_NS, self->full_to - self->full_from);
+
+      self->from = self->full_to - span;
+      self->to = self->full_to;
+    }
   invalidate_all (self);
 }
 

@@ -81,9 +81,11 @@ void                iochart_timeline_view_set_expanded   (IochartTimelineView *s
 gboolean            iochart_timeline_view_is_expanded    (IochartTimelineView *self,
                                                           guint32              head);
 
-/* The capture grew (a live recording): the full range follows it; the visible range and the
- * selection stay. */
-void                iochart_timeline_view_data_changed   (IochartTimelineView *self);
+/* The capture grew (a live recording): the full range follows it; the selection stays, and so
+ * does the visible range, or with follow_span_ns > 0 it becomes the last follow_span_ns (one
+ * layout for both). Data derived from the capture must be derived again. */
+void                iochart_timeline_view_data_changed   (IochartTimelineView *self,
+                                                          gint64               follow_span_ns);
 /* TRUE while a worker lays out a chart from the capture: whoever changes the capture in place
  * (a live recording) waits until it is done. */
 gboolean            iochart_timeline_view_is_building    (IochartTimelineView *self);

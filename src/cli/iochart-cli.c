@@ -232,6 +232,8 @@ iochart_cli_load_run (const char * const *paths, const IochartCliLoadOptions *op
       g_clear_object (bootchart);
       return FALSE;
     }
+  if (*capture != NULL && *bootchart != NULL)
+    iochart_bootchart_lend_task_states (*bootchart, *capture);   /* the time split from samples */
   if (*capture == NULL && *bootchart == NULL)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "no capture given");

@@ -345,6 +345,8 @@ render_bootchart (Options *o, const char *path)
     io = iochart_bootchart_chart_load_bundle_io (path, &error);
   if (error != NULL)
     goto fail;
+  if (io != NULL)
+    iochart_bootchart_lend_task_states (bc, io);   /* the time split under each name */
   if (!iochart_bootchart_chart_write (bc, io, &bo, o->svg, o->png, o->pdf, &error))
     goto fail;
   if (o->json)

@@ -7,6 +7,10 @@ test_bin=$1
 XDG_DATA_HOME=$(mktemp -d)
 XDG_CONFIG_HOME=$XDG_DATA_HOME
 export XDG_DATA_HOME XDG_CONFIG_HOME
+# no accessibility bus: its socket under ~/.cache is shared by every GUI test run on the machine,
+# and one run's leaving makes another's GTK critical
+GTK_A11Y=none
+export GTK_A11Y
 trap 'rm -rf "$XDG_DATA_HOME"' EXIT
 bus=""
 command -v dbus-run-session >/dev/null && bus="dbus-run-session --"

@@ -9,6 +9,7 @@
 #include "bootchart/iochart-bootchart-chart.h"
 #include "iochart-capture-private.h"
 #include "iochart-error.h"
+#include "analysis/iochart-time-split.h"
 #include "render/iochart-svg.h"
 
 #define S  G_GINT64_CONSTANT (1000000000)
@@ -482,6 +483,21 @@ test_long_boot (void)
 
 /* ---- real data ---- */
 
+/* Groups of a meta whose tooltip is tooltip (NULL: any). */
+static guint
+count_groups (IochartDisplayList *dl, const char *meta, const char *tooltip)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *it = iochart_display_list_get_item (dl, i);
+      n += it->kind == IOCHART_DL_GROUP_BEGIN && g_strcmp0 (it->meta, meta) == 0
+           && (tooltip == NULL || g_strcmp0 (it->tooltip, tooltip) == 0);
+    }
+  return n;
+}
+
 static void
 test_sample_bundle (void)
 {
@@ -505,6 +521,36 @@ test_sample_bundle (void)
   g_assert_cmpuint (count_texts (dl, "dd · 8.0 MiB be"), ==, 1);
   g_assert_cmpuint (count_texts (dl, "Block I/O (events.dat) on vda (254,0)"), ==, 1);
   g_assert_cmpuint (count_texts (dl, "same clock as the samples"), ==, 1);
+  g_assert_cmpuint (count_groups (dl, "time-split", NULL), ==, 0);
+
+  /* with the states the samples lend, a bar under each dd's name: its time split, as info has it */
+  iochart_bootchart_lend_task_states (bc, io);
+  g_clear_pointer (&dl, iochart_display_list_free);
+  dl = iochart_bootchart_chart_draw (bc, io, NULL, &error);
+  g_assert_no_error (error);
+  assert_no_overlap (dl);
+  {
+    g_autoptr(IochartTimeSplits) splits = iochart_time_splits_new (io, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN);
+    guint n_dd = 0;
+
+    for (guint i = 0; i < iochart_capture_get_n_processes (io); i++)
+      {
+        const IochartProcess *p = iochart_capture_get_process (io, i);
+        const IochartTimeSplit *sp = iochart_time_splits_get_process (splits, i);
+        g_autoptr(GString) tip = g_string_new ("where its time went: ");
+
+        if (g_strcmp0 (p->comm, "dd") != 0)
+          continue;
+        for (guint k = 0; k < IOCHART_N_SPLITS; k++)
+          g_string_append_printf (tip, "%s%.0f%% %s", k ? " · " : "", 100.0 * sp->ns[k] / sp->life_ns,
+                                  iochart_split_kind_label (k));
+        g_test_message ("dd[%d]: %s", p->pid, tip->str);
+        g_assert_cmpuint (count_groups (dl, "time-split", tip->str), ==, 1);
+        n_dd++;
+      }
+    g_assert_cmpuint (n_dd, ==, 2);
+    g_assert_cmpuint (count_texts (dl, "Bar under a name: its time running"), ==, 1);
+  }
 }
 
 static int

@@ -267,6 +267,7 @@ typedef struct {
   guint64 io_bytes[IOCHART_N_CLASSES];
   guint   io_requests;
   gint64  io_first_ns, io_last_ns;  /* its requests on the device (bootchart time) */
+  IochartTimeSplit split;    /* where the time of the capture processes it shows went */
 } Row;
 
 typedef struct {
@@ -297,6 +298,7 @@ typedef struct {
   gint64                              window_ns;
   Io                                  io;
   gboolean                            has_io;
+  gboolean                            has_splits;
 } Chart;
 
 static void
@@ -846,6 +848,40 @@ assign_requests (Chart *c)
     }
 }
 
+/* Where each row's time went: the sum of the time splits of the capture processes it shows (from
+ * sched events, or the states the bootchart's samples lent the capture), as a lane's in the I/O
+ * chart. */
+static void
+split_rows (Chart *c)
+{
+  Io *io = &c->io;
+  g_autoptr(IochartTimeSplits) splits = NULL;
+
+  if (!iochart_capture_has_task_states (io->capture)
+      || (splits = iochart_time_splits_new (io->capture, c->b.from_ns - io->offset_ns,
+                                            c->b.to_ns - io->offset_ns)) == NULL)
+    return;
+  for (guint i = 0; i < iochart_capture_get_n_processes (io->capture); i++)
+    {
+      const IochartTimeSplit *s = iochart_time_splits_get_process (splits, i);
+      gint64 first_ns;
+      IochartTaskState state;
+      guint32 r;
+      Row *row;
+
+      if (s->life_ns <= 0 || iochart_capture_get_n_task_changes (io->capture, i) == 0)
+        continue;
+      iochart_capture_get_task_change (io->capture, i, 0, &first_ns, &state);
+      if ((r = row_of_request (c, i, first_ns + io->offset_ns)) == G_MAXUINT32)
+        continue;
+      row = &g_array_index (c->rows, Row, r);
+      for (guint k = 0; k < IOCHART_N_SPLITS; k++)
+        row->split.ns[k] += s->ns[k];
+      row->split.life_ns += s->life_ns;
+      c->has_splits = TRUE;
+    }
+}
+
 static void
 setup_io (Chart *c, IochartCapture *capture)
 {
@@ -869,6 +905,7 @@ setup_io (Chart *c, IochartCapture *capture)
   io->steal = iochart_steal_new (capture, &so);
   io->sdev = iochart_steal_find_device (io->steal, io->device);
   assign_requests (c);
+  split_rows (c);
 }
 
 static void
@@ -1056,26 +1093,33 @@ row_label (Chart *c, Row *row)
 }
 
 /* Left of the bar when there is room (nothing is drawn before a process starts), else right of
- * it, else over it on a backing. */
-static void
-place_row_label (Chart *c, const char *text, double x_start, double x_end, double y, const char *tip)
+ * it, else over it on a backing. Returns where the text starts; *w its width. */
+static double
+place_row_label (Chart *c, const char *text, double x_start, double x_end, double y, const char *tip, double *w)
 {
-  double w = iochart_text_width (text, FONT_SMALL, FALSE);
   double baseline = y + BAR_TOP + BAR_H - 2;
   double right = c->b.x0 + c->b.n;
 
-  if (x_start - 4 - w >= c->b.x0 + 2)
-    label_full (c, x_start - 4, baseline, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_END, c->pal->base.fg, 2, tip);
-  else if (x_end + 4 + w <= right - 2 && x_end - x_start < 3 * w)
-    label_full (c, x_end + 4, baseline, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.fg, 2, tip);
-  else
+  *w = iochart_text_width (text, FONT_SMALL, FALSE);
+  if (x_start - 4 - *w >= c->b.x0 + 2)
     {
-      g_autofree char *fit = iochart_text_ellipsize (text, FONT_SMALL, FALSE, right - x_start - 6);
-      double fw = iochart_text_width (fit, FONT_SMALL, FALSE);
-      iochart_display_list_rect (c->b.dl, x_start + 2, y + BAR_TOP, fw + 4, BAR_H, c->pal->label_bg, 0);
-      label_full (c, x_start + 4, baseline, fit, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.fg, 2,
-                  strcmp (fit, text) ? text : tip);
+      label_full (c, x_start - 4, baseline, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_END, c->pal->base.fg, 2, tip);
+      return x_start - 4 - *w;
     }
+  if (x_end + 4 + *w <= right - 2 && x_end - x_start < 3 * *w)
+    {
+      label_full (c, x_end + 4, baseline, text, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.fg, 2, tip);
+      return x_end + 4;
+    }
+  {
+    g_autofree char *fit = iochart_text_ellipsize (text, FONT_SMALL, FALSE, right - x_start - 6);
+
+    *w = iochart_text_width (fit, FONT_SMALL, FALSE);
+    iochart_display_list_rect (c->b.dl, x_start + 2, y + BAR_TOP, *w + 4, BAR_H, c->pal->label_bg, 0);
+    label_full (c, x_start + 4, baseline, fit, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.fg, 2,
+                strcmp (fit, text) ? text : tip);
+    return x_start + 4;
+  }
 }
 
 static void
@@ -1117,7 +1161,11 @@ processes_section (Chart *c)
         io_band (c, row->io_mask, row->y);
       iochart_display_list_end_group (c->b.dl);
       text = row_label (c, row);
-      place_row_label (c, text, x0, x1, row->y, NULL);
+      {
+        double w, x = place_row_label (c, text, x0, x1, row->y, NULL, &w);
+        /* where its time went, under its name as under a lane's in the I/O chart */
+        iochart_blocks_time_split_bar (&c->b, x, row->y + ROW - 2, w, &row->split, "its");
+      }
       if (row->parent_row >= 0 && p->start_ns >= c->b.from_ns)
         {
           Row *parent = &g_array_index (c->rows, Row, row->parent_row);
@@ -1457,6 +1505,10 @@ io_header (Chart *c)
                                              d->n_episodes, d->n_episodes == 1 ? "" : "s");
       header_line (c, st, FONT, TRUE, c->pal == &dark ? 0xff8a3dff : 0xb34700ff, NULL);
     }
+  if (c->has_splits)
+    header_line (c, iochart_capture_task_states_are_sampled (c->io.capture)
+                    ? IOCHART_BLOCKS_TIME_SPLIT_HELP " (from the bootchart's samples, for processes in the trace)"
+                    : IOCHART_BLOCKS_TIME_SPLIT_HELP " (from sched events)", FONT_SMALL, FALSE, c->pal->base.dim, NULL);
 }
 
 static void

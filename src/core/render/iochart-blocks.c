@@ -433,3 +433,41 @@ iochart_blocks_mark_lines (IochartBlocks *b, const IochartBlocksMark *marks, gui
       line->dashed = !m->strong;
     }
 }
+
+/* ---- where the time went ---- */
+
+static const guint32 split_colors[IOCHART_N_SPLITS] = {
+  0x555555ff, 0xe69f00ff, 0x8b4513ff, 0xc8a878ff, 0xd8d8d8ff,
+};
+
+static char *
+split_text (const IochartTimeSplit *s)
+{
+  GString *t = g_string_new (NULL);
+
+  for (guint k = 0; k < IOCHART_N_SPLITS; k++)
+    g_string_append_printf (t, "%s%.0f%% %s", k ? " · " : "", 100.0 * s->ns[k] / MAX (s->life_ns, 1),
+                            iochart_split_kind_label (k));
+  return g_string_free (t, FALSE);
+}
+
+void
+iochart_blocks_time_split_bar (IochartBlocks *b, double x, double y, double w, const IochartTimeSplit *s,
+                               const char *whose)
+{
+  g_autofree char *text = NULL, *tip = NULL;
+
+  if (s->life_ns <= 0)
+    return;
+  text = split_text (s);
+  tip = g_strdup_printf ("where %s time went: %s", whose, text);
+  iochart_display_list_begin_group (b->dl, tip, "time-split");
+  for (guint k = 0; k < IOCHART_N_SPLITS; k++)
+    {
+      double dw = w * s->ns[k] / s->life_ns;
+      if (dw > 0.05)
+        iochart_display_list_rect (b->dl, x, y, dw, 2, split_colors[k], 0);
+      x += dw;
+    }
+  iochart_display_list_end_group (b->dl);
+}

@@ -11,6 +11,7 @@
 #include "iochart-display-list.h"
 #include "iochart-labels.h"
 #include "iochart-types.h"
+#include "analysis/iochart-time-split.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,10 @@ typedef struct {
 extern const IochartClass iochart_blocks_stack_order[IOCHART_N_CLASSES];
 
 guint32  iochart_rgba_with_alpha      (guint32 rgba, guint8 alpha);
+
+/* What the time-split bar's colours mean, for a section's note. */
+#define IOCHART_BLOCKS_TIME_SPLIT_HELP "Bar under a name: its time running (dark grey), waiting for a " \
+                                       "CPU (orange), for I/O (brown), in other D state (tan), asleep."
 
 void     iochart_blocks_init          (IochartBlocks *b, const IochartBlocksColors *colors,
                                        double width, double x0, guint n,
@@ -120,5 +125,10 @@ double   iochart_blocks_marks_band    (IochartBlocks *b, const IochartBlocksMark
 /* The marks' lines across the plot, from plot_top to plot_bottom. */
 void     iochart_blocks_mark_lines    (IochartBlocks *b, const IochartBlocksMark *marks, guint n_marks,
                                        guint32 color, guint32 strong_color);
+
+/* Where a lane's or a process's time went: a 2-pixel bar w wide at (x, y), a piece per share of
+ * its time split, its tooltip "where WHOSE time went: 12% running · …". Nothing when s has no life. */
+void     iochart_blocks_time_split_bar (IochartBlocks *b, double x, double y, double w,
+                                        const IochartTimeSplit *s, const char *whose);
 
 G_END_DECLS

@@ -59,9 +59,6 @@ typedef struct {
 } Chart;
 
 /* The time split bar under a lane's name: running, waiting for a CPU, for I/O, other D, asleep. */
-static const guint32 split_colors[IOCHART_N_SPLITS] = {
-  0x555555ff, 0xe69f00ff, 0x8b4513ff, 0xc8a878ff, 0xd8d8d8ff,
-};
 
 gboolean
 iochart_theme_from_name (const char *name, IochartTheme *theme)
@@ -627,37 +624,13 @@ lane_band (Chart *c, const double *busy_ns, const guint8 *classes, IochartClass 
     }
 }
 
-static char *
-split_text (const IochartTimeSplit *s)
-{
-  GString *t = g_string_new (NULL);
-
-  for (guint k = 0; k < IOCHART_N_SPLITS; k++)
-    g_string_append_printf (t, "%s%.0f%% %s", k ? " · " : "", 100.0 * s->ns[k] / MAX (s->life_ns, 1),
-                            iochart_split_kind_label (k));
-  return g_string_free (t, FALSE);
-}
-
 static void
 split_bar (Chart *c, guint lane, double x, double y, double w)
 {
   IochartTimeSplit s;
-  g_autofree char *text = NULL, *tip = NULL;
 
   iochart_time_splits_get_lane (c->splits, c->lanes, lane, &s);
-  if (s.life_ns <= 0)
-    return;
-  text = split_text (&s);
-  tip = g_strdup_printf ("where its processes' time went: %s", text);
-  iochart_display_list_begin_group (c->b.dl, tip, "time-split");
-  for (guint k = 0; k < IOCHART_N_SPLITS; k++)
-    {
-      double dw = w * s.ns[k] / s.life_ns;
-      if (dw > 0.05)
-        iochart_display_list_rect (c->b.dl, x, y, dw, 2, split_colors[k], 0);
-      x += dw;
-    }
-  iochart_display_list_end_group (c->b.dl);
+  iochart_blocks_time_split_bar (&c->b, x, y, w, &s, "its processes'");
 }
 
 static void
@@ -705,8 +678,7 @@ lanes_section (Chart *c)
     }
   note = g_strdup_printf ("%s. Upper band: queued; lower band: on the device (darker: busier); "
                           "grey line: its life (fork to exit, else first to last I/O).%s", help,
-                          c->splits ? " Bar under a name: its time running (dark grey), waiting for a "
-                                      "CPU (orange), for I/O (brown), in other D state (tan), asleep." : "");
+                          c->splits ? " " IOCHART_BLOCKS_TIME_SPLIT_HELP : "");
   c->b.y += 8;
   iochart_blocks_section_title (&c->b, title, note);
 
