@@ -54,6 +54,13 @@ gboolean        iochart_cli_parse_duration (const char               *text,
                                             gint64                   *ns,
                                             GError                  **error);
 
+/* --from (text, from_rel_ns from the capture's start; IOCHART_TIME_UNKNOWN: not given) must start
+ * before the capture's end: else an error naming the span. */
+gboolean        iochart_cli_check_from    (IochartCapture            *capture,
+                                           const char                *text,
+                                           gint64                     from_rel_ns,
+                                           GError                   **error);
+
 /* `iochart [CAPTURE...]` with no output: execs the desktop app when a display is there, else says
  * how to render headless; returns the exit code when it cannot. */
 int             iochart_cli_open_app      (const char * const        *captures);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "iochart-cli-private.h"
+#include "iochart-format.h"
 #include "iochart-summary.h"
 #include "analysis/iochart-steal.h"
 #include "bootchart/iochart-bootchart.h"
@@ -162,6 +163,20 @@ iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, I
 }
 
 /* "12", "12s", "1.5 s", "500ms", "250us", "40ns": a time from the capture's start. */
+gboolean
+iochart_cli_check_from (IochartCapture *capture, const char *text, gint64 from_rel_ns, GError **error)
+{
+  gint64 span = iochart_capture_get_end_ns (capture) - iochart_capture_get_start_ns (capture);
+  g_autofree char *d = NULL;
+
+  if (from_rel_ns == IOCHART_TIME_UNKNOWN || from_rel_ns < span)
+    return TRUE;
+  d = iochart_format_duration (span);
+  g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': --from is past the capture's end (it spans %s)",
+               text, d);
+  return FALSE;
+}
+
 gboolean
 iochart_cli_parse_duration (const char *text, const char *option, gint64 *ns, GError **error)
 {

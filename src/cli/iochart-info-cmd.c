@@ -210,6 +210,8 @@ summary_options (const InfoOptions *o, IochartCapture *capture, IochartSummaryOp
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", o->captures[0], o->device);
       return FALSE;
     }
+  if (!iochart_cli_check_from (capture, o->from, o->from_rel_ns, error))
+    return FALSE;
   so->from_ns = o->from_rel_ns != IOCHART_TIME_UNKNOWN ? start + o->from_rel_ns : IOCHART_TIME_UNKNOWN;
   so->to_ns = o->to_rel_ns != IOCHART_TIME_UNKNOWN ? start + o->to_rel_ns : IOCHART_TIME_UNKNOWN;
   return TRUE;

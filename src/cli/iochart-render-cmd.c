@@ -419,11 +419,8 @@ iochart_render_command (int argc, char **argv)
     vo.from_ns = start + from_rel;
   if (to_rel != IOCHART_TIME_UNKNOWN)
     vo.to_ns = start + to_rel;
-  if (vo.from_ns != IOCHART_TIME_UNKNOWN && vo.from_ns >= iochart_capture_get_end_ns (capture))
-    {
-      g_set_error (&error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': --from is past the capture's end", o.from);
-      goto fail;
-    }
+  if (!iochart_cli_check_from (capture, o.from, from_rel, &error))
+    goto fail;
 
   t_load = g_get_monotonic_time ();
   view = iochart_view_new (capture, &vo);

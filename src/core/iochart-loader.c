@@ -411,6 +411,13 @@ load_file (const char *path, const char *name, const IochartLoadOptions *options
 
   if (format == IOCHART_FORMAT_UNKNOWN)
     return NULL;
+  if (format == IOCHART_FORMAT_BOOTCHART && strcmp (path, name) != 0)
+    {
+      /* spooled from a pipe: the bootchart reader wants the bundle itself */
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': a bootchart capture is read from its file or folder, not from a pipe", name);
+      return NULL;
+    }
   if (options != NULL)
     {
       _iochart_builder_set_progress (b, options->progress, options->progress_data);

@@ -51,6 +51,16 @@ rename_in_error (GError *error, const char *tmp, const char *path)
   error->message = g_strjoinv (path, parts);
 }
 
+/* A device or a pipe (/dev/stdout, >(gzip >x.gz)) is written in place, as `>` would: a
+ * temporary file renamed over it would replace the device node itself. */
+static gboolean
+is_special (const char *path)
+{
+  GStatBuf st;
+
+  return g_stat (path, &st) == 0 && !S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode);
+}
+
 gboolean
 iochart_output_replace (const char *path, IochartOutputFunc write, gpointer data, GError **error)
 {
@@ -63,6 +73,8 @@ iochart_output_replace (const char *path, IochartOutputFunc write, gpointer data
   GError *local = NULL;
   int fd, saved;
 
+  if (is_special (path))
+    return write (path, data, error);
   if ((fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600)) < 0)
     {
       saved = errno;
@@ -110,7 +122,9 @@ write_bytes (const char *path, gpointer data, GError **error)
     ok = FALSE, saved = errno;
   else
     {
-      ok = fwrite (b->bytes, 1, b->len, f) == b->len && fflush (f) == 0 && fsync (fileno (f)) == 0;
+      /* a pipe or a device has nothing to sync (EINVAL) */
+      ok = fwrite (b->bytes, 1, b->len, f) == b->len && fflush (f) == 0 &&
+           (fsync (fileno (f)) == 0 || errno == EINVAL);
       saved = errno;
       ok = (fclose (f) == 0) && ok;
       if (!ok && saved == 0)
@@ -137,6 +151,17 @@ iochart_output_check (const char *path, const char * const *inputs, GError **err
   g_autofree char *dir = g_path_get_dirname (target);
   GStatBuf out, in;
 
+  if (is_special (path))
+    {
+      if (g_access (path, W_OK) != 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, g_strerror (saved));
+          return FALSE;
+        }
+      return TRUE;
+    }
   if (g_stat (target, &out) == 0)
     {
       if (S_ISDIR (out.st_mode))

@@ -10,7 +10,8 @@ typedef gboolean (*IochartOutputFunc) (const char *path, gpointer data, GError *
 
 /* Writes path through a temporary file beside it, renamed over it once complete: a full disk
  * leaves the old file whole. A symlinked path replaces its target; an existing file keeps its
- * mode. Errors name path, not the temporary file. */
+ * mode. A device or a pipe (/dev/stdout) is written in place. Errors name path, not the
+ * temporary file. */
 gboolean iochart_output_replace       (const char         *path,
                                        IochartOutputFunc   write,
                                        gpointer            data,

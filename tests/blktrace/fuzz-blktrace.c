@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include "iochart-capture-private.h"
 #include "readers/iochart-readers-private.h"
+#include "../fuzz-analyse.h"
 
 static char *dir;
 
@@ -40,7 +41,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
     const char *files[] = { p0, p1, NULL };
 
     if (_iochart_blktrace_read (b, files, &error))
-      g_object_unref (_iochart_builder_finish (b));
+      fuzz_finish (_iochart_builder_finish (b), size);
   }
   return 0;
 }

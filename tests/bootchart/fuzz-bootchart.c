@@ -1,4 +1,4 @@
-/* fuzz-bootchart.c: every bootchart parser and the tree, through the loader's own path
+/* fuzz-bootchart.c: every bootchart parser, the tree and the boot chart, through the loader's own path
  *
  * The input is a capture in one piece: members separated by lines "==> NAME <==" (what
  * `head -n -0 FILE...` prints), e.g. "==> proc_ps.log <==\n100\n1 (init) S 0 ...\n\n".
@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "bootchart/iochart-bootchart-private.h"
+#include "bootchart/iochart-bootchart-chart.h"
+#include "../fuzz-analyse.h"
 
 static void
 add (IochartBootchart *bc, const char *name, gsize name_len, const guint8 *data, gsize len)
@@ -46,7 +48,11 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       iochart_bootchart_set_tree_flags (bc, IOCHART_BOOTCHART_TREE_AS_PARSED);
       iochart_bootchart_set_tree_flags (bc, IOCHART_BOOTCHART_TREE_DEFAULT);
       g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(IochartDisplayList) dl = NULL;
       iochart_bootchart_to_json (bc, b);
+      /* and the boot chart, as `iochart --svg` draws it: one input in 16, as fuzz-analyse.h */
+      if (size % 16 == 0)
+        dl = iochart_bootchart_chart_draw (bc, NULL, NULL, NULL);
       FILE *null = fopen ("/dev/null", "w");
       if (null != NULL)
         {

@@ -2,20 +2,14 @@
  *
  * libtracecmd reads a path, so each input goes into a memfd opened by its /proc/self/fd path.
  * Seeds: tests/dat/fuzz-corpus/dat/, small v6 files cut by make-fuzz-seeds.py. Allocations that
- * libtracecmd leaves after a fault it was stopped in are not ours: suppressed as in lsan.supp.
+ * libtracecmd leaves after a fault it was stopped in are not ours: suppressed as in lsan.supp
+ * (fuzz-analyse.h).
  */
 #include <sys/mman.h>
 #include <unistd.h>
 #include "iochart-capture-private.h"
 #include "readers/iochart-readers-private.h"
-
-const char *__lsan_default_suppressions (void);
-
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:libtraceevent.so\nleak:libtracecmd.so\nleak:tracecmd_parse_trace_clock\nleak:isoc99_vsscanf\n";
-}
+#include "../fuzz-analyse.h"
 
 static int fd = -1;
 static char path[64];
@@ -57,6 +51,6 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   if (!_iochart_dat_sniff (data, size))
     return 0;
   if (_iochart_dat_check (path, &error) && _iochart_dat_read (b, path, &error))
-    g_object_unref (_iochart_builder_finish (b));
+    fuzz_finish (_iochart_builder_finish (b), size);
   return 0;
 }

@@ -147,6 +147,14 @@ for name, body in zip(parts[1::2], parts[2::2]):
 PY
 }
 
+# A cut bootchart .tgz: the boot chart from the members before the cut, its events.dat left out,
+# said in our words (not libarchive's "Truncated input file (needed …)")
+head -c 30000 "$IOCHART_SOURCE_ROOT/samples/bootchart-ionice.tgz" >"$tmp/cut.tgz"
+expect "cut bootchart .tgz: drawn, the cut said" 0 "cut.tgz': archive cut or damaged after [0-9]+ members: the rest is lost" \
+  --svg "$tmp/cut.svg" "$tmp/cut.tgz"
+if grep -q "its 'events.dat' is cut or damaged: its block I/O is left out" "$tmp/err" && ! grep -qi "truncated input" "$tmp/err" &&
+   grep -q '</svg>' "$tmp/cut.svg"; then ok "cut bootchart .tgz: events.dat left out, no raw libarchive text"; else bad "cut bootchart .tgz"; fi
+
 # 6. a cmdline2 record without an args line (UBSan: zero offset to a null pointer)
 mkboot "$tmp/boot"
 printf '41\n:/bin/a\n\n' >"$tmp/boot/cmdline2.log"
@@ -191,6 +199,20 @@ cp "$text" "$tmp/in.txt"
 expect "an output that is an input" 2 "in.txt': refusing to write over the capture" --svg "$tmp/in.txt" "$tmp/in.txt"
 cmp -s "$text" "$tmp/in.txt" && ok "the input is untouched" || bad "the input was overwritten"
 expect "output checked before the load" 2 "nofolder/x.svg': cannot write: no such folder" --svg "$tmp/nofolder/x.svg" "$tmp/garbage.blktrace.0"
+
+# A pipe or a device is written in place, not replaced by a temporary file renamed over it (as
+# root that turned /dev/full into a regular file); /dev/stdout works
+mkfifo "$tmp/fifo"
+( timeout 60 cat "$tmp/fifo" >"$tmp/from-fifo" ) &
+reader=$!
+run --svg "$tmp/fifo" "$text"
+wait $reader
+if [ $rc -eq 0 ] && [ -p "$tmp/fifo" ] && grep -q '</svg>' "$tmp/from-fifo"; then ok "a fifo output is written through, still a fifo"
+else bad "fifo output"; fi
+run --svg /dev/stdout "$text"
+if [ $rc -eq 0 ] && grep -q '</svg>' "$tmp/out"; then ok "--svg /dev/stdout"; else bad "--svg /dev/stdout"; fi
+run --png /dev/stdout "$text"
+if [ $rc -eq 0 ] && [ "$(head -c 4 "$tmp/out" | tail -c 3)" = PNG ]; then ok "--png /dev/stdout"; else bad "--png /dev/stdout"; fi
 
 # Messages a new user met
 dat="$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
@@ -258,6 +280,10 @@ run info <(cat "$dat")
 [ $rc -eq 0 ] && grep -q "requests: 269" "$tmp/out" && ok "iochart info <(cat x)" || bad "info <(...)"
 run --json "$tmp/pipe.json" <(gzip -c "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.trace.txt")
 [ $rc -eq 0 ] && [ -s "$tmp/pipe.json" ] && ok "a gzip text through a pipe" || bad "gzip through a pipe"
+expect "a bootchart through a pipe: said so, not 'holds no block requests'" 2 \
+  "a bootchart capture is read from its file or folder, not from a pipe" info <(cat "$IOCHART_SOURCE_ROOT/samples/bootchart-ionice.tgz")
+expect "info --from past the capture's end" 2 "^iochart: '5': --from is past the capture's end \(it spans 1.8 s\)$" \
+  info --from 5 "$IOCHART_SOURCE_ROOT/samples/ionice-bfq.dat"
 expect "a damaged pipe names what the user gave" 2 "^iochart: 'stdin': not a capture" info - < <(head -c 100 /dev/urandom)
 
 # Plurals: a lane of one request says "1 request", not "1 requests"

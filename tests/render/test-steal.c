@@ -199,6 +199,139 @@ test_json (void)
   g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (ep, "waiting_pids"), 0), ==, 200);
 }
 
+/* ---- degenerate inputs (issue 9: UBSan "zero offset to null pointer" in the steal analysis) ---- */
+
+/* One block event of a best-effort or idle 8-sector read at sector on dev. */
+static void
+feed_one (IochartBuilder *b, IochartBlockAction action, guint32 dev, guint64 sector, IochartClass klass, gint64 ts)
+{
+  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
+  IochartOp op;
+  guint8 flags;
+
+  iochart_rwbs_parse ("R", 1, &op, &flags);
+  ev.ts_ns = ts;
+  ev.dev = dev;
+  ev.sector = sector;
+  ev.nr_sector = 8;
+  ev.op = op;
+  ev.flags = flags;
+  ev.pid = klass == IOCHART_CLASS_IDLE ? 300 : 200;
+  ev.comm = klass == IOCHART_CLASS_IDLE ? "idle" : "fg";
+  ev.comm_len = strlen (ev.comm);
+  ev.ioprio = IOCHART_IOPRIO_MAKE (klass, klass == IOCHART_CLASS_IDLE ? 7 : 4);
+  _iochart_builder_block (b, action, &ev);
+}
+
+/* Every way the sweep can meet nothing: no events at all (an array never allocated: NULL with a
+ * count of 0), ranges past the data, columns, a device asked for that has no request. Nothing is
+ * stolen, no episode, the JSON is whole. Under the sanitizer build UBSan stops on any arithmetic
+ * on a NULL array (the test's meson suite runs there too). */
+static void
+assert_nothing_stolen (IochartCapture *c)
+{
+  for (int variant = 0; variant < 4; variant++)
+    {
+      IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
+      g_autoptr(IochartSteal) steal = NULL;
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      if (variant >= 1)
+        o.n_columns = 16;
+      if (variant == 2)
+        {
+          o.from_ns = iochart_capture_get_start_ns (c) + 5 * MS;
+          o.to_ns = o.from_ns + 1;
+        }
+      if (variant == 3)
+        o.device = 0;
+      steal = iochart_steal_new (c, &o);
+      g_assert_nonnull (steal);
+      g_assert_cmpuint (iochart_steal_get_n_episodes (steal), ==, 0);
+      g_assert_cmpuint (iochart_steal_get_n_devices (steal), <=, MAX (iochart_capture_get_n_devices (c), 1));
+      for (guint d = 0; d < iochart_steal_get_n_devices (steal); d++)
+        {
+          const IochartStealDevice *dev = iochart_steal_get_device (steal, d);
+
+          g_assert_cmpint (dev->stolen_ns, ==, 0);
+          g_assert_cmpuint (dev->n_episodes, ==, 0);
+          g_assert_cmpuint (dev->idle->len, ==, 0);
+          for (guint col = 0; dev->stolen_columns && col < o.n_columns; col++)
+            g_assert_cmpfloat (dev->stolen_columns[col], ==, 0);
+        }
+      g_assert_null (iochart_steal_find_device (steal, 4242));
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "idle_steal");
+      iochart_steal_to_json (steal, b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      g_assert_true (json_object_has_member (json_node_get_object (root), "idle_steal"));
+    }
+}
+
+static void
+test_degenerate (void)
+{
+  enum { EMPTY, DEVICE_ONLY, NO_COMPLETE, NO_ISSUE, FLUSH_ONLY, IDLE_ONLY, BE_ONLY, COMPLETE_FIRST, N_CASES };
+
+  for (int k = 0; k < N_CASES; k++)
+    {
+      g_autoptr(IochartBuilder) b = _iochart_builder_new ("degenerate");
+      g_autoptr(IochartCapture) c = NULL;
+
+      switch (k)
+        {
+        case EMPTY:
+          break;
+        case DEVICE_ONLY:   /* a device named, no request on it */
+          _iochart_builder_device_name (b, DEV_LOOP, "loop0");
+          break;
+        case NO_COMPLETE:   /* idle and foreground issued, never completed */
+          feed_one (b, IOCHART_BLOCK_INSERT, DEV_LOOP, 100, IOCHART_CLASS_IDLE, 1 * MS);
+          feed_one (b, IOCHART_BLOCK_ISSUE, DEV_LOOP, 100, IOCHART_CLASS_IDLE, 2 * MS);
+          feed_one (b, IOCHART_BLOCK_INSERT, DEV_LOOP, 900, IOCHART_CLASS_BE, 2 * MS);
+          feed_one (b, IOCHART_BLOCK_ISSUE, DEV_LOOP, 900, IOCHART_CLASS_BE, 3 * MS);
+          break;
+        case NO_ISSUE:      /* inserted and completed, no issue event: idle ones cannot be placed */
+          feed_one (b, IOCHART_BLOCK_INSERT, DEV_LOOP, 100, IOCHART_CLASS_IDLE, 1 * MS);
+          feed_one (b, IOCHART_BLOCK_INSERT, DEV_LOOP, 900, IOCHART_CLASS_BE, 1 * MS);
+          feed_one (b, IOCHART_BLOCK_COMPLETE, DEV_LOOP, 100, IOCHART_CLASS_IDLE, 4 * MS);
+          feed_one (b, IOCHART_BLOCK_COMPLETE, DEV_LOOP, 900, IOCHART_CLASS_BE, 5 * MS);
+          break;
+        case FLUSH_ONLY:
+          {
+            const TestRq rq[] = { { DEV_LOOP, 0, 0, "FWS", 201, "jbd2", IOCHART_CLASS_NONE, 2 * MS, -1, 2 * MS, 5 * MS } };
+            test_feed (b, rq, 1, NULL, 0);
+          }
+          break;
+        case IDLE_ONLY:
+        case BE_ONLY:
+          {
+            IochartClass klass = k == IDLE_ONLY ? IOCHART_CLASS_IDLE : IOCHART_CLASS_BE;
+            const TestRq rq[] = {
+              { DEV_LOOP, 100, 8, "R", 300, "a", klass, 0, 0, 1 * MS, 3 * MS },
+              { DEV_VDA, 900, 8, "R", 301, "b", klass, 0, 0, 2 * MS, 4 * MS },
+            };
+            test_feed (b, rq, G_N_ELEMENTS (rq), NULL, 0);
+          }
+          break;
+        case COMPLETE_FIRST:   /* a completion stamped before its issue: dropped, not negative */
+          feed_one (b, IOCHART_BLOCK_INSERT, DEV_LOOP, 900, IOCHART_CLASS_BE, 1 * MS);
+          feed_one (b, IOCHART_BLOCK_ISSUE, DEV_LOOP, 900, IOCHART_CLASS_BE, 6 * MS);
+          feed_one (b, IOCHART_BLOCK_INSERT, DEV_LOOP, 100, IOCHART_CLASS_IDLE, 2 * MS);
+          feed_one (b, IOCHART_BLOCK_ISSUE, DEV_LOOP, 100, IOCHART_CLASS_IDLE, 5 * MS);
+          feed_one (b, IOCHART_BLOCK_COMPLETE, DEV_LOOP, 100, IOCHART_CLASS_IDLE, 5 * MS);
+          break;
+        }
+      c = _iochart_builder_finish (b);
+      g_test_message ("case %d: %u devices, %u requests", k, iochart_capture_get_n_devices (c),
+                      iochart_capture_get_n_requests (c));
+      assert_nothing_stolen (c);
+      g_assert_cmpint (iochart_steal_pick_device (c), ==, iochart_capture_get_n_devices (c) ? 0 : -1);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -210,5 +343,6 @@ main (int argc, char **argv)
   g_test_add_func ("/steal/per-device", test_per_device);
   g_test_add_func ("/steal/range-and-columns", test_range_and_columns);
   g_test_add_func ("/steal/json", test_json);
+  g_test_add_func ("/steal/degenerate", test_degenerate);
   return g_test_run ();
 }

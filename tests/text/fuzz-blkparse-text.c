@@ -1,5 +1,6 @@
 /* libFuzzer target: _iochart_blkparse_text_read() on any bytes must neither crash nor leak. */
 #include "readers/iochart-readers-private.h"
+#include "../fuzz-analyse.h"
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
@@ -10,7 +11,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
 
   (void) _iochart_blkparse_text_sniff (&text);
   if (_iochart_blkparse_text_read (b, &text, &error))
-    g_object_unref (_iochart_builder_finish (b));
+    fuzz_finish (_iochart_builder_finish (b), size);
   g_clear_error (&error);
   _iochart_builder_free (b);
   return 0;

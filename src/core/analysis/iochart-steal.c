@@ -598,7 +598,8 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
         lo++;
       for (hi = lo; hi < events->len && ev[hi].device == d; hi++)
         ;
-      sweep_device (&s, ev + lo, hi - lo, d);
+      /* no request at all leaves the array unallocated: no arithmetic on its NULL data */
+      sweep_device (&s, hi > lo ? ev + lo : NULL, hi - lo, d);
     }
   g_array_sort (self->episodes, episode_cmp);
   count_classes (self, options);

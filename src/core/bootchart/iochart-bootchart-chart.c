@@ -1892,8 +1892,13 @@ iochart_bootchart_chart_load_bundle_io (const char *path, GError **error)
         }
       if (fd < 0 || archive_read_data_into_fd (a, fd) != ARCHIVE_OK)
         {
-          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE, "'%s': cannot extract '%s': %s",
-                       path, archive_entry_pathname (entry), archive_error_string (a) ? archive_error_string (a) : g_strerror (errno));
+          /* a cut bundle still has its boot chart: the samples come first */
+          if (fd >= 0)
+            g_warning ("'%s': its '%s' is cut or damaged: its block I/O is left out",
+                       path, archive_entry_pathname (entry));
+          else
+            g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot extract '%s': %s",
+                         path, archive_entry_pathname (entry), g_strerror (errno));
           if (fd >= 0)
             close (fd);
           if (tmp)

@@ -572,8 +572,8 @@ load_archive (IochartBootchart *self, const char *path, GError **error)
       got = got == ARCHIVE_EOF ? 0 : -1;
       if (got < 0)
         /* a cut archive: the member's text parser drops its incomplete tail */
-        _iochart_bootchart_warn (self, "'%s': '%s' cut after %u bytes: %s", path, name,
-                                 buf->len, archive_error_string (a));
+        _iochart_bootchart_warn (self, "'%s': '%s' cut after %u bytes: its last record is dropped", path, name,
+                                 buf->len);
       total += buf->len;
       g_autoptr(GBytes) bytes = g_byte_array_free_to_bytes (g_steal_pointer (&buf));
       if (!_iochart_bootchart_add_member (self, name, bytes, error))
@@ -589,8 +589,9 @@ load_archive (IochartBootchart *self, const char *path, GError **error)
                        "'%s': not a readable archive: %s", path, archive_error_string (a));
           goto out;
         }
-      _iochart_bootchart_warn (self, "'%s': archive cut after %u members: %s", path, n_entries,
-                               archive_error_string (a));
+      /* libarchive's own words ("Truncated input file (needed 626688 bytes...") say no more */
+      _iochart_bootchart_warn (self, "'%s': archive cut or damaged after %u members: the rest is lost", path,
+                               n_entries);
     }
   ok = TRUE;
 out:
