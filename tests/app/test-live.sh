@@ -61,7 +61,8 @@ export IOCHART_APP_SHOTS=${IOCHART_APP_SHOTS:-$tmp/shots}
 sh "$here/test-app.sh" "$test_bin" || exit $?
 
 [ -s "$LIVE_OUT" ] || fail "the live view wrote no '$LIVE_OUT'"
-"${IOCHART:?}" info --json "$LIVE_OUT" > "$tmp/info.json"
+# --all: the top 20 processes alone may leave out the starved idle reader's dd processes
+"${IOCHART:?}" info --json --all "$LIVE_OUT" > "$tmp/info.json"
 python3 - "$tmp/info.json" "$(cat "$tmp/idle.pid")" "$(cat "$tmp/be.pid")" <<'PY'
 import json, sys
 info = json.load(open(sys.argv[1]))
