@@ -293,6 +293,19 @@ bins_alloc (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, Io
   return bins;
 }
 
+/* A walked request's share of every strip, its latency and its sector and lane cells. */
+static void
+add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
+{
+  gint64 start, issue, done;
+
+  if (!request_life (bins, rq, &start, &issue, &done))
+    return;
+  add_strips (bins, rq, issue, done);
+  add_latency (bins, rq, MIN (rq->klass, IOCHART_N_CLASSES - 1));
+  add_detail (bins, rq, lanes, start, issue, done);
+}
+
 IochartBins *
 iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
                        guint n_columns, guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
@@ -309,14 +322,10 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
   for (guint i = 0; i < n; i++)
     {
       IochartRequest rq;
-      gint64 start, issue, done;
 
       iochart_capture_get_request (capture, i, &rq);
-      if (rq.device != device || !request_life (bins, &rq, &start, &issue, &done))
-        continue;
-      add_strips (bins, &rq, issue, done);
-      add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
-      add_detail (bins, &rq, lanes, start, issue, done);
+      if (rq.device == device)
+        add_request (bins, &rq, lanes);
     }
   return bins;
 }
@@ -340,15 +349,10 @@ iochart_bins_new_lane (const IochartBins *like, IochartCapture *capture, int dev
   for (guint i = 0; i < n; i++)
     {
       IochartRequest rq;
-      gint64 start, issue, done;
 
       iochart_capture_get_request (capture, found ? g_array_index (found, guint32, i) : i, &rq);
-      if (rq.device != device || iochart_lanes_lane_of_request (lanes, &rq) != lane ||
-          !request_life (bins, &rq, &start, &issue, &done))
-        continue;
-      add_strips (bins, &rq, issue, done);
-      add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
-      add_detail (bins, &rq, lanes, start, issue, done);
+      if (rq.device == device && iochart_lanes_lane_of_request (lanes, &rq) == lane)
+        add_request (bins, &rq, lanes);
     }
   return bins;
 }
