@@ -5,6 +5,7 @@
 #include "../test-util.h"
 #include "iochart-error.h"
 #include "render/iochart-png.h"
+#include "render/iochart-png-private.h"
 
 /* A chart-like image: a white page, flat bars, an antialiased diagonal; with `holes`, a
  * transparent and a half-transparent band. */
@@ -121,6 +122,68 @@ test_big_surface (void)
   cairo_surface_destroy (ours);
 }
 
+/* A chart-sized image, opaque or with a translucent band: many pieces on several threads read
+ * back as the pixels drawn, and the file is the same bytes on one thread as on eight. */
+static void
+check_big (gboolean holes, guint8 want_color_type)
+{
+  cairo_surface_t *s = iochart_png_surface_new (1601, 1203), *back;
+  cairo_t *cr = cairo_create (s);
+  g_autoptr(GBytes) one = NULL, many = NULL;
+  g_autofree char *dir = test_make_dir ();
+  g_autofree char *path = g_build_filename (dir, "big.png", NULL);
+  const guint8 *data;
+  gsize len;
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  for (int i = 0; i < 60; i++)
+    {
+      cairo_set_source_rgb (cr, (i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0);
+      cairo_rectangle (cr, i * 26.3, i * 19.7, 300.5, 45.2);
+      cairo_fill (cr);
+      cairo_move_to (cr, 0, i * 20);
+      cairo_line_to (cr, 1600, 1200 - i * 17);
+      cairo_stroke (cr);
+    }
+  if (holes)
+    {
+      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+      cairo_set_source_rgba (cr, 0.3, 0.6, 0.1, 0.5);
+      cairo_rectangle (cr, 0, 700, 1601, 300);
+      cairo_fill (cr);
+    }
+  cairo_destroy (cr);
+  one = _iochart_png_encode_with (s, 1);
+  many = _iochart_png_encode_with (s, 8);
+  g_assert_nonnull (one);
+  g_assert_true (g_bytes_equal (one, many));
+  data = g_bytes_get_data (many, &len);
+  g_assert_cmpuint ((guint8) data[25], ==, want_color_type);
+  g_assert_true (g_file_set_contents (path, (const char *) data, len, NULL));
+  back = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (back), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_flush (s);
+  for (int y = 0; y < 1203; y++)
+    g_assert_cmpmem (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s), 1601 * 4,
+                     cairo_image_surface_get_data (back) + y * cairo_image_surface_get_stride (back), 1601 * 4);
+  cairo_surface_destroy (back);
+  cairo_surface_destroy (s);
+  test_remove_dir (dir);
+}
+
+static void
+test_big_opaque (void)
+{
+  check_big (FALSE, 2);
+}
+
+static void
+test_big_alpha (void)
+{
+  check_big (TRUE, 6);
+}
+
 static void
 test_unwritable (void)
 {
@@ -140,6 +203,8 @@ main (int argc, char **argv)
   g_test_add_func ("/png/opaque-as-rgb", test_opaque);
   g_test_add_func ("/png/alpha-unpremultiplied", test_alpha);
   g_test_add_func ("/png/unwritable", test_unwritable);
+  g_test_add_func ("/png/big-opaque-on-threads", test_big_opaque);
+  g_test_add_func ("/png/big-alpha-on-threads", test_big_alpha);
   g_test_add_func ("/png/big-surface", test_big_surface);
   return g_test_run ();
 }
