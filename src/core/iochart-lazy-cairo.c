@@ -55,6 +55,7 @@ FORWARD (void, cairo_set_font_options, (cairo_t *cr, const cairo_font_options_t 
 FORWARD (void, cairo_set_font_size, (cairo_t *cr, double size), (cr, size))
 FORWARD (void, cairo_set_line_join, (cairo_t *cr, cairo_line_join_t line_join), (cr, line_join))
 FORWARD (void, cairo_set_line_width, (cairo_t *cr, double width), (cr, width))
+FORWARD (void, cairo_set_operator, (cairo_t *cr, cairo_operator_t op), (cr, op))
 FORWARD (void, cairo_set_source_rgba, (cairo_t *cr, double red, double green, double blue, double alpha), (cr, red, green, blue, alpha))
 FORWARD (void, cairo_set_source_surface, (cairo_t *cr, cairo_surface_t *surface, double x, double y), (cr, surface, x, y))
 FORWARD (void, cairo_show_page, (cairo_t *cr), (cr))

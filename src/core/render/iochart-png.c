@@ -172,7 +172,8 @@ filter_up_opaque (guint8 *out, const guint8 *row, const guint8 *above, int width
 
 typedef struct
 {
-  const guint8 *data;          /* the image's first row */
+  const guint8 *rows;          /* image row first_row; rows first_row..y1 - 1 are there */
+  int first_row;
   int stride, width;
   gboolean alpha;
   int y0, y1;                  /* this band's rows */
@@ -183,6 +184,12 @@ typedef struct
   gsize n_in;                  /* filtered bytes */
   gboolean ok;
 } Band;
+
+static inline const guint8 *
+band_row (const Band *band, int y)
+{
+  return band->rows + (gssize) (y - band->first_row) * band->stride;
+}
 
 /* Appends all of z's input, deflated with flush, to out. */
 static gboolean
@@ -211,7 +218,7 @@ deflate_into (z_stream *z, GByteArray *out, int flush)
 static void
 filter_row (const Band *band, int y, guint8 *out, guint8 **cur, guint8 **above)
 {
-  const guint8 *row = band->data + (gsize) y * band->stride;
+  const guint8 *row = band_row (band, y);
   gsize row_bytes = (gsize) band->width * (band->alpha ? 4 : 3);
   guint8 *swap;
 
@@ -220,7 +227,7 @@ filter_row (const Band *band, int y, guint8 *out, guint8 **cur, guint8 **above)
   if (!band->alpha && y == 0)
     convert_row ((const guint32 *) row, out + 1, band->width, FALSE);
   else if (!band->alpha)
-    filter_up_opaque (out + 1, row, row - band->stride, band->width);
+    filter_up_opaque (out + 1, row, band_row (band, y - 1), band->width);
   if (!band->alpha)
     return;
   convert_row ((const guint32 *) row, *cur, band->width, TRUE);
@@ -239,11 +246,12 @@ compress_band (gpointer user_data)
   z_stream z = { 0 };
 
   band->adler = adler32 (0, NULL, 0);
+  band->out = g_byte_array_new ();
   if (deflateInit2 (&z, 1, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK)
     return NULL;
   /* the row above the band: zeros above the image */
   if (band->alpha && band->y0 > 0)
-    convert_row ((const guint32 *) (band->data + (gsize) (band->y0 - 1) * band->stride), above, band->width, TRUE);
+    convert_row ((const guint32 *) band_row (band, band->y0 - 1), above, band->width, TRUE);
   band->ok = TRUE;
   for (int y = band->y0; y < band->y1 && band->ok;)
     {
@@ -291,52 +299,20 @@ begin_chunk (GByteArray *out, const char *type)
   return start;
 }
 
-/* The PNG of image, its rows compressed by up to max_bands threads; NULL when zlib fails. */
-GBytes *
-_iochart_png_encode_with (cairo_surface_t *image, guint max_bands)
+/* The PNG file of the compressed bands, in order; frees their output. NULL when one failed. */
+static GBytes *
+assemble (int width, int height, gboolean alpha, Band *bands, int n_bands)
 {
   static const guint8 signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-  int width = cairo_image_surface_get_width (image), height = cairo_image_surface_get_height (image);
-  int stride = cairo_image_surface_get_stride (image);
-  cairo_format_t format = cairo_image_surface_get_format (image);
-  const guint8 *data;
-  gboolean alpha, ok = TRUE;
-  int rows_per_piece, n_pieces, n_bands;
+  gsize size = 64;
+  gboolean ok = TRUE;
   GByteArray *out;
   guint32 adler;
   guint start;
 
-  g_return_val_if_fail (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, NULL);
-  g_return_val_if_fail (width > 0 && height > 0, NULL);
-  cairo_surface_flush (image);
-  data = cairo_image_surface_get_data (image);
-  alpha = format == CAIRO_FORMAT_ARGB32 && !all_opaque (data, stride, width, height);
-  rows_per_piece = MAX (1, PIECE_BYTES / (1 + width * (alpha ? 4 : 3)));
-  n_pieces = (height + rows_per_piece - 1) / rows_per_piece;
-  n_bands = CLAMP (n_pieces / PIECES_PER_BAND, 1, (int) MAX (max_bands, 1));
-
-  Band bands[n_bands];
-  GThread *threads[n_bands];
-
   for (int i = 0; i < n_bands; i++)
-    {
-      /* whole pieces a band, so that pieces fall on the same rows however many bands */
-      int first = (int) ((gint64) n_pieces * i / n_bands), end = (int) ((gint64) n_pieces * (i + 1) / n_bands);
-
-      bands[i] = (Band) { .data = data, .stride = stride, .width = width, .alpha = alpha,
-                          .y0 = first * rows_per_piece, .y1 = MIN (height, end * rows_per_piece),
-                          .rows_per_piece = rows_per_piece, .last = i == n_bands - 1,
-                          .out = g_byte_array_new () };
-      threads[i] = i == 0 ? NULL : g_thread_try_new ("iochart-png", compress_band, &bands[i], NULL);
-      if (i > 0 && threads[i] == NULL)
-        compress_band (&bands[i]);
-    }
-  compress_band (&bands[0]);
-  for (int i = 1; i < n_bands; i++)
-    if (threads[i] != NULL)
-      g_thread_join (threads[i]);
-
-  out = g_byte_array_sized_new (64 + bands[0].out->len * n_bands);
+    size += bands[i].out ? bands[i].out->len : 0;
+  out = g_byte_array_sized_new (size);
   g_byte_array_append (out, signature, sizeof signature);
   start = begin_chunk (out, "IHDR");
   put_u32 (out, width);
@@ -347,14 +323,14 @@ _iochart_png_encode_with (cairo_surface_t *image, guint max_bands)
   start = begin_chunk (out, "IDAT");
   /* zlib header: deflate with a 32 KiB window, the fastest level; 0x7801 is a multiple of 31 */
   g_byte_array_append (out, (const guint8[]) { 0x78, 0x01 }, 2);
-  adler = bands[0].adler;
+  adler = adler32 (0, NULL, 0);
   for (int i = 0; i < n_bands; i++)
     {
       ok = ok && bands[i].ok;
-      if (i > 0)
-        adler = adler32_combine (adler, bands[i].adler, bands[i].n_in);
-      g_byte_array_append (out, bands[i].out->data, bands[i].out->len);
-      g_byte_array_unref (bands[i].out);
+      adler = adler32_combine (adler, bands[i].adler, bands[i].n_in);
+      if (bands[i].out)
+        g_byte_array_append (out, bands[i].out->data, bands[i].out->len);
+      g_clear_pointer (&bands[i].out, g_byte_array_unref);
     }
   put_u32 (out, adler);
   end_chunk (out, start);
@@ -367,26 +343,183 @@ _iochart_png_encode_with (cairo_surface_t *image, guint max_bands)
   return g_byte_array_free_to_bytes (out);
 }
 
+static int
+rows_per_piece (int width, gboolean alpha)
+{
+  return MAX (1, PIECE_BYTES / (1 + width * (alpha ? 4 : 3)));
+}
+
+/* The PNG of image, its rows compressed by up to max_bands threads; NULL when zlib fails. */
+GBytes *
+_iochart_png_encode_with (cairo_surface_t *image, guint max_bands)
+{
+  int width = cairo_image_surface_get_width (image), height = cairo_image_surface_get_height (image);
+  int stride = cairo_image_surface_get_stride (image);
+  cairo_format_t format = cairo_image_surface_get_format (image);
+  const guint8 *data;
+  gboolean alpha;
+  int piece_rows, n_pieces, n_bands;
+
+  g_return_val_if_fail (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+  cairo_surface_flush (image);
+  data = cairo_image_surface_get_data (image);
+  alpha = format == CAIRO_FORMAT_ARGB32 && !all_opaque (data, stride, width, height);
+  piece_rows = rows_per_piece (width, alpha);
+  n_pieces = (height + piece_rows - 1) / piece_rows;
+  n_bands = CLAMP (n_pieces / PIECES_PER_BAND, 1, (int) MAX (max_bands, 1));
+
+  Band bands[n_bands];
+  GThread *threads[n_bands];
+
+  for (int i = 0; i < n_bands; i++)
+    {
+      /* whole pieces a band, so that pieces fall on the same rows however many bands */
+      int first = (int) ((gint64) n_pieces * i / n_bands), end = (int) ((gint64) n_pieces * (i + 1) / n_bands);
+
+      bands[i] = (Band) { .rows = data, .first_row = 0, .stride = stride, .width = width, .alpha = alpha,
+                          .y0 = first * piece_rows, .y1 = MIN (height, end * piece_rows),
+                          .rows_per_piece = piece_rows, .last = i == n_bands - 1 };
+      threads[i] = i == 0 ? NULL : g_thread_try_new ("iochart-png", compress_band, &bands[i], NULL);
+      if (i > 0 && threads[i] == NULL)
+        compress_band (&bands[i]);
+    }
+  compress_band (&bands[0]);
+  for (int i = 1; i < n_bands; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+  return assemble (width, height, alpha, bands, n_bands);
+}
+
 GBytes *
 iochart_png_encode (cairo_surface_t *image)
 {
   return _iochart_png_encode_with (image, g_get_num_processors ());
 }
 
-gboolean
-iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
+/* ---- drawn strip by strip ---- */
+
+/* a strip's pixels: a few hundred KiB, in a core's cache while it is compressed */
+#define STRIP_BYTES (512 * 1024)
+
+typedef struct
+{
+  int width, height, strip_rows, n_strips, piece_rows;
+  IochartPngDrawFunc draw;
+  gpointer data;
+  Band *strips;
+  gint next;                   /* the next strip to draw */
+  gint translucent;            /* a strip had a pixel that is not opaque */
+} Strips;
+
+/* Draws and compresses strips until none is left. Each strip's surface holds the row above
+ * the strip too, which its "up" filter reads. */
+static gpointer
+strips_worker (gpointer user_data)
+{
+  Strips *job = user_data;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, job->width, job->strip_rows + 1);
+  int stride = cairo_image_surface_get_stride (surface);
+  gint s;
+
+  while ((s = g_atomic_int_add (&job->next, 1)) < job->n_strips && !g_atomic_int_get (&job->translucent))
+    {
+      Band *band = &job->strips[s];
+      int y0 = s * job->strip_rows, y1 = MIN (job->height, y0 + job->strip_rows);
+      cairo_t *cr = cairo_create (surface);
+      guint8 *data;
+
+      cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);
+      cairo_paint (cr);
+      cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+      /* surface row 0 is image row y0 - 1; an integer shift draws the same pixels */
+      cairo_translate (cr, 0, -(y0 - 1));
+      job->draw (cr, job->data);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      data = cairo_image_surface_get_data (surface);
+      if (!all_opaque (data + stride, stride, job->width, y1 - y0))
+        {
+          g_atomic_int_set (&job->translucent, 1);
+          break;
+        }
+      *band = (Band) { .rows = data, .first_row = y0 - 1, .stride = stride, .width = job->width,
+                       .y0 = y0, .y1 = y1, .rows_per_piece = job->piece_rows, .last = s == job->n_strips - 1 };
+      compress_band (band);
+    }
+  cairo_surface_destroy (surface);
+  return NULL;
+}
+
+/* The PNG drawn strip by strip, on up to max_threads threads; NULL when it is not opaque. */
+static GBytes *
+encode_drawn_strips (int width, int height, IochartPngDrawFunc draw, gpointer data, guint max_threads)
+{
+  Strips job = { .width = width, .height = height, .draw = draw, .data = data };
+  int n_threads;
+  GBytes *png = NULL;
+
+  job.piece_rows = rows_per_piece (width, FALSE);
+  job.strip_rows = MAX (1, STRIP_BYTES / (4 * width) / job.piece_rows) * job.piece_rows;
+  job.n_strips = (height + job.strip_rows - 1) / job.strip_rows;
+  job.strips = g_new0 (Band, job.n_strips);
+  n_threads = CLAMP (job.n_strips / 2, 1, (int) MAX (max_threads, 1));
+
+  GThread *threads[n_threads];
+
+  for (int i = 1; i < n_threads; i++)
+    threads[i] = g_thread_try_new ("iochart-png", strips_worker, &job, NULL);
+  strips_worker (&job);
+  for (int i = 1; i < n_threads; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+  if (!job.translucent)
+    png = assemble (width, height, FALSE, job.strips, job.n_strips);
+  for (int i = 0; i < job.n_strips; i++)
+    g_clear_pointer (&job.strips[i].out, g_byte_array_unref);
+  g_free (job.strips);
+  return png;
+}
+
+/* An image that is not opaque: drawn whole, as it always was. */
+static GBytes *
+encode_drawn_whole (int width, int height, IochartPngDrawFunc draw, gpointer data, guint max_threads)
+{
+  cairo_surface_t *surface = iochart_png_surface_new (width, height);
+  cairo_t *cr = cairo_create (surface);
+  GBytes *png;
+
+  draw (cr, data);
+  cairo_destroy (cr);
+  png = _iochart_png_encode_with (surface, max_threads);
+  cairo_surface_destroy (surface);
+  return png;
+}
+
+GBytes *
+_iochart_png_encode_drawn_with (int width, int height, IochartPngDrawFunc draw, gpointer data, guint max_threads)
+{
+  GBytes *png;
+
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+  png = encode_drawn_strips (width, height, draw, data, max_threads);
+  return png ? png : encode_drawn_whole (width, height, draw, data, max_threads);
+}
+
+static gboolean
+write_bytes (const char *path, GBytes *(*encode) (gpointer), gpointer data, GError **error)
 {
   g_autoptr(GBytes) png = NULL;
-  const void *data;
+  const void *bytes;
   gsize len;
   int e = 0;
   FILE *f;
 
   if ((f = fopen (path, "wb")) == NULL)
     e = errno;
-  else if ((png = iochart_png_encode (image)) == NULL)
+  else if ((png = encode (data)) == NULL)
     e = ENOMEM, fclose (f);
-  else if (data = g_bytes_get_data (png, &len), fwrite (data, 1, len, f) != len)
+  else if (bytes = g_bytes_get_data (png, &len), fwrite (bytes, 1, len, f) != len)
     e = errno ? errno : EIO, fclose (f);
   else if (fclose (f) != 0)
     e = errno;
@@ -396,4 +529,38 @@ iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+static GBytes *
+encode_image (gpointer image)
+{
+  return iochart_png_encode (image);
+}
+
+gboolean
+iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
+{
+  return write_bytes (path, encode_image, image, error);
+}
+
+typedef struct
+{
+  int width, height;
+  IochartPngDrawFunc draw;
+  gpointer data;
+} Drawn;
+
+static GBytes *
+encode_drawn (gpointer user_data)
+{
+  Drawn *d = user_data;
+
+  return _iochart_png_encode_drawn_with (d->width, d->height, d->draw, d->data, g_get_num_processors ());
+}
+
+gboolean
+iochart_png_write_drawn (int width, int height, IochartPngDrawFunc draw, gpointer data, const char *path,
+                         GError **error)
+{
+  return write_bytes (path, encode_drawn, &(Drawn) { width, height, draw, data }, error);
 }
