@@ -254,11 +254,13 @@ iochart_capture_page_show_capture (IochartCapturePage *self, IochartCapture *cap
 }
 
 void
-iochart_capture_page_capture_changed (IochartCapturePage *self, gboolean episodes, gint64 follow_span_ns)
+iochart_capture_page_capture_changed (IochartCapturePage *self, IochartCapture *capture, gboolean episodes,
+                                      gint64 follow_span_ns)
 {
   GListModel *devices = gtk_drop_down_get_model (self->device_dropdown);
 
-  iochart_timeline_view_data_changed (self->timeline, follow_span_ns);
+  g_set_object (&self->capture, capture);
+  iochart_timeline_view_data_changed (self->timeline, capture, follow_span_ns);
   /* a new device: refilled only then, since refilling resets the choice */
   if (devices == NULL || g_list_model_get_n_items (devices) != iochart_capture_get_n_devices (self->capture) + 1)
     fill_filters (self);

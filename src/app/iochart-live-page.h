@@ -39,5 +39,8 @@ const GError       *iochart_live_page_get_error        (IochartLivePage         
 IochartCapturePage *iochart_live_page_get_capture_page (IochartLivePage              *self);
 /* How often the view took the newest events, for tests. */
 guint               iochart_live_page_get_n_updates    (IochartLivePage              *self);
+/* The UI thread's CPU time spent in those updates (taking the events, the chart's and the
+ * figures' part on this thread), for tests. */
+gint64              iochart_live_page_get_update_cpu_ns (IochartLivePage             *self);
 
 G_END_DECLS

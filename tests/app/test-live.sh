@@ -57,10 +57,21 @@ ionice -c2 -n0 sh "$tmp/reader.sh" be &
 wait
 SH
 export LIVE_COMMAND=$tmp/readers.sh LIVE_DEVICE=$(tr : , < /sys/block/$name/dev) LIVE_OUT=$tmp/live.dat LIVE_PIDS=$tmp
+export LIVE_BTT=$tmp/live-btt.json
 export IOCHART_APP_SHOTS=${IOCHART_APP_SHOTS:-$tmp/shots}
 sh "$here/test-app.sh" "$test_bin" || exit $?
 
 [ -s "$LIVE_OUT" ] || fail "the live view wrote no '$LIVE_OUT'"
+# btt's figures the live page showed at the end are the saved file's
+"${IOCHART:?}" info --btt --json "$LIVE_OUT" > "$tmp/btt.json"
+python3 - "$LIVE_BTT" "$tmp/btt.json" <<'PY'
+import json, sys
+live, saved = (json.load(open(p))['btt'] for p in sys.argv[1:])
+assert live == saved, f'live page {live} != info --btt {saved}'
+d = saved['devices'][0]
+print(f"btt: the live page's figures equal info --btt's on the saved file: {len(saved['devices'])} device, "
+      f"{len(saved['processes'])} process names, {d['q2c']['n']} bios, Q2C avg {d['q2c']['avg_ns'] / 1e6:.3f} ms, D2C avg {d['d2c']['avg_ns'] / 1e6:.3f} ms")
+PY
 # --all: the top 20 processes alone may leave out the starved idle reader's dd processes
 "${IOCHART:?}" info --json --all "$LIVE_OUT" > "$tmp/info.json"
 python3 - "$tmp/info.json" "$(cat "$tmp/idle.pid")" "$(cat "$tmp/be.pid")" <<'PY'
