@@ -247,6 +247,21 @@ spawn_command (IochartLivePage *self, const char * const *command, GError **erro
   return TRUE;
 }
 
+static gboolean
+add_rules (IochartLiveCapture *live, const char * const *texts, GError **error)
+{
+  for (guint i = 0; texts && texts[i]; i++)
+    {
+      IochartClassRule rule = { 0 };
+
+      if (!iochart_class_rule_parse (texts[i], &rule, error))
+        return FALSE;
+      iochart_live_capture_add_rule (live, &rule);
+      iochart_class_rule_clear (&rule);
+    }
+  return TRUE;
+}
+
 gboolean
 iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *options)
 {
@@ -264,7 +279,7 @@ iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *op
       return FALSE;
     }
   self->live = iochart_live_capture_new (_("Live recording"), o->keep_ns > 0 ? o->keep_ns : DEFAULT_KEEP_NS);
-  if (!iochart_live_capture_use_kernel_formats (self->live, &error))
+  if (!add_rules (self->live, o->class_rules, &error) || !iochart_live_capture_use_kernel_formats (self->live, &error))
     {
       g_clear_pointer (&self->live, iochart_live_capture_free);
       g_clear_pointer (&self->recorder, iochart_recorder_free);

@@ -14,6 +14,7 @@ typedef struct {
   const char * const *command;     /* run while recording, which stops when it exits; or NULL */
   const guint32      *devices;     /* only these devices (MAJ << 20 | MIN); NULL: all */
   guint               n_devices;
+  const char * const *class_rules; /* --class rules "COMM_OR_PID=CLASS[:LEVEL]", or NULL */
 } IochartLivePageOptions;
 
 #define IOCHART_TYPE_LIVE_PAGE (iochart_live_page_get_type ())

@@ -209,6 +209,16 @@ test_live (void)
   g_assert_cmpfloat (rate, >=, 0.5);
   g_assert_cmpuint (classes_seen, ==, 3);
 
+  /* what a user sees in the dark palette and on a narrow window (~700 px), still following */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  gtk_window_set_default_size (GTK_WINDOW (window), 700, 950);
+  run_for (1500000);
+  screenshot ("live-following-dark-narrow.png");
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <, 900);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
+  run_for (500000);
+
   /* paused: the view stays while recording goes on; one can zoom into the past */
   iochart_live_page_set_paused (page, TRUE);
   run_for (300000);
