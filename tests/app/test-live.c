@@ -7,48 +7,12 @@
  * Environment: LIVE_COMMAND (a shell script), LIVE_DEVICE (MAJ,MIN), LIVE_OUT (the .dat),
  * LIVE_PIDS (a folder where the script writes idle.pid and be.pid, and where a file "stop" ends
  * it), IOCHART_APP_SHOTS. */
-#include <adwaita.h>
 #include <stdlib.h>
 #include <time.h>
 #include <sys/resource.h>
 #include <json-glib/json-glib.h>
-#include "iochart-application.h"
-#include "iochart-window.h"
+#include "app-test-util.h"
 #include "analysis/iochart-lanes.h"
-
-static IochartWindow *window;
-static const char *shots;
-
-static void
-run_for (gint64 us)
-{
-  gint64 end = g_get_monotonic_time () + us;
-
-  while (g_get_monotonic_time () < end)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (5000);
-    }
-}
-
-static void
-screenshot (const char *name)
-{
-  GtkWidget *w = GTK_WIDGET (window);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (w);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = g_build_filename (shots, name, NULL);
-
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (w), gtk_widget_get_height (w));
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot %s", path);
-}
 
 /* CPU seconds of this thread (the UI thread: the test runs the main loop). */
 static double
@@ -152,7 +116,7 @@ test_live (void)
   gint32 idle_pid = -1, be_pid = -1;
 
   dev = IOCHART_DEV_MAKE (atoi (g_getenv ("LIVE_DEVICE")), atoi (strchr (g_getenv ("LIVE_DEVICE"), ',') + 1));
-  page = iochart_window_record (window, &o);
+  page = iochart_window_record (app_test_window (), &o);
   g_assert_null (iochart_live_page_get_error (page));
   g_assert_true (iochart_live_page_is_recording (page));
   tl = iochart_capture_page_get_timeline (iochart_live_page_get_capture_page (page));
@@ -168,7 +132,7 @@ test_live (void)
     {
       gint64 waited = g_get_monotonic_time () - t0;
 
-      run_for (100000);
+      app_test_run_for (100000);
       iochart_timeline_view_get_range (tl, &from, &to);
       if (to0 == 0 && to > from)
         {
@@ -183,7 +147,7 @@ test_live (void)
         classes_seen |= 2;
       if (!shot && waited > 2 * G_USEC_PER_SEC)
         {
-          screenshot ("live-following.png");
+          app_test_screenshot ("live-following.png");
           shot = TRUE;
         }
       if (waited > 10 * G_USEC_PER_SEC || (waited > 3 * G_USEC_PER_SEC && to0 > 0 && to - to0 > 1000000000
@@ -211,32 +175,32 @@ test_live (void)
 
   /* what a user sees in the dark palette and on a narrow window (~700 px), still following */
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
-  gtk_window_set_default_size (GTK_WINDOW (window), 700, 950);
-  run_for (1500000);
-  screenshot ("live-following-dark-narrow.png");
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <, 900);
+  gtk_window_set_default_size (GTK_WINDOW (app_test_window ()), 700, 950);
+  app_test_run_for (1500000);
+  app_test_screenshot ("live-following-dark-narrow.png");
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (app_test_window ())), <, 900);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
-  run_for (500000);
+  gtk_window_set_default_size (GTK_WINDOW (app_test_window ()), 1500, 950);
+  app_test_run_for (500000);
 
   /* paused: the view stays while recording goes on; one can zoom into the past */
   iochart_live_page_set_paused (page, TRUE);
-  run_for (300000);
+  app_test_run_for (300000);
   iochart_timeline_view_get_range (tl, &paused_from, &paused_to);
   updates0 = iochart_live_page_get_n_updates (page);
   iochart_timeline_view_zoom (tl, 2, 0.25);
-  run_for (700000);
+  app_test_run_for (700000);
   iochart_timeline_view_get_range (tl, &from, &to);
   g_assert_cmpuint (iochart_live_page_get_n_updates (page), ==, updates0);
   g_assert_cmpint (to - from, <, paused_to - paused_from);
   g_assert_cmpint (to, <, paused_to);
   g_assert_true (iochart_live_page_is_recording (page));
-  screenshot ("live-paused.png");
+  app_test_screenshot ("live-paused.png");
 
   /* resumed: it follows the newest events again, over the span zoomed to */
   iochart_live_page_set_paused (page, FALSE);
   for (int i = 0; i < 50 && iochart_live_page_get_n_updates (page) <= updates0 + 2; i++)
-    run_for (100000);
+    app_test_run_for (100000);
   iochart_timeline_view_get_range (tl, &from, &to);
   g_assert_cmpuint (iochart_live_page_get_n_updates (page), >, updates0 + 2);
   g_assert_cmpint (to, >, paused_to);
@@ -247,14 +211,14 @@ test_live (void)
     g_assert_true (g_file_set_contents (stop, "", 0, NULL));
   }
   for (int i = 0; i < 300 && iochart_live_page_is_recording (page); i++)
-    run_for (100000);
+    app_test_run_for (100000);
   g_assert_false (iochart_live_page_is_recording (page));
-  run_for (1000000);
+  app_test_run_for (1000000);
   g_assert_null (iochart_live_page_get_error (page));
   g_assert_cmpint (lane_class (tl, idle_pid), ==, IOCHART_CLASS_IDLE);
   g_assert_cmpint (lane_class (tl, be_pid), ==, IOCHART_CLASS_BE);
   g_assert_true (g_file_test (g_getenv ("LIVE_OUT"), G_FILE_TEST_IS_REGULAR));
-  screenshot ("live-stopped.png");
+  app_test_screenshot ("live-stopped.png");
   write_btt (page);
 }
 
@@ -269,42 +233,18 @@ test_not_root (void)
       g_test_skip ("root can record");
       return;
     }
-  page = iochart_window_record (window, NULL);
+  page = iochart_window_record (app_test_window (), NULL);
   g_assert_nonnull (iochart_live_page_get_error (page));
   g_assert_nonnull (strstr (iochart_live_page_get_error (page)->message, "root"));
-  run_for (300000);
-  screenshot ("live-not-root.png");
-}
-
-static gboolean
-fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer user_data)
-{
-  return strstr (message, "session bus") == NULL && strstr (message, "dbus") == NULL;
+  app_test_run_for (300000);
+  app_test_screenshot ("live-not-root.png");
 }
 
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GError) error = NULL;
-  IochartApplication *app;
-
-  g_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (fatal_handler, NULL);
-  shots = g_getenv ("IOCHART_APP_SHOTS");
-  if (!shots || !gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display or environment\n");
-      return 77;
-    }
-  g_mkdir_with_parents (shots, 0755);
-  adw_init ();
-  app = iochart_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  window = iochart_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
-  gtk_window_present (GTK_WINDOW (window));
-  run_for (300000);
+  if (!app_test_init (&argc, &argv, NULL))
+    return 77;
   if (g_getenv ("LIVE_COMMAND") != NULL)
     g_test_add_func ("/live/record", test_live);
   g_test_add_func ("/live/not-root", test_not_root);
