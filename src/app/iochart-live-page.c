@@ -211,6 +211,10 @@ tick (gpointer user_data)
   IochartLivePage *self = user_data;
 
   update_state_label (self);
+  /* a page out of sight has no frames: its capture still takes what arrived, so that the
+   * builder does not hold it all until the page is shown */
+  if (self->recording && !self->paused && !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    refresh (self, FALSE);
   if (self->live != NULL && self->final_pending && refresh (self, TRUE))
     {
       self->final_pending = FALSE;
