@@ -692,6 +692,15 @@ proc_for (IochartBuilder *b, gint32 pid, gint64 ts_ns, const char *comm, gsize l
   return index;
 }
 
+static inline void
+widen_span (IochartCapture *c, gint64 ts_ns)
+{
+  if (c->start_ns == IOCHART_TIME_UNKNOWN || ts_ns < c->start_ns)
+    c->start_ns = ts_ns;
+  if (c->end_ns == IOCHART_TIME_UNKNOWN || ts_ns > c->end_ns)
+    c->end_ns = ts_ns;
+}
+
 /* FALSE for a time no clock gives: the event is dropped (and counted). */
 static gboolean
 see_time (IochartBuilder *b, gint64 ts_ns)
@@ -704,10 +713,7 @@ see_time (IochartBuilder *b, gint64 ts_ns)
       return FALSE;
     }
 
-  if (c->start_ns == IOCHART_TIME_UNKNOWN || ts_ns < c->start_ns)
-    c->start_ns = ts_ns;
-  if (c->end_ns == IOCHART_TIME_UNKNOWN || ts_ns > c->end_ns)
-    c->end_ns = ts_ns;
+  widen_span (c, ts_ns);
   c->n_events++;
   return TRUE;
 }
@@ -890,6 +896,16 @@ _iochart_builder_sched_wakeup (IochartBuilder *b, gint64 ts_ns, gint32 pid)
 void
 _iochart_builder_add_events (IochartBuilder *b, guint64 n)
 {
+  b->capture->n_events += n;
+}
+
+void
+_iochart_builder_quiet_events (IochartBuilder *b, guint64 n, gint64 first_ns, gint64 last_ns)
+{
+  if (n == 0)
+    return;
+  widen_span (b->capture, first_ns);
+  widen_span (b->capture, last_ns);
   b->capture->n_events += n;
 }
 

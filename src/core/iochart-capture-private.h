@@ -98,6 +98,13 @@ IochartTaskState _iochart_task_state_from_kernel (guint64         prev_state);
 void            _iochart_builder_add_events   (IochartBuilder    *b,
                                                guint64            n);
 
+/* n records that a reader found to tell nothing (scheduler notes no class can come from), all
+ * at times in [first_ns, last_ns] within [0, IOCHART_TIME_MAX_NS): counted, and in the capture's
+ * span, as if each had been handed on. */
+void            _iochart_builder_quiet_events (IochartBuilder    *b,
+                                               guint64            n,
+                                               gint64             first_ns,
+                                               gint64             last_ns);
 void            _iochart_builder_block        (IochartBuilder    *b,
                                                IochartBlockAction action,
                                                const IochartBlockEvent *ev);
