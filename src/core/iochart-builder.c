@@ -188,10 +188,12 @@ map_delete (RqMap *m, Slot *s)
   m->live--;
 }
 
+/* Rebuilt at half full, tombstones counted: few requests are in flight at once but every one is
+ * deleted, so tombstones pile up, and at three quarters a miss walks about eight slots. */
 static void
 map_maybe_grow (RqMap *m)
 {
-  if (m->slots == NULL || (m->used + 1) * 4 > (m->mask + 1) * 3)
+  if (m->slots == NULL || (m->used + 1) * 2 > m->mask + 1)
     map_grow (m);
 }
 

@@ -546,6 +546,39 @@ merge_drops (Merger *m, const CpuFile *f, Batch *batch)
   return TRUE;
 }
 
+/* The file whose record comes next after the heap's top: NULL when the top is alone. */
+static inline const CpuFile *
+runner_up (const Merger *m)
+{
+  if (m->n < 2)
+    return NULL;
+  if (m->n == 2 || before (m->heap[1], m->heap[2]))
+    return m->heap[1];
+  return m->heap[2];
+}
+
+/* Takes f's records into the batch while they come before rival's (a CPU's records come in
+ * runs): the heap is set right once a run, not once a record. */
+static void
+take_run (Merger *m, CpuFile *f, const CpuFile *rival, Batch *batch)
+{
+  do
+    {
+      if (G_LIKELY (!merge_drops (m, f, batch)))
+        batch->items[batch->n++] = (Item) { f->data + f->off, f, NULL };
+      cpu_file_advance (m, f);
+      if (G_UNLIKELY ((++m->merged & 0xffff) == 0))
+        {
+          gsize done_bytes = 0;
+
+          for (guint i = 0; i < m->n; i++)
+            done_bytes += m->heap[i]->off;
+          batch->progress = (double) done_bytes / MAX (m->total_bytes, 1);
+        }
+    }
+  while (f->live && batch->n + 2 <= BATCH_ITEMS && (rival == NULL || before (f, rival)));
+}
+
 /* Fills a batch with the next records in time order; FALSE when every file is done. */
 static gboolean
 merge_batch (Merger *m, Batch *batch)
@@ -559,17 +592,7 @@ merge_batch (Merger *m, Batch *batch)
     {
       CpuFile *f = m->heap[0];
 
-      if (G_LIKELY (!merge_drops (m, f, batch)))
-        batch->items[batch->n++] = (Item) { f->data + f->off, f, NULL };
-      cpu_file_advance (m, f);
-      if (G_UNLIKELY ((++m->merged & 0xffff) == 0))
-        {
-          gsize done_bytes = 0;
-
-          for (guint i = 0; i < m->n; i++)
-            done_bytes += m->heap[i]->off;
-          batch->progress = (double) done_bytes / MAX (m->total_bytes, 1);
-        }
+      take_run (m, f, runner_up (m), batch);
       if (!f->live)
         m->heap[0] = m->heap[--m->n];
       heap_sift_down (m->heap, m->n, 0);
