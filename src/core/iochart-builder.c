@@ -87,6 +87,8 @@ struct _IochartBuilder {
   guint32             last_proc;     /* a run of records from one task looks it up once */
   GArray             *hints;         /* ClassHint per process */
   GHashTable         *dev_to_index;  /* dev + 1 -> device index + 1 */
+  guint32             last_dev;      /* the dev device_index() saw last + 1 (0: none), and its */
+  guint16             last_device;   /* index: a capture's requests are mostly on one device */
   GArray             *rules;         /* IochartClassRule (match owned) */
   GArray             *comm_log;      /* CommEntry, in arrival order */
   IochartLoadProgress progress;
@@ -591,15 +593,21 @@ btt_finish (IochartBuilder *b)
 static guint16
 device_index (IochartBuilder *b, guint32 dev)
 {
-  gpointer v = g_hash_table_lookup (b->dev_to_index, GUINT_TO_POINTER (dev + 1));
+  gpointer v;
   IochartDevice d = { dev, NULL };
 
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  g_array_append_val (b->capture->devices, d);
-  g_hash_table_insert (b->dev_to_index, GUINT_TO_POINTER (dev + 1),
-                       GUINT_TO_POINTER (b->capture->devices->len));
-  return b->capture->devices->len - 1;
+  if (b->last_dev != 0 && dev + 1 == b->last_dev)
+    return b->last_device;
+  v = g_hash_table_lookup (b->dev_to_index, GUINT_TO_POINTER (dev + 1));
+  if (v == NULL)
+    {
+      g_array_append_val (b->capture->devices, d);
+      v = GUINT_TO_POINTER (b->capture->devices->len);
+      g_hash_table_insert (b->dev_to_index, GUINT_TO_POINTER (dev + 1), v);
+    }
+  b->last_dev = dev + 1;
+  b->last_device = GPOINTER_TO_UINT (v) - 1;
+  return b->last_device;
 }
 
 static inline IochartProcess *
