@@ -1,4 +1,5 @@
 /* iochart-capture-page.c: one capture's tab: worker-thread loading, filters, ruler, side panel */
+#include <math.h>
 #include <glib/gi18n.h>
 #include "iochart-capture-page.h"
 #include "iochart-loader.h"
@@ -13,6 +14,8 @@
 struct _IochartCapturePage {
   GtkBox               parent_instance;
   GtkStack            *stack;
+  GtkPaned            *paned;
+  guint                orient_source;
   GtkLabel            *loading_label;
   GtkProgressBar      *progress;
   AdwStatusPage       *error_page;
@@ -41,6 +44,7 @@ struct _IochartCapturePage {
   IochartCapture      *capture;
   IochartBootchart    *bootchart;
   IochartSteal        *steal;               /* the whole capture's, for the episode list */
+  gint64               boot_offset_ns;      /* boot chart time = capture time + this */
 };
 
 G_DEFINE_FINAL_TYPE (IochartCapturePage, iochart_capture_page, GTK_TYPE_BOX)
@@ -170,6 +174,8 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->bootchart = g_steal_pointer (&r->bootchart);
   self->steal = g_steal_pointer (&r->steal);
   load_result_free (r);
+  if (self->bootchart && self->capture)
+    g_free (iochart_bootchart_align_io (self->bootchart, self->capture, &self->boot_offset_ns));
   iochart_timeline_view_set_data (self->timeline, self->capture, self->bootchart);
   iochart_whatif_panel_set_capture (self->whatif, self->bootchart ? NULL : self->capture);
   gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->side_stack)) ?
@@ -254,11 +260,13 @@ iochart_capture_page_show_capture (IochartCapturePage *self, IochartCapture *cap
 }
 
 void
-iochart_capture_page_capture_changed (IochartCapturePage *self, gboolean episodes, gint64 follow_span_ns)
+iochart_capture_page_capture_changed (IochartCapturePage *self, IochartCapture *capture, gboolean episodes,
+                                      gint64 follow_span_ns)
 {
   GListModel *devices = gtk_drop_down_get_model (self->device_dropdown);
 
-  iochart_timeline_view_data_changed (self->timeline, follow_span_ns);
+  g_set_object (&self->capture, capture);
+  iochart_timeline_view_data_changed (self->timeline, capture, follow_span_ns);
   /* a new device: refilled only then, since refilling resets the choice */
   if (devices == NULL || g_list_model_get_n_items (devices) != iochart_capture_get_n_devices (self->capture) + 1)
     fill_filters (self);
@@ -391,12 +399,27 @@ draw_ruler (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer u
     iochart_cairo_draw (ruler, cr);
 }
 
+/* A time of a range: far from the origin (a boot chart counts from boot) with as many decimals as
+ * the span needs to tell its ends apart, "1968.87 s", else as durations read. */
+static char *
+time_text (gint64 ns, gint64 span_ns)
+{
+  double s = ns / 1e9;
+  int decimals = 0;
+
+  if (llabs (ns) < 100 * MAX (span_ns, 1))
+    return iochart_format_duration (ns);
+  while (decimals < 9 && span_ns > 0 && span_ns < 100 * pow (10, 9 - decimals))
+    decimals++;
+  return g_strdup_printf ("%.*f s", decimals, s);
+}
+
 static char *
 range_text (IochartCapturePage *self, gint64 from, gint64 to)
 {
   gint64 origin = iochart_timeline_view_get_origin_ns (self->timeline);
-  g_autofree char *a = iochart_format_duration (from - origin);
-  g_autofree char *b = iochart_format_duration (to - origin);
+  g_autofree char *a = time_text (from - origin, to - from);
+  g_autofree char *b = time_text (to - origin, to - from);
   g_autofree char *s = iochart_format_duration (to - from);
 
   return g_strdup_printf (_("%s – %s (%s)"), a, b, s);
@@ -414,16 +437,19 @@ iochart_capture_page_update_figures (IochartCapturePage *self)
   int device;
 
   g_clear_handle_id (&self->figures_source, g_source_remove);
-  if (self->capture == NULL)
+  if (self->capture == NULL && self->bootchart == NULL)
     return;
   selected = iochart_timeline_view_get_selection (self->timeline, &from, &to);
   text = range_text (self, from, to);
   label = g_strdup_printf (selected ? _("Selected: %s") : _("Whole view: %s (drag across the chart to select)"), text);
   if (self->bootchart)
     {
-      /* the boot chart's times count from boot, the trace's from its start: the whole trace */
-      iochart_range_panel_set_figures (self->panel, _("Block I/O of the whole boot"),
-                                       iochart_summary_new (self->capture, -1, 12), NULL);
+      /* the boot chart's times count from boot; the block I/O of the same boot is moved onto them */
+      iochart_range_panel_set_boot_figures (self->panel, label, iochart_bootchart_range_new (self->bootchart, from, to),
+                                            self->capture ? iochart_summary_new_range (self->capture, -1, 12,
+                                                                                       from - self->boot_offset_ns,
+                                                                                       to - self->boot_offset_ns)
+                                                          : NULL);
       return;
     }
   device = view ? iochart_view_get_device (view) : iochart_steal_pick_device (self->capture);
@@ -734,6 +760,7 @@ iochart_capture_page_dispose (GObject *object)
   iochart_capture_page_cancel (self);
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_handle_id (&self->figures_source, g_source_remove);
+  g_clear_handle_id (&self->orient_source, g_source_remove);
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
   gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_CAPTURE_PAGE);
   G_OBJECT_CLASS (iochart_capture_page_parent_class)->dispose (object);
@@ -755,6 +782,36 @@ iochart_capture_page_finalize (GObject *object)
   G_OBJECT_CLASS (iochart_capture_page_parent_class)->finalize (object);
 }
 
+/* Narrower than the chart's least width and the panel beside it: the panel goes under the chart
+ * (after this allocation: the paned's orientation changes its size request). */
+#define NARROW_PX (IOCHART_VIEW_MIN_WIDTH + 440)
+
+static gboolean
+orient (gpointer user_data)
+{
+  IochartCapturePage *self = user_data;
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  GtkOrientation o = width < NARROW_PX ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
+
+  self->orient_source = 0;
+  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == o)
+    return G_SOURCE_REMOVE;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), o);
+  gtk_paned_set_position (self->paned, o == GTK_ORIENTATION_VERTICAL ? gtk_widget_get_height (GTK_WIDGET (self)) * 3 / 5
+                                                                     : width - 440);
+  return G_SOURCE_REMOVE;
+}
+
+/* The ruler spans the chart's column: it is resized whenever the page is. */
+static void
+ruler_resized (IochartCapturePage *self)
+{
+  gboolean narrow = gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == GTK_ORIENTATION_VERTICAL;
+
+  if ((gtk_widget_get_width (GTK_WIDGET (self)) < NARROW_PX) != narrow && self->orient_source == 0)
+    self->orient_source = g_idle_add (orient, self);
+}
+
 static void
 iochart_capture_page_class_init (IochartCapturePageClass *klass)
 {
@@ -772,6 +829,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   g_type_ensure (IOCHART_TYPE_WHATIF_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-capture-page.ui");
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, paned);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, loading_label);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, progress);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, error_page);
@@ -807,6 +865,7 @@ iochart_capture_page_init (IochartCapturePage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->sim_views = g_ptr_array_new ();
   gtk_drawing_area_set_draw_func (self->ruler, draw_ruler, self, NULL);
+  g_signal_connect_swapped (self->ruler, "resize", G_CALLBACK (ruler_resized), self);
   g_signal_connect_swapped (style, "notify::dark", G_CALLBACK (dark_changed), self);
   dark_changed (self);
 }

@@ -9,6 +9,7 @@
 #include "analysis/iochart-steal.h"
 #include "bootchart/iochart-bootchart.h"
 #include "bootchart/iochart-bootchart-chart.h"
+#include "bootchart/iochart-bootchart-range.h"
 
 typedef struct {
   const char *name;
@@ -37,23 +38,33 @@ progress_draw (double fraction, gpointer user_data)
   fflush (stderr);
 }
 
+GArray *
+iochart_cli_parse_class_rules (char * const *texts, GError **error)
+{
+  g_autoptr(GArray) rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
+
+  g_array_set_clear_func (rules, (GDestroyNotify) iochart_class_rule_clear);
+  for (guint i = 0; texts && texts[i]; i++)
+    {
+      IochartClassRule rule = { 0 };
+      if (!iochart_class_rule_parse (texts[i], &rule, error))
+        return NULL;
+      g_array_append_val (rules, rule);
+    }
+  return g_steal_pointer (&rules);
+}
+
 IochartCapture *
 iochart_cli_load_captures (const char * const *paths, const IochartCliLoadOptions *options, GError **error)
 {
-  g_autoptr(GArray) rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
+  g_autoptr(GArray) rules = iochart_cli_parse_class_rules (options ? options->class_rules : NULL, error);
   IochartLoadOptions load = { 0 };
   g_autofree char *base = g_path_get_basename (paths[0]);
   ProgressBar bar = { base, -1, 0 };
   IochartCapture *capture;
 
-  g_array_set_clear_func (rules, (GDestroyNotify) iochart_class_rule_clear);
-  for (guint i = 0; options && options->class_rules && options->class_rules[i]; i++)
-    {
-      IochartClassRule rule = { 0 };
-      if (!iochart_class_rule_parse (options->class_rules[i], &rule, error))
-        return NULL;
-      g_array_append_val (rules, rule);
-    }
+  if (rules == NULL)
+    return NULL;
   load.rules = (const IochartClassRule *) rules->data;
   load.n_rules = rules->len;
   if (isatty (STDERR_FILENO))
@@ -135,7 +146,8 @@ iochart_cli_parse_dev (const char *text, guint32 *dev, GError **error)
 }
 
 char *
-iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart)
+iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart,
+                           const IochartBootchartRange *range, guint top)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -154,6 +166,11 @@ iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, I
       /* it writes one whole object */
       json_builder_set_member_name (b, "bootchart");
       iochart_bootchart_to_json (bootchart, b);
+    }
+  if (range != NULL)
+    {
+      json_builder_set_member_name (b, "bootchart_range");
+      iochart_bootchart_range_to_json (range, top, b);
     }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
