@@ -295,6 +295,9 @@ fill_table (IochartWhatifPanel *self)
               continue;
             }
           gtk_widget_add_css_class (label, "figures");
+          if (g_str_equal (row[c], "not simulated"))
+            gtk_widget_set_tooltip_text (label, _("This lane issued only flushes, which the simulator does not "
+                                                  "replay"));
           gtk_grid_attach (self->lane_grid, label, c, 2 + 2 * r, 1, 1);
         }
     }

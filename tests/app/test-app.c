@@ -328,6 +328,15 @@ test_lanes (void)
   action ("expand-lane");
   g_assert_true (iochart_timeline_view_is_expanded (tl, head));
   lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  /* the find issued no I/O of its own (no lane after the expansion): the highlight moves to the
+   * first lane of its family instead of going out */
+  g_assert_cmpint (iochart_lanes_lane_of_process (lanes, head), ==, -1);
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), >=, 0);
+  g_assert_cmpuint (iochart_lanes_get_lane (lanes, iochart_timeline_view_get_highlighted_lane (tl))->expanded_from, ==,
+                    head);
+  g_assert_cmpint (iochart_view_get_highlight_lane (iochart_timeline_view_get_view (tl)), ==,
+                   iochart_timeline_view_get_highlighted_lane (tl));
+  g_assert_nonnull (iochart_view_get_highlight_bins (iochart_timeline_view_get_view (tl)));
   {
     guint n_family = 0, first = G_MAXUINT, last = 0;
     guint64 bytes = 0;
@@ -388,6 +397,7 @@ test_whatif (void)
   GPtrArray *rows, *views;
   gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC, full_from, full_to, from, to;
   g_auto(GStrv) asked = NULL;
+  guint n_flush_only = 0;
 
   iochart_whatif_panel_set_choices (whatif, policies, FALSE, "observed", "15443=be", NULL);
   asked = iochart_whatif_panel_get_policies (whatif);
@@ -429,13 +439,23 @@ test_whatif (void)
             continue;
           a = json_object_get_int_member (o, "end_ns") - json_object_get_int_member (o, "start_ns");
           b = json_object_get_int_member (sim, "end_ns") - json_object_get_int_member (sim, "start_ns");
+          /* a lane of flushes only is left out by the simulator, not dropped */
           want = json_object_get_int_member (sim, "requests") == 0 && json_object_get_int_member (o, "requests") > 0
-                 ? g_strdup ("dropped")
+                 ? g_strdup (json_object_get_int_member (o, "flushes") == json_object_get_int_member (o, "requests")
+                             ? "not simulated" : "dropped")
                  : a > 0 ? g_strdup_printf ("%+.1f%%", 100.0 * (b - a) / a) : g_strdup ("");
           g_test_message ("%s %u: app %s, simulate --json %s", row[0], k, row[3 + 2 * k], want);
           g_assert_cmpstr (row[3 + 2 * k], ==, want);
+          /* the kernel's flush worker issued flushes only */
+          if (g_str_has_prefix (row[0], "kworker/1:1H"))
+            {
+              g_assert_cmpstr (row[3 + 2 * k], ==, "not simulated");
+              n_flush_only++;
+            }
         }
     }
+
+  g_assert_cmpuint (n_flush_only, ==, 2);
 
   /* the runs' charts under the observed one, on the longest run's time scale */
   views = iochart_capture_page_get_sim_views (page);
