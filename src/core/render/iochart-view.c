@@ -73,6 +73,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   steal.n_columns = view->n_columns;
   steal.requests = lanes.requests;
   steal.n_requests = lanes.n_requests;
+  steal.index = view->requests ? options->index : NULL;
   view->steal = iochart_steal_new (capture, &steal);
 
   index = view->requests ? options->index : NULL;
