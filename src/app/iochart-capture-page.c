@@ -1,4 +1,5 @@
 /* iochart-capture-page.c: one capture's tab: worker-thread loading, filters, ruler, side panel */
+#include <math.h>
 #include <glib/gi18n.h>
 #include "iochart-capture-page.h"
 #include "iochart-loader.h"
@@ -41,6 +42,7 @@ struct _IochartCapturePage {
   IochartCapture      *capture;
   IochartBootchart    *bootchart;
   IochartSteal        *steal;               /* the whole capture's, for the episode list */
+  gint64               boot_offset_ns;      /* boot chart time = capture time + this */
 };
 
 G_DEFINE_FINAL_TYPE (IochartCapturePage, iochart_capture_page, GTK_TYPE_BOX)
@@ -184,6 +186,8 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->steal = g_steal_pointer (&r->steal);
   iochart_timeline_view_set_index (self->timeline, r->index);
   load_result_free (r);
+  if (self->bootchart && self->capture)
+    g_free (iochart_bootchart_align_io (self->bootchart, self->capture, &self->boot_offset_ns));
   iochart_timeline_view_set_data (self->timeline, self->capture, self->bootchart);
   iochart_whatif_panel_set_capture (self->whatif, self->bootchart ? NULL : self->capture);
   gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->side_stack)) ?
@@ -405,12 +409,27 @@ draw_ruler (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer u
     iochart_cairo_draw (ruler, cr);
 }
 
+/* A time of a range: far from the origin (a boot chart counts from boot) with as many decimals as
+ * the span needs to tell its ends apart, "1968.87 s", else as durations read. */
+static char *
+time_text (gint64 ns, gint64 span_ns)
+{
+  double s = ns / 1e9;
+  int decimals = 0;
+
+  if (llabs (ns) < 100 * MAX (span_ns, 1))
+    return iochart_format_duration (ns);
+  while (decimals < 9 && span_ns > 0 && span_ns < 100 * pow (10, 9 - decimals))
+    decimals++;
+  return g_strdup_printf ("%.*f s", decimals, s);
+}
+
 static char *
 range_text (IochartCapturePage *self, gint64 from, gint64 to)
 {
   gint64 origin = iochart_timeline_view_get_origin_ns (self->timeline);
-  g_autofree char *a = iochart_format_duration (from - origin);
-  g_autofree char *b = iochart_format_duration (to - origin);
+  g_autofree char *a = time_text (from - origin, to - from);
+  g_autofree char *b = time_text (to - origin, to - from);
   g_autofree char *s = iochart_format_duration (to - from);
 
   return g_strdup_printf (_("%s – %s (%s)"), a, b, s);
@@ -428,16 +447,19 @@ iochart_capture_page_update_figures (IochartCapturePage *self)
   int device;
 
   g_clear_handle_id (&self->figures_source, g_source_remove);
-  if (self->capture == NULL)
+  if (self->capture == NULL && self->bootchart == NULL)
     return;
   selected = iochart_timeline_view_get_selection (self->timeline, &from, &to);
   text = range_text (self, from, to);
   label = g_strdup_printf (selected ? _("Selected: %s") : _("Whole view: %s (drag across the chart to select)"), text);
   if (self->bootchart)
     {
-      /* the boot chart's times count from boot, the trace's from its start: the whole trace */
-      iochart_range_panel_set_figures (self->panel, _("Block I/O of the whole boot"),
-                                       iochart_summary_new (self->capture, -1, 12), NULL);
+      /* the boot chart's times count from boot; the block I/O of the same boot is moved onto them */
+      iochart_range_panel_set_boot_figures (self->panel, label, iochart_bootchart_range_new (self->bootchart, from, to),
+                                            self->capture ? iochart_summary_new_range (self->capture, -1, 12,
+                                                                                       from - self->boot_offset_ns,
+                                                                                       to - self->boot_offset_ns)
+                                                          : NULL);
       return;
     }
   device = view ? iochart_view_get_device (view) : iochart_steal_pick_device (self->capture);

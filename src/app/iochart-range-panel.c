@@ -15,7 +15,11 @@ struct _IochartRangePanel {
   GtkButton      *expand_button;
   GtkListBox     *episodes;
   GtkLabel       *episodes_label;
+  GtkLabel       *boot_label;
+  GtkGrid        *boot_grid;
+  GtkWidget      *lane_heading;
   IochartSummary *summary;
+  IochartBootchartRange *boot_range;
 };
 
 G_DEFINE_FINAL_TYPE (IochartRangePanel, iochart_range_panel, GTK_TYPE_BOX)
@@ -66,6 +70,8 @@ fmt_latency (const IochartLatencyStats *l)
   return g_strdup_printf ("%s / %s", p50, p99);
 }
 
+static void show_boot (IochartRangePanel *self, gboolean boot);
+
 void
 iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text, IochartSummary *summary,
                                  IochartSteal *steal)
@@ -78,6 +84,8 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
   g_clear_pointer (&self->summary, iochart_summary_free);
   self->summary = summary;
   gtk_label_set_text (self->range_label, range_text);
+  if (self->boot_range == NULL)
+    show_boot (self, FALSE);
   clear_grid (self->class_grid);
   clear_grid (self->process_grid);
   if (summary == NULL)
@@ -124,6 +132,78 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
 
       row (self->process_grid, i + 1, (const char *[]) { name, b, q, dc }, 4, FALSE);
     }
+}
+
+/* A boot chart has no lanes to click nor steal episodes of its own: its processes and disks instead. */
+static void
+show_boot (IochartRangePanel *self, gboolean boot)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->boot_label), boot);
+  gtk_widget_set_visible (GTK_WIDGET (self->boot_grid), boot);
+  gtk_widget_set_visible (self->lane_heading, !boot);
+  gtk_widget_set_visible (GTK_WIDGET (self->lane_label), !boot);
+  gtk_widget_set_visible (GTK_WIDGET (self->episodes_label), !boot);
+  if (boot)
+    {
+      gtk_widget_set_visible (self->lane_buttons, FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->episodes), FALSE);
+    }
+}
+
+void
+iochart_range_panel_set_boot_figures (IochartRangePanel *self, const char *range_text, IochartBootchartRange *range,
+                                      IochartSummary *summary)
+{
+  const char *head[] = { _("Process"), _("CPU"), _("Waiting for CPU"), _("D state") };
+  g_autoptr(GString) text = g_string_new (NULL);
+  int r = 1;
+
+  g_clear_pointer (&self->boot_range, iochart_bootchart_range_free);
+  self->boot_range = range;
+  show_boot (self, TRUE);
+  /* the block I/O of the same boot, when there is one, in the grids of an I/O chart */
+  iochart_range_panel_set_figures (self, range_text, summary, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->class_grid), summary != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->process_grid), summary != NULL);
+  clear_grid (self->boot_grid);
+  if (range == NULL)
+    {
+      gtk_label_set_text (self->boot_label, _("No sample in this range"));
+      return;
+    }
+  g_string_append_printf (text, _("CPU: user %.1f%%, system %.1f%%, I/O wait %.1f%%"),
+                          100 * range->cpu_user, 100 * range->cpu_sys, 100 * range->cpu_iowait);
+  for (guint i = 0; i < range->disks->len; i++)
+    {
+      const IochartBootchartRangeDisk *d = &g_array_index (range->disks, IochartBootchartRangeDisk, i);
+      g_autofree char *rb = iochart_format_bytes (d->read_bytes), *wb = iochart_format_bytes (d->written_bytes);
+      g_autofree char *rs = iochart_format_bytes (d->read_bytes_per_s);
+      g_autofree char *ws = iochart_format_bytes (d->write_bytes_per_s);
+
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("%s: %s read (%s/s), %s written (%s/s), %.1f%% busy"), d->disk->name, rb, rs,
+                              wb, ws, 100 * d->util);
+    }
+  gtk_label_set_text (self->boot_label, text->str);
+  row (self->boot_grid, 0, head, 4, TRUE);
+  for (guint i = 0; i < range->processes->len && i < 12; i++)
+    {
+      const IochartBootchartRangeProcess *p = &g_array_index (range->processes, IochartBootchartRangeProcess, i);
+      g_autofree char *name = g_strdup_printf ("%s[%d]", p->process->cmd ? p->process->cmd : "?", p->process->pid);
+      g_autofree char *cpu = iochart_format_duration (p->cpu_ns);
+      g_autofree char *wait = iochart_format_duration (p->split.ns[IOCHART_SPLIT_RUNNABLE]);
+      g_autofree char *d = iochart_format_duration (p->d_state_ns);
+
+      row (self->boot_grid, r++, (const char *[]) { name, cpu, wait, d }, 4, FALSE);
+    }
+  if (r == 1)
+    gtk_grid_attach (self->boot_grid, cell (_("No process ran or waited in this range"), FALSE, FALSE), 0, r, 4, 1);
+}
+
+const IochartBootchartRange *
+iochart_range_panel_get_boot_range (IochartRangePanel *self)
+{
+  return self->boot_range;
 }
 
 const IochartSummary *
@@ -215,6 +295,7 @@ iochart_range_panel_dispose (GObject *object)
   IochartRangePanel *self = IOCHART_RANGE_PANEL (object);
 
   g_clear_pointer (&self->summary, iochart_summary_free);
+  g_clear_pointer (&self->boot_range, iochart_bootchart_range_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_RANGE_PANEL);
   G_OBJECT_CLASS (iochart_range_panel_parent_class)->dispose (object);
 }
@@ -235,6 +316,9 @@ iochart_range_panel_class_init (IochartRangePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, expand_button);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, episodes);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, episodes_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, boot_label);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, boot_grid);
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, lane_heading);
   gtk_widget_class_bind_template_callback (widget_class, episode_activated);
   signals[EPISODE_ACTIVATED] = g_signal_new ("episode-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                              0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);

@@ -6,6 +6,7 @@
 #include "iochart-summary.h"
 #include "analysis/iochart-steal.h"
 #include "analysis/iochart-lanes.h"
+#include "bootchart/iochart-bootchart-range.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,14 @@ void       iochart_range_panel_set_figures  (IochartRangePanel    *self,
                                              const char           *range_text,
                                              IochartSummary       *summary,
                                              IochartSteal         *steal);
+/* A boot chart's range: its processes, disks and CPU (range, taken), and the block I/O of the same
+ * boot in that range (summary, taken; NULL without one). No lanes or steal episodes. */
+void       iochart_range_panel_set_boot_figures (IochartRangePanel     *self,
+                                                 const char            *range_text,
+                                                 IochartBootchartRange *range,
+                                                 IochartSummary        *summary);
+/* The boot chart's range figures it was given last, for tests; NULL for an I/O chart. */
+const IochartBootchartRange *iochart_range_panel_get_boot_range (IochartRangePanel *self);
 /* The clicked lane, or NULL. */
 void       iochart_range_panel_set_lane     (IochartRangePanel    *self,
                                              IochartLanes         *lanes,

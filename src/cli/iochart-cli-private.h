@@ -5,6 +5,7 @@
 #include "iochart-summary.h"
 #include "analysis/iochart-steal.h"
 #include "bootchart/iochart-bootchart.h"
+#include "bootchart/iochart-bootchart-range.h"
 
 G_BEGIN_DECLS
 
@@ -43,10 +44,13 @@ gboolean        iochart_cli_parse_dev     (const char                *text,
                                            GError                   **error);
 
 /* The JSON document of `info --json` and of the chart's --json: the summary's members, then
- * `idle_steal` and `bootchart` for those given (each may be NULL). */
-char           *iochart_cli_json_document (const IochartSummary      *summary,
-                                           IochartSteal              *steal,
-                                           IochartBootchart          *bootchart);
+ * `idle_steal`, `bootchart` and `bootchart_range` (its top processes, 0: all) for those given
+ * (each may be NULL). */
+char           *iochart_cli_json_document (const IochartSummary        *summary,
+                                           IochartSteal                *steal,
+                                           IochartBootchart            *bootchart,
+                                           const IochartBootchartRange *range,
+                                           guint                        top);
 
 /* "12", "1.5s", "500ms", "250us", "40ns", "2m": a time from the capture's start; option names it in errors. */
 gboolean        iochart_cli_parse_duration (const char               *text,

@@ -9,6 +9,7 @@
 #include "analysis/iochart-steal.h"
 #include "bootchart/iochart-bootchart.h"
 #include "bootchart/iochart-bootchart-chart.h"
+#include "bootchart/iochart-bootchart-range.h"
 
 typedef struct {
   const char *name;
@@ -135,7 +136,8 @@ iochart_cli_parse_dev (const char *text, guint32 *dev, GError **error)
 }
 
 char *
-iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart)
+iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart,
+                           const IochartBootchartRange *range, guint top)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -154,6 +156,11 @@ iochart_cli_json_document (const IochartSummary *summary, IochartSteal *steal, I
       /* it writes one whole object */
       json_builder_set_member_name (b, "bootchart");
       iochart_bootchart_to_json (bootchart, b);
+    }
+  if (range != NULL)
+    {
+      json_builder_set_member_name (b, "bootchart_range");
+      iochart_bootchart_range_to_json (range, top, b);
     }
   json_builder_end_object (b);
   root = json_builder_get_root (b);

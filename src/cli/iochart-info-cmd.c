@@ -115,9 +115,10 @@ print_steal (IochartSteal *steal, GString *out)
 }
 
 static gboolean
-print_json (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart, GError **error)
+print_json (const IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart,
+            const IochartBootchartRange *range, guint top, GError **error)
 {
-  g_autofree char *text = iochart_cli_json_document (summary, steal, bootchart);
+  g_autofree char *text = iochart_cli_json_document (summary, steal, bootchart, range, top);
 
   if (fputs (text, stdout) < 0 || fputc ('\n', stdout) < 0)
     {
@@ -159,7 +160,9 @@ parse_options (InfoOptions *o, int argc, char **argv, GError **error)
     { "group-by", 0, 0, G_OPTION_ARG_STRING, &o->group_by,
       "lanes as the chart groups them: tree (default), pid (one row per process), comm, parent or class", "HOW" },
     { "btt", 0, 0, G_OPTION_ARG_NONE, &o->btt, "btt's own Q2C and D2C figures per device and process name", NULL },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &o->from, "only requests issued from this time of the capture on", "TIME" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &o->from,
+      "only requests issued from this time of the capture on (of a boot chart: since boot, and its processes' and "
+      "disks' figures in the range)", "TIME" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &o->to, "only requests issued before this time of the capture", "TIME" },
     { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &o->load.class_rules,
       "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
@@ -197,11 +200,13 @@ parse_options (InfoOptions *o, int argc, char **argv, GError **error)
   return TRUE;
 }
 
-/* Turns the options into the summary's, with times from the capture's start. */
+/* Turns the options into the summary's, with times from the capture's start; with a boot chart,
+ * since boot on the samples' clock (offset_ns: bootchart time = capture time + offset). */
 static gboolean
-summary_options (const InfoOptions *o, IochartCapture *capture, IochartSummaryOptions *so, GError **error)
+summary_options (const InfoOptions *o, IochartCapture *capture, const gint64 *offset_ns, IochartSummaryOptions *so,
+                 GError **error)
 {
-  gint64 start = iochart_capture_get_start_ns (capture);
+  gint64 start = offset_ns ? -*offset_ns : iochart_capture_get_start_ns (capture);
 
   so->top = o->all ? 0 : 20;
   so->group_by = o->group;
@@ -210,7 +215,7 @@ summary_options (const InfoOptions *o, IochartCapture *capture, IochartSummaryOp
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", o->captures[0], o->device);
       return FALSE;
     }
-  if (!iochart_cli_check_from (capture, o->from, o->from_rel_ns, error))
+  if (offset_ns == NULL && !iochart_cli_check_from (capture, o->from, o->from_rel_ns, error))
     return FALSE;
   so->from_ns = o->from_rel_ns != IOCHART_TIME_UNKNOWN ? start + o->from_rel_ns : IOCHART_TIME_UNKNOWN;
   so->to_ns = o->to_rel_ns != IOCHART_TIME_UNKNOWN ? start + o->to_rel_ns : IOCHART_TIME_UNKNOWN;
@@ -241,12 +246,15 @@ print_btt_json (const IochartSummary *summary, GError **error)
 }
 
 static gboolean
-print_text (const InfoOptions *o, IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart)
+print_text (const InfoOptions *o, IochartSummary *summary, IochartSteal *steal, IochartBootchart *bootchart,
+            const IochartBootchartRange *range)
 {
   g_autoptr(GString) out = g_string_new (NULL);
 
   if (bootchart != NULL)
     iochart_bootchart_print_info (bootchart, stdout);
+  if (range != NULL)
+    iochart_bootchart_range_print (range, o->all ? 0 : 20, out);
   if (summary != NULL && o->btt)
     iochart_summary_print_btt (summary, out);
   else if (summary != NULL)
@@ -254,6 +262,22 @@ print_text (const InfoOptions *o, IochartSummary *summary, IochartSteal *steal, 
   if (steal != NULL && !o->btt)
     print_steal (steal, out);
   return fputs (out->str, stdout) >= 0;
+}
+
+/* --from/--to of a boot chart count from boot, as its time axis does. */
+static gboolean
+bootchart_range (const InfoOptions *o, IochartBootchart *bc, IochartBootchartRange **range, GError **error)
+{
+  *range = iochart_bootchart_range_new (bc, o->from_rel_ns, o->to_rel_ns);
+  if (*range == NULL)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
+                   "'%s': no sample in --from %s --to %s (the boot chart spans %.2f s to %.2f s after boot)",
+                   iochart_bootchart_get_path (bc), o->from ? o->from : "(start)", o->to ? o->to : "(end)",
+                   iochart_bootchart_get_start_ns (bc) / 1e9, iochart_bootchart_get_end_ns (bc) / 1e9);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 int
@@ -266,7 +290,9 @@ iochart_info_command (int argc, char **argv)
   g_autoptr(IochartSummary) summary = NULL;
   g_autoptr(IochartSteal) steal = NULL;
   g_autoptr(IochartBootchart) bootchart = NULL;
-  g_autofree char *bootchart_path = NULL;
+  g_autoptr(IochartBootchartRange) range = NULL;
+  g_autofree char *bootchart_path = NULL, *alignment = NULL;
+  gint64 offset_ns = 0;
   gboolean ok;
 
   if (!parse_options (&o, argc, argv, &error) || !split_bootchart (o.captures, &bootchart_path, &error))
@@ -286,12 +312,17 @@ iochart_info_command (int argc, char **argv)
   if (error != NULL)
     goto fail;
   if (capture != NULL && bootchart != NULL)
-    iochart_bootchart_lend_task_states (bootchart, capture);   /* the time split from samples */
+    {
+      iochart_bootchart_lend_task_states (bootchart, capture);   /* the time split from samples */
+      alignment = iochart_bootchart_align_io (bootchart, capture, &offset_ns);
+    }
+  if (bootchart != NULL && (o.from || o.to) && !bootchart_range (&o, bootchart, &range, &error))
+    goto fail;
   if (capture != NULL)
     {
       IochartStealOptions st = IOCHART_STEAL_OPTIONS_INIT;
 
-      if (!summary_options (&o, capture, &so, &error))
+      if (!summary_options (&o, capture, bootchart ? &offset_ns : NULL, &so, &error))
         goto fail;
       summary = iochart_summary_new_full (capture, &so);
       st.device = so.device;
@@ -302,9 +333,9 @@ iochart_info_command (int argc, char **argv)
   if (o.json && o.btt && summary != NULL)
     ok = print_btt_json (summary, &error);
   else if (o.json)
-    ok = print_json (summary, steal, bootchart, &error);
+    ok = print_json (summary, steal, bootchart, range, o.all ? 0 : 20, &error);
   else
-    ok = print_text (&o, summary, steal, bootchart);
+    ok = print_text (&o, summary, steal, bootchart, range);
   if (!ok)
     {
       if (error == NULL)

@@ -73,7 +73,7 @@ write_json (IochartCapture *capture, int dev_index, IochartSteal *steal, Iochart
             const char *path, GError **error)
 {
   g_autoptr(IochartSummary) summary = capture ? iochart_summary_new (capture, dev_index, 20) : NULL;
-  g_autofree char *text = iochart_cli_json_document (summary, capture ? steal : NULL, bootchart);
+  g_autofree char *text = iochart_cli_json_document (summary, capture ? steal : NULL, bootchart, NULL, 0);
 
   return iochart_output_replace_bytes (path, text, strlen (text), error);
 }

@@ -1,4 +1,5 @@
 /* test-bootchart.c: the bootchart reader on captures written by the test itself */
+#include "bootchart/iochart-bootchart-range.h"
 #include "../test-util.h"
 #include <string.h>
 #include <glib/gstdio.h>
@@ -470,10 +471,87 @@ test_tgz (void)
   test_remove_dir (dir);
 }
 
+static const IochartBootchartRangeProcess *
+range_process (const IochartBootchartRange *r, gint32 pid)
+{
+  for (guint i = 0; i < r->processes->len; i++)
+    if (g_array_index (r->processes, IochartBootchartRangeProcess, i).process->pid == pid)
+      return &g_array_index (r->processes, IochartBootchartRangeProcess, i);
+  return NULL;
+}
+
+/* Range figures of samples/bootchart-ionice.tgz, as a script over its proc_ps.log, proc_diskstats.log
+ * and proc_stat.log counts them (ticks, sectors and io_ticks between two samples). */
+static void
+test_range (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("IOCHART_SOURCE_ROOT") ? g_getenv ("IOCHART_SOURCE_ROOT") : ".",
+                                            "samples", "bootchart-ionice.tgz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartBootchart) bc = iochart_bootchart_load (path, &error);
+  g_autoptr(IochartBootchartRange) r = NULL, half = NULL, whole = NULL;
+  const IochartBootchartRangeDisk *vda;
+  const IochartBootchartRangeProcess *p;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  /* 1968.87 s to 1969.49 s after boot: both dd readers in D, the recorder running */
+  r = iochart_bootchart_range_new (bc, G_GINT64_CONSTANT (1968870000000), G_GINT64_CONSTANT (1969490000000));
+  g_assert_nonnull (r);
+  vda = &g_array_index (r->disks, IochartBootchartRangeDisk, 0);
+  g_assert_cmpstr (vda->disk->name, ==, "vda");
+  g_assert_cmpuint (vda->read_bytes, ==, 16777216);      /* 32768 sectors */
+  g_assert_cmpuint (vda->written_bytes, ==, 1159168);    /* 2264 sectors */
+  g_assert_cmpfloat_with_epsilon (vda->util, 0.108 / 0.62, 1e-6);   /* io_ticks 108 ms */
+  g_assert_cmpfloat_with_epsilon (r->cpu_user, 0.544, 0.001);
+  g_assert_cmpfloat_with_epsilon (r->cpu_iowait, 0, 1e-9);
+  g_assert_cmpint ((p = range_process (r, 22522))->cpu_ns, ==, 20000000);   /* 2 ticks */
+  g_assert_cmpint (range_process (r, 44)->cpu_ns, ==, 10000000);
+  g_assert_cmpint (range_process (r, 77)->cpu_ns, ==, 10000000);
+  for (gint32 pid = 22539; pid <= 22540; pid++)
+    {
+      g_assert_cmpint (range_process (r, pid)->d_state_ns, ==, 100000000);   /* D at 1968.97 s, gone by 1969.18 s */
+      g_assert_cmpint (range_process (r, pid)->cpu_ns, ==, 0);
+    }
+  g_assert_cmpuint (r->processes->len, ==, 7);   /* ran or waited; the other 62 slept */
+  g_assert_cmpuint (r->n_asleep, ==, 62);
+  g_assert_true (r->processes->len > 0 && g_array_index (r->processes, IochartBootchartRangeProcess, 0).process->pid == 22522);
+  /* a split sums to the life in the range */
+  for (guint i = 0; i < r->processes->len; i++)
+    {
+      const IochartTimeSplit *sp = &g_array_index (r->processes, IochartBootchartRangeProcess, i).split;
+      gint64 sum = 0;
+      for (guint k = 0; k < IOCHART_N_SPLITS; k++)
+        sum += sp->ns[k];
+      g_assert_cmpint (sum, ==, sp->life_ns);
+      g_assert_cmpint (sp->life_ns, <=, 620000000);
+    }
+  iochart_bootchart_range_print (r, 20, text);
+  g_assert_nonnull (strstr (text->str, "vda: 16 MiB read"));
+  g_assert_nonnull (strstr (text->str, "(62 more asleep all the range)"));
+
+  /* half of a sample interval takes half of it: 1969.18 s to 1969.235 s of the 1969.18-1969.29 s one */
+  half = iochart_bootchart_range_new (bc, G_GINT64_CONSTANT (1969180000000), G_GINT64_CONSTANT (1969235000000));
+  whole = iochart_bootchart_range_new (bc, G_GINT64_CONSTANT (1969180000000), G_GINT64_CONSTANT (1969290000000));
+  g_assert_cmpint (llabs (2 * range_process (half, 22522)->cpu_ns - range_process (whole, 22522)->cpu_ns), <=, 1);
+  g_assert_cmpint (llabs ((gint64) (2 * g_array_index (half->disks, IochartBootchartRangeDisk, 0).written_bytes)
+                          - (gint64) g_array_index (whole->disks, IochartBootchartRangeDisk, 0).written_bytes), <=, 1);
+
+  /* clipped to the samples; nothing after them */
+  g_clear_pointer (&whole, iochart_bootchart_range_free);
+  whole = iochart_bootchart_range_new (bc, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN);
+  g_assert_cmpint (whole->from_ns, ==, iochart_bootchart_get_start_ns (bc));
+  g_assert_cmpint (whole->to_ns, ==, iochart_bootchart_get_end_ns (bc));
+  g_assert_cmpuint (g_array_index (whole->disks, IochartBootchartRangeDisk, 0).read_bytes, ==,
+                    g_array_index (whole->disks, IochartBootchartRangeDisk, 0).disk->read_bytes);
+  g_assert_null (iochart_bootchart_range_new (bc, G_GINT64_CONSTANT (1980000000000), IOCHART_TIME_UNKNOWN));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/bootchart/range", test_range);
   g_test_add_func ("/bootchart/proc-ps", test_proc_ps);
   g_test_add_func ("/bootchart/tree-flags", test_tree_flags);
   g_test_add_func ("/bootchart/truncated", test_truncated);

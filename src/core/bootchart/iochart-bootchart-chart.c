@@ -607,65 +607,10 @@ mem_strip (Chart *c)
 
 /* ---- block I/O of the same boot ---- */
 
-static int
-gint64_cmp (gconstpointer a, gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return (x > y) - (x < y);
-}
-
-static gint64
-median (GArray *v)
-{
-  g_array_sort (v, gint64_cmp);
-  return g_array_index (v, gint64, v->len / 2);
-}
-
-/* A .dat recorded with clock mono shares the samples' uptime; otherwise the processes both saw
- * start give the offset, else the two starts are matched (a guess, which the header says). */
 static void
 align_io (Chart *c)
 {
-  Io *io = &c->io;
-  gint64 cs = iochart_capture_get_start_ns (io->capture), ce = iochart_capture_get_end_ns (io->capture);
-  gint64 bs = iochart_bootchart_get_start_ns (c->bc), be = iochart_bootchart_get_end_ns (c->bc);
-  gint64 slack = 10 * (gint64) NS_PER_S;
-  g_autoptr(GArray) offsets = g_array_new (FALSE, FALSE, sizeof (gint64));
-
-  if (cs < be + slack && ce > bs - slack)
-    {
-      io->offset_ns = 0;
-      io->alignment = g_strdup ("same clock as the samples");
-      return;
-    }
-  for (guint i = 0; i < iochart_capture_get_n_processes (io->capture); i++)
-    {
-      const IochartProcess *p = iochart_capture_get_process (io->capture, i);
-      GPtrArray *same = g_hash_table_lookup (io->procs_by_pid, GINT_TO_POINTER (p->pid));
-
-      if (p->start_ns == IOCHART_TIME_UNKNOWN || same == NULL || p->comm == NULL)
-        continue;
-      for (guint k = 0; k < same->len; k++)
-        {
-          IochartBootchartProcess *b = g_ptr_array_index (same, k);
-          if (strncmp (b->cmd, p->comm, 15) == 0)
-            {
-              gint64 off = b->start_ns - p->start_ns;
-              g_array_append_val (offsets, off);
-              break;
-            }
-        }
-    }
-  if (offsets->len >= 2)
-    {
-      io->offset_ns = median (offsets);
-      io->alignment = g_strdup_printf ("clocks differ: aligned by %u processes' starts", offsets->len);
-    }
-  else
-    {
-      io->offset_ns = bs - cs;
-      io->alignment = g_strdup ("clocks differ and no process is in both: starts aligned (a guess)");
-    }
+  c->io.alignment = iochart_bootchart_align_io (c->bc, c->io.capture, &c->io.offset_ns);
 }
 
 static int

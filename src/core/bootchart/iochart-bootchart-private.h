@@ -81,4 +81,14 @@ void     _iochart_bootchart_warn (IochartBootchart *self, const char *format, ..
 /* The whole disks bootchart shows: sd*, hd*, vd*, xvd*, nvme*n*, mmcblk*, dm-*, md*, loop*. */
 gboolean _iochart_bootchart_is_whole_disk (const char *name);
 
+/* A process's samples read as the states it was in, in time order: in the interval before a sample
+ * (from its start for the first), R spends the CPU time the sample counts running and the rest
+ * runnable; D, S and Z hold the whole interval; from its last sample to end_ns it is gone
+ * (IOCHART_TASK_DEAD). The time split of the chart and of a range both read it so. */
+typedef void (*IochartBootchartStateFunc) (gint64 start_ns, gint64 end_ns, IochartTaskState state, gpointer data);
+void     _iochart_bootchart_process_states (const IochartBootchartProcess *process,
+                                            gint64                         end_ns,
+                                            IochartBootchartStateFunc      func,
+                                            gpointer                       data);
+
 G_END_DECLS

@@ -1022,22 +1022,70 @@ iochart_bootchart_to_json (IochartBootchart *self, JsonBuilder *b)
   json_builder_end_object (b);
 }
 
-/* ---- task states for the time split ---- */
+/* ---- the block I/O of the same boot ---- */
 
-static void
-push_state (GArray *out, IochartCapture *capture, guint32 process, gint64 ns, IochartTaskState state)
+static int
+offset_cmp (gconstpointer a, gconstpointer b)
 {
-  IochartTaskRec rec = { .process = process, .state = state };
-
-  _iochart_t48_set (capture, rec.t, ns);
-  g_array_append_val (out, rec);
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
 }
 
-/* One process's samples as state changes: in the interval before a sample, R spends the CPU
- * time the sample counts running and the rest runnable; D and S hold the whole interval. */
-static void
-lend_process (IochartBootchart *self, const IochartBootchartProcess *p, IochartCapture *capture,
-              guint32 process, GArray *out)
+static gint64
+median (GArray *v)
+{
+  g_array_sort (v, offset_cmp);
+  return g_array_index (v, gint64, v->len / 2);
+}
+
+/* A .dat recorded with clock mono shares the samples' uptime; otherwise the processes both saw
+ * start give the offset, else the two starts are matched (a guess, which the header says). */
+char *
+iochart_bootchart_align_io (IochartBootchart *self, IochartCapture *io, gint64 *offset_ns)
+{
+  gint64 cs = iochart_capture_get_start_ns (io), ce = iochart_capture_get_end_ns (io);
+  gint64 bs = self->start_ns, be = self->end_ns;
+  gint64 slack = 10 * G_GINT64_CONSTANT (1000000000);
+  g_autoptr(GArray) offsets = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  if (cs < be + slack && ce > bs - slack)
+    {
+      *offset_ns = 0;
+      return g_strdup ("same clock as the samples");
+    }
+  for (guint i = 0; i < iochart_capture_get_n_processes (io); i++)
+    {
+      const IochartProcess *p = iochart_capture_get_process (io, i);
+      GPtrArray *same = g_hash_table_lookup (self->by_pid, GINT_TO_POINTER (p->pid));
+
+      if (p->start_ns == IOCHART_TIME_UNKNOWN || same == NULL || p->comm == NULL)
+        continue;
+      for (guint k = 0; k < same->len; k++)
+        {
+          IochartBootchartProcess *b = g_ptr_array_index (same, k);
+          if (strncmp (b->cmd, p->comm, 15) == 0)
+            {
+              gint64 off = b->start_ns - p->start_ns;
+              g_array_append_val (offsets, off);
+              break;
+            }
+        }
+    }
+  if (offsets->len >= 2)
+    {
+      *offset_ns = median (offsets);
+      return g_strdup_printf ("clocks differ: aligned by %u processes' starts", offsets->len);
+    }
+  *offset_ns = bs - cs;
+  return g_strdup ("clocks differ and no process is in both: starts aligned (a guess)");
+}
+
+
+/* ---- task states for the time split ---- */
+
+void
+_iochart_bootchart_process_states (const IochartBootchartProcess *p, gint64 end_ns,
+                                   IochartBootchartStateFunc func, gpointer data)
 {
   gint64 prev = p->start_ns;
 
@@ -1051,18 +1099,36 @@ lend_process (IochartBootchart *self, const IochartBootchartProcess *p, IochartC
       if (s->state == 'R')
         {
           gint64 run = (gint64) (CLAMP (s->user + s->sys, 0.0f, 1.0f) * dt);
-          push_state (out, capture, process, prev, IOCHART_TASK_RUNNING);
+          func (prev, prev + run, IOCHART_TASK_RUNNING, data);
           if (run < dt)
-            push_state (out, capture, process, prev + run, IOCHART_TASK_RUNNABLE);
+            func (prev + run, s->time_ns, IOCHART_TASK_RUNNABLE, data);
         }
       else
-        push_state (out, capture, process, prev,
-                    s->state == 'D' ? IOCHART_TASK_UNINTERRUPTIBLE
-                    : s->state == 'Z' || s->state == 'X' ? IOCHART_TASK_DEAD : IOCHART_TASK_SLEEPING);
+        func (prev, s->time_ns, s->state == 'D' ? IOCHART_TASK_UNINTERRUPTIBLE
+                                : s->state == 'Z' || s->state == 'X' ? IOCHART_TASK_DEAD : IOCHART_TASK_SLEEPING,
+              data);
       prev = s->time_ns;
     }
-  if (p->samples->len > 0 && prev < self->end_ns)
-    push_state (out, capture, process, prev, IOCHART_TASK_DEAD);   /* gone by the next sample */
+  if (p->samples->len > 0 && prev < end_ns)
+    func (prev, end_ns, IOCHART_TASK_DEAD, data);   /* gone by the next sample */
+}
+
+typedef struct {
+  IochartCapture *capture;
+  guint32         process;
+  GArray         *out;
+} Lend;
+
+static void
+lend_state (gint64 start_ns, gint64 end_ns, IochartTaskState state, gpointer data)
+{
+  Lend *l = data;
+  IochartTaskRec rec = { .process = l->process, .state = state };
+
+  if (end_ns <= start_ns)
+    return;
+  _iochart_t48_set (l->capture, rec.t, start_ns);
+  g_array_append_val (l->out, rec);
 }
 
 void
@@ -1081,8 +1147,10 @@ iochart_bootchart_lend_task_states (IochartBootchart *self, IochartCapture *capt
     {
       const IochartBootchartProcess *p = g_ptr_array_index (self->processes, i);
       gpointer v = g_hash_table_lookup (by_pid, GINT_TO_POINTER (p->pid));
+      Lend l = { capture, GPOINTER_TO_UINT (v) - 1, recs };
+
       if (v != NULL && p->samples != NULL)
-        lend_process (self, p, capture, GPOINTER_TO_UINT (v) - 1, recs);
+        _iochart_bootchart_process_states (p, self->end_ns, lend_state, &l);
     }
   if (recs->len > 0)
     _iochart_capture_add_task_states (capture, (const IochartTaskRec *) recs->data, recs->len);

@@ -136,11 +136,19 @@ GPtrArray        *iochart_bootchart_get_disks      (IochartBootchart *self);
 GArray           *iochart_bootchart_get_mem_samples (IochartBootchart *self);
 GArray           *iochart_bootchart_get_initcalls  (IochartBootchart *self);
 
-/* For `iochart info`: a few lines of summary. */
+/* Where io (the block I/O of the same boot) sits on the samples' clock: bootchart time = capture
+ * time + *offset_ns. A .dat recorded with clock mono shares the samples' uptime; otherwise the
+ * processes both saw start give the offset, else the two starts are matched (a guess). Returns
+ * how the clocks were matched, for a chart's header. */
+char             *iochart_bootchart_align_io       (IochartBootchart *self,
+                                                    IochartCapture   *io,
+                                                    gint64           *offset_ns);
+
 /* Gives the processes of capture (the block I/O of the same boot) the task states the samples
  * show, when it has no scheduler events of its own: for the time split. */
 void              iochart_bootchart_lend_task_states (IochartBootchart *self,
                                                     IochartCapture   *capture);
+/* For `iochart info`: a few lines of summary. */
 void              iochart_bootchart_print_info     (IochartBootchart *self,
                                                     FILE             *out);
 /* Adds the members of one JSON object (header, samples, the current tree) to builder. */
