@@ -10,6 +10,7 @@ struct _IochartApplication {
   gint64         live_keep_ns;
   GStrv          live_command;
   GArray        *live_devices;    /* guint32 */
+  GStrv          live_class_rules;
 };
 
 G_DEFINE_FINAL_TYPE (IochartApplication, iochart_application, ADW_TYPE_APPLICATION)
@@ -38,6 +39,7 @@ iochart_application_activate (GApplication *app)
         .command = (const char * const *) self->live_command,
         .devices = self->live_devices ? (const guint32 *) self->live_devices->data : NULL,
         .n_devices = self->live_devices ? self->live_devices->len : 0,
+        .class_rules = (const char * const *) self->live_class_rules,
       };
 
       self->live = FALSE;
@@ -57,6 +59,8 @@ iochart_application_set_live (IochartApplication *self, const IochartLivePageOpt
   g_clear_pointer (&self->live_devices, g_array_unref);
   self->live_devices = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_append_vals (self->live_devices, o->devices, o->n_devices);
+  g_strfreev (self->live_class_rules);
+  self->live_class_rules = g_strdupv ((char **) o->class_rules);
 }
 
 static void
@@ -67,6 +71,7 @@ iochart_application_finalize (GObject *object)
   g_free (self->live_out);
   g_strfreev (self->live_command);
   g_clear_pointer (&self->live_devices, g_array_unref);
+  g_strfreev (self->live_class_rules);
   G_OBJECT_CLASS (iochart_application_parent_class)->finalize (object);
 }
 

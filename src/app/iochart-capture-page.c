@@ -14,6 +14,8 @@
 struct _IochartCapturePage {
   GtkBox               parent_instance;
   GtkStack            *stack;
+  GtkPaned            *paned;
+  guint                orient_source;
   GtkLabel            *loading_label;
   GtkProgressBar      *progress;
   AdwStatusPage       *error_page;
@@ -272,11 +274,13 @@ iochart_capture_page_show_capture (IochartCapturePage *self, IochartCapture *cap
 }
 
 void
-iochart_capture_page_capture_changed (IochartCapturePage *self, gboolean episodes, gint64 follow_span_ns)
+iochart_capture_page_capture_changed (IochartCapturePage *self, IochartCapture *capture, gboolean episodes,
+                                      gint64 follow_span_ns)
 {
   GListModel *devices = gtk_drop_down_get_model (self->device_dropdown);
 
-  iochart_timeline_view_data_changed (self->timeline, follow_span_ns);
+  g_set_object (&self->capture, capture);
+  iochart_timeline_view_data_changed (self->timeline, capture, follow_span_ns);
   /* a new device: refilled only then, since refilling resets the choice */
   if (devices == NULL || g_list_model_get_n_items (devices) != iochart_capture_get_n_devices (self->capture) + 1)
     fill_filters (self);
@@ -770,6 +774,7 @@ iochart_capture_page_dispose (GObject *object)
   iochart_capture_page_cancel (self);
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_handle_id (&self->figures_source, g_source_remove);
+  g_clear_handle_id (&self->orient_source, g_source_remove);
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
   gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_CAPTURE_PAGE);
   G_OBJECT_CLASS (iochart_capture_page_parent_class)->dispose (object);
@@ -791,6 +796,36 @@ iochart_capture_page_finalize (GObject *object)
   G_OBJECT_CLASS (iochart_capture_page_parent_class)->finalize (object);
 }
 
+/* Narrower than the chart's least width and the panel beside it: the panel goes under the chart
+ * (after this allocation: the paned's orientation changes its size request). */
+#define NARROW_PX (IOCHART_VIEW_MIN_WIDTH + 440)
+
+static gboolean
+orient (gpointer user_data)
+{
+  IochartCapturePage *self = user_data;
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  GtkOrientation o = width < NARROW_PX ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
+
+  self->orient_source = 0;
+  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == o)
+    return G_SOURCE_REMOVE;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), o);
+  gtk_paned_set_position (self->paned, o == GTK_ORIENTATION_VERTICAL ? gtk_widget_get_height (GTK_WIDGET (self)) * 3 / 5
+                                                                     : width - 440);
+  return G_SOURCE_REMOVE;
+}
+
+/* The ruler spans the chart's column: it is resized whenever the page is. */
+static void
+ruler_resized (IochartCapturePage *self)
+{
+  gboolean narrow = gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == GTK_ORIENTATION_VERTICAL;
+
+  if ((gtk_widget_get_width (GTK_WIDGET (self)) < NARROW_PX) != narrow && self->orient_source == 0)
+    self->orient_source = g_idle_add (orient, self);
+}
+
 static void
 iochart_capture_page_class_init (IochartCapturePageClass *klass)
 {
@@ -808,6 +843,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   g_type_ensure (IOCHART_TYPE_WHATIF_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-capture-page.ui");
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, paned);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, loading_label);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, progress);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, error_page);
@@ -843,6 +879,7 @@ iochart_capture_page_init (IochartCapturePage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->sim_views = g_ptr_array_new ();
   gtk_drawing_area_set_draw_func (self->ruler, draw_ruler, self, NULL);
+  g_signal_connect_swapped (self->ruler, "resize", G_CALLBACK (ruler_resized), self);
   g_signal_connect_swapped (style, "notify::dark", G_CALLBACK (dark_changed), self);
   dark_changed (self);
 }

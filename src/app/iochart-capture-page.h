@@ -22,10 +22,11 @@ void                 iochart_capture_page_cancel        (IochartCapturePage *sel
 void                 iochart_capture_page_show_capture  (IochartCapturePage *self,
                                                          IochartCapture     *capture,
                                                          const char         *title);
-/* The capture shown grew: the chart, the device list and (with episodes) the steal episodes
- * follow; the selection stays, and the range too or, with follow_span_ns > 0, it becomes the
- * last follow_span_ns. */
+/* The capture shown grew, in place or into capture (a newer copy): the chart, the device list
+ * and (with episodes) the steal episodes follow; the selection stays, and the range too or,
+ * with follow_span_ns > 0, it becomes the last follow_span_ns. */
 void                 iochart_capture_page_capture_changed (IochartCapturePage *self,
+                                                         IochartCapture     *capture,
                                                          gboolean            episodes,
                                                          gint64              follow_span_ns);
 const char          *iochart_capture_page_get_title     (IochartCapturePage *self);

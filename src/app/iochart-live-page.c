@@ -1,12 +1,14 @@
 /* iochart-live-page.c: recording live into a capture page (see the header)
  *
- * The live capture's worker drains the recorder; ten times a second the page takes the newest
- * events into the published capture and the timeline scrolls to them. The timeline lays its
- * charts out in a worker that reads the capture: the page updates the capture only while no
- * layout runs, so a frame at most waits for the next tick.
+ * The live capture's worker drains the recorder; on the frame clock, every UPDATE_US, the page
+ * takes the newest events into one of the live capture's two published copies and shows it, and
+ * the timeline scrolls to them. The timeline lays its charts out in a worker that reads the copy
+ * shown while the next update fills the other one: an update waits (a frame) only when a layout
+ * of the copy before is still running.
  */
 #include <glib/gi18n.h>
 #include <signal.h>
+#include <time.h>
 #include <sys/wait.h>
 #include "iochart-live-page.h"
 #include "iochart-error.h"
@@ -15,7 +17,8 @@
 #include "record/iochart-live-capture.h"
 #include "record/iochart-live.h"
 
-#define TICK_MS 100
+#define TICK_MS 250                           /* the clock on the state label */
+#define UPDATE_US (90 * G_TIME_SPAN_MILLISECOND)  /* a bit over ten updates a second */
 #define DEFAULT_KEEP_NS (600 * G_GINT64_CONSTANT (1000000000))
 #define DEFAULT_SPAN_NS (10 * G_GINT64_CONSTANT (1000000000))
 
@@ -34,10 +37,14 @@ struct _IochartLivePage {
 
   IochartRecorder    *recorder;
   IochartLiveCapture *live;
+  IochartCapture     *capture;        /* the copy shown (the live capture owns it) */
   char               *out;
   GPid                child;
   guint               child_watch;
   guint               tick;
+  guint               frame_tick;     /* updates, on the frame clock */
+  gint64              due_us;         /* when the next update is due */
+  gint64              update_cpu_ns;  /* the UI thread's CPU time in updates */
   gint64              started_us, stopped_us;
   gboolean            recording;
   gboolean            paused;
@@ -122,18 +129,32 @@ update_status (IochartLivePage *self, IochartCapture *c)
   gtk_label_set_text (self->status_label, line);
 }
 
-/* Takes the newest events into the capture and shows them; last: the recording stopped. */
-static void
+static gint64
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+/* Takes the newest events into the copy the chart does not read and shows them; last: the
+ * recording stopped. FALSE when a layout still reads that copy: try again at the next frame. */
+static gboolean
 refresh (IochartLivePage *self, gboolean last)
 {
-  IochartCapture *c = iochart_live_capture_update (self->live);
-  gint64 now = g_get_monotonic_time ();
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (self->capture_page);
+  IochartCapture *c;
+  gint64 now = g_get_monotonic_time (), cpu0 = thread_cpu_ns ();
   gboolean second = now - self->last_status_us >= G_USEC_PER_SEC;
 
+  if (iochart_timeline_view_is_reading (tl, iochart_live_capture_peek_next (self->live)))
+    return FALSE;
+  c = self->capture = iochart_live_capture_update (self->live);
   self->n_updates++;
   if (iochart_capture_get_start_ns (c) == IOCHART_TIME_UNKNOWN)
-    return;   /* nothing recorded yet */
-  if (!self->shown)
+    ;   /* nothing recorded yet */
+  else if (!self->shown)
     {
       iochart_capture_page_show_capture (self->capture_page, c, _("Live recording"));
       self->shown = TRUE;
@@ -144,44 +165,57 @@ refresh (IochartLivePage *self, gboolean last)
       /* the episode list is a row per episode: rebuilt every few seconds, not 10 times a second */
       gboolean episodes = last || now - self->last_episodes_us >= 5 * G_USEC_PER_SEC;
 
-      iochart_capture_page_capture_changed (self->capture_page, episodes, follow_span (self));
+      iochart_capture_page_capture_changed (self->capture_page, c, episodes, follow_span (self));
       note_range (self);
       if (episodes)
         self->last_episodes_us = now;
     }
   /* the figures of the visible range: a few times a second is what a reader can follow */
-  if (now - self->last_figures_us >= G_USEC_PER_SEC / 3)
+  if (self->shown && (last || now - self->last_figures_us >= G_USEC_PER_SEC / 3))
     {
       iochart_capture_page_update_figures (self->capture_page);
       self->last_figures_us = now;
     }
-  if (second || last)
+  if (self->shown && (second || last))
     {
       update_status (self, c);
       self->last_status_us = now;
     }
+  self->update_cpu_ns += thread_cpu_ns () - cpu0;
+  return TRUE;
+}
+
+/* Each frame: an update when one is due, on a fixed beat (a late one does not push the next
+ * ones back). */
+static gboolean
+frame_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
+{
+  IochartLivePage *self = IOCHART_LIVE_PAGE (widget);
+  gint64 now = g_get_monotonic_time ();
+
+  if (!self->recording)
+    {
+      self->frame_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (self->paused || now < self->due_us || !refresh (self, FALSE))
+    return G_SOURCE_CONTINUE;
+  self->due_us = now - self->due_us > UPDATE_US ? now + UPDATE_US : self->due_us + UPDATE_US;
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
 tick (gpointer user_data)
 {
   IochartLivePage *self = user_data;
-  IochartTimelineView *tl = iochart_capture_page_get_timeline (self->capture_page);
 
   update_state_label (self);
-  if (self->live == NULL || iochart_timeline_view_is_building (tl))
-    {
-      return G_SOURCE_CONTINUE;
-    }
-  if (self->final_pending)
+  if (self->live != NULL && self->final_pending && refresh (self, TRUE))
     {
       self->final_pending = FALSE;
-      refresh (self, TRUE);
       if (!self->paused)
-        iochart_timeline_view_zoom_fit (tl);
+        iochart_timeline_view_zoom_fit (iochart_capture_page_get_timeline (self->capture_page));
     }
-  else if (self->recording && !self->paused)
-    refresh (self, FALSE);
   return G_SOURCE_CONTINUE;
 }
 
@@ -213,6 +247,21 @@ spawn_command (IochartLivePage *self, const char * const *command, GError **erro
   return TRUE;
 }
 
+static gboolean
+add_rules (IochartLiveCapture *live, const char * const *texts, GError **error)
+{
+  for (guint i = 0; texts && texts[i]; i++)
+    {
+      IochartClassRule rule = { 0 };
+
+      if (!iochart_class_rule_parse (texts[i], &rule, error))
+        return FALSE;
+      iochart_live_capture_add_rule (live, &rule);
+      iochart_class_rule_clear (&rule);
+    }
+  return TRUE;
+}
+
 gboolean
 iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *options)
 {
@@ -230,7 +279,7 @@ iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *op
       return FALSE;
     }
   self->live = iochart_live_capture_new (_("Live recording"), o->keep_ns > 0 ? o->keep_ns : DEFAULT_KEEP_NS);
-  if (!iochart_live_capture_use_kernel_formats (self->live, &error))
+  if (!add_rules (self->live, o->class_rules, &error) || !iochart_live_capture_use_kernel_formats (self->live, &error))
     {
       g_clear_pointer (&self->live, iochart_live_capture_free);
       g_clear_pointer (&self->recorder, iochart_recorder_free);
@@ -248,6 +297,8 @@ iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *op
       return FALSE;
     }
   self->tick = g_timeout_add (TICK_MS, tick, self);
+  self->due_us = g_get_monotonic_time ();
+  self->frame_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), frame_tick, NULL, NULL);
   update_state_label (self);
   update_tab (self);
   return TRUE;
@@ -306,7 +357,7 @@ iochart_live_page_set_paused (IochartLivePage *self, gboolean paused)
     }
   self->paused = paused;
   if (paused && self->shown && self->live != NULL)
-    iochart_capture_page_capture_changed (self->capture_page, TRUE, 0);
+    iochart_capture_page_capture_changed (self->capture_page, self->capture, TRUE, 0);
   update_state_label (self);
 }
 
@@ -392,6 +443,12 @@ iochart_live_page_get_n_updates (IochartLivePage *self)
   return self->n_updates;
 }
 
+gint64
+iochart_live_page_get_update_cpu_ns (IochartLivePage *self)
+{
+  return self->update_cpu_ns;
+}
+
 static void
 iochart_live_page_dispose (GObject *object)
 {
@@ -401,6 +458,9 @@ iochart_live_page_dispose (GObject *object)
   if (self->recording)
     iochart_live_page_stop (self);
   g_clear_handle_id (&self->tick, g_source_remove);
+  if (self->frame_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->frame_tick);
+  self->frame_tick = 0;
   g_clear_handle_id (&self->child_watch, g_source_remove);
   g_clear_object (&self->chooser);
   gtk_widget_dispose_template (GTK_WIDGET (self), IOCHART_TYPE_LIVE_PAGE);

@@ -14,6 +14,7 @@ typedef struct {
   const char * const *command;     /* run while recording, which stops when it exits; or NULL */
   const guint32      *devices;     /* only these devices (MAJ << 20 | MIN); NULL: all */
   guint               n_devices;
+  const char * const *class_rules; /* --class rules "COMM_OR_PID=CLASS[:LEVEL]", or NULL */
 } IochartLivePageOptions;
 
 #define IOCHART_TYPE_LIVE_PAGE (iochart_live_page_get_type ())
@@ -39,5 +40,8 @@ const GError       *iochart_live_page_get_error        (IochartLivePage         
 IochartCapturePage *iochart_live_page_get_capture_page (IochartLivePage              *self);
 /* How often the view took the newest events, for tests. */
 guint               iochart_live_page_get_n_updates    (IochartLivePage              *self);
+/* The UI thread's CPU time spent in those updates (taking the events, the chart's and the
+ * figures' part on this thread), for tests. */
+gint64              iochart_live_page_get_update_cpu_ns (IochartLivePage             *self);
 
 G_END_DECLS

@@ -70,6 +70,38 @@ fmt_latency (const IochartLatencyStats *l)
   return g_strdup_printf ("%s / %s", p50, p99);
 }
 
+static char *
+fmt_btt (const IochartBttStat *st)
+{
+  g_autofree char *avg = iochart_format_duration ((double) st->sum_ns / st->n);
+  g_autofree char *max = iochart_format_duration (st->max_ns);
+
+  return g_strdup_printf ("%s / %s", avg, max);
+}
+
+/* btt's own figures of the device (the whole capture, every bio, as `info --btt`): a live
+ * recording's grow with it. */
+static int
+btt_rows (GtkGrid *grid, int r, const IochartSummary *summary)
+{
+  const char *head[] = { _("btt, whole capture"), _("Q2C avg/max"), _("D2C avg/max") };
+
+  if (summary->btt_devices->len == 0)
+    return r;
+  row (grid, r++, head, 3, TRUE);
+  for (guint i = 0; i < summary->btt_devices->len; i++)
+    {
+      const IochartSummaryBtt *bt = &g_array_index (summary->btt_devices, IochartSummaryBtt, i);
+      g_autofree char *n = iochart_format_count (bt->q2c.n);
+      g_autofree char *what = g_strdup_printf (_("%u,%u: %s bios"), IOCHART_DEV_MAJOR (bt->dev),
+                                               IOCHART_DEV_MINOR (bt->dev), n);
+      g_autofree char *q = fmt_btt (&bt->q2c), *d = fmt_btt (&bt->d2c);
+
+      row (grid, r++, (const char *[]) { what, q, d }, 3, FALSE);
+    }
+  return r;
+}
+
 static void show_boot (IochartRangePanel *self, gboolean boot);
 
 void
@@ -102,7 +134,8 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
       row (self->class_grid, r++, (const char *[]) { iochart_class_name (k), n, b }, 3, FALSE);
     }
   if (r == 1)
-    gtk_grid_attach (self->class_grid, cell (_("No request issued in this range"), FALSE, FALSE), 0, r, 3, 1);
+    gtk_grid_attach (self->class_grid, cell (_("No request issued in this range"), FALSE, FALSE), 0, r++, 3, 1);
+  btt_rows (self->class_grid, r, summary);
   if (d && d->foreground_active_ns > 0)
     {
       g_autofree char *s = iochart_format_duration (d->stolen_ns);

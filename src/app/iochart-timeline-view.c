@@ -35,6 +35,7 @@ struct _IochartTimelineView {
   guint               generation;      /* bumped by every change of data, filter or style */
   guint               dl_generation;
   gboolean            building;
+  IochartCapture     *building_capture; /* the capture that layout reads (not held) */
   int                 want_width;
   /* pointer and drag state */
   double              pointer_x;
@@ -207,6 +208,7 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
   double old_height = self->dl ? iochart_display_list_get_height (self->dl) : -1;
 
   self->building = FALSE;
+  self->building_capture = NULL;
   if (b->dl)
     {
       g_clear_pointer (&self->dl, iochart_display_list_free);
@@ -247,6 +249,7 @@ start_build (IochartTimelineView *self)
   if (self->building || (!self->capture && !self->bootchart) || self->want_width <= 0)
     return;
   self->building = TRUE;
+  self->building_capture = self->capture;
   task = g_task_new (self, NULL, build_done, NULL);
   g_task_set_task_data (task, build_new (self, self->want_width), (GDestroyNotify) build_free);
   g_task_run_in_thread (task, build_thread);
@@ -567,10 +570,11 @@ iochart_timeline_view_set_index (IochartTimelineView *self, IochartBinIndex *ind
 }
 
 void
-iochart_timeline_view_data_changed (IochartTimelineView *self, gint64 follow_span_ns)
+iochart_timeline_view_data_changed (IochartTimelineView *self, IochartCapture *capture, gint64 follow_span_ns)
 {
   if (self->capture == NULL || self->bootchart != NULL)
     return;
+  g_set_object (&self->capture, capture);
   /* the requests changed: the index is built again with the next layout */
   g_clear_pointer (&self->index, iochart_bin_index_unref);
   self->full_from = iochart_capture_get_start_ns (self->capture);
@@ -586,9 +590,9 @@ iochart_timeline_view_data_changed (IochartTimelineView *self, gint64 follow_spa
 }
 
 gboolean
-iochart_timeline_view_is_building (IochartTimelineView *self)
+iochart_timeline_view_is_reading (IochartTimelineView *self, IochartCapture *capture)
 {
-  return self->building;
+  return self->building && self->building_capture == capture;
 }
 
 void

@@ -85,14 +85,17 @@ void                iochart_timeline_view_set_expanded   (IochartTimelineView *s
 gboolean            iochart_timeline_view_is_expanded    (IochartTimelineView *self,
                                                           guint32              head);
 
-/* The capture grew (a live recording): the full range follows it; the selection stays, and so
- * does the visible range, or with follow_span_ns > 0 it becomes the last follow_span_ns (one
- * layout for both). Data derived from the capture must be derived again. */
+/* The capture grew (a live recording), in place or into capture (a newer copy of it): the full
+ * range follows it; the selection stays, and so does the visible range, or with
+ * follow_span_ns > 0 it becomes the last follow_span_ns (one layout for both). Data derived
+ * from the capture must be derived again. */
 void                iochart_timeline_view_data_changed   (IochartTimelineView *self,
+                                                          IochartCapture      *capture,
                                                           gint64               follow_span_ns);
-/* TRUE while a worker lays out a chart from the capture: whoever changes the capture in place
- * (a live recording) waits until it is done. */
-gboolean            iochart_timeline_view_is_building    (IochartTimelineView *self);
+/* TRUE while a worker lays out a chart from capture: whoever changes it in place (a live
+ * recording) waits until it is done. */
+gboolean            iochart_timeline_view_is_reading     (IochartTimelineView *self,
+                                                          IochartCapture      *capture);
 
 /* TRUE while the exact chart of the current range and filters is being laid out. */
 gboolean            iochart_timeline_view_is_drawing     (IochartTimelineView *self);

@@ -4,7 +4,7 @@
 #include <locale.h>
 #include "iochart-application.h"
 
-/* `--live [--output=OUT] [--keep-ns=N] [--device=DEV]... [-- COMMAND...]`, as `iochart live` gives
+/* `--live [--output=OUT] [--keep-ns=N] [--device=DEV]... [--class=RULE]... [-- COMMAND...]`, as `iochart live` gives
  * them (checked there): FALSE with a message when they do not parse. */
 static gboolean
 parse_live (IochartApplication *app, int *argc, char ***argv)
@@ -12,12 +12,13 @@ parse_live (IochartApplication *app, int *argc, char ***argv)
   gboolean live = FALSE;
   g_autofree char *out = NULL;
   gint64 keep_ns = 0;
-  g_auto(GStrv) devices = NULL, rest = NULL;
+  g_auto(GStrv) devices = NULL, rest = NULL, class_rules = NULL;
   GOptionEntry entries[] = {
     { "live", 0, 0, G_OPTION_ARG_NONE, &live, NULL, NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, NULL, NULL },
     { "keep-ns", 0, 0, G_OPTION_ARG_INT64, &keep_ns, NULL, NULL },
     { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &devices, NULL, NULL },
+    { "class", 0, 0, G_OPTION_ARG_STRING_ARRAY, &class_rules, NULL, NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -39,7 +40,8 @@ parse_live (IochartApplication *app, int *argc, char ***argv)
     }
   {
     IochartLivePageOptions o = { .out = out, .keep_ns = keep_ns, .command = (const char * const *) rest,
-                                 .devices = (const guint32 *) devs->data, .n_devices = devs->len };
+                                 .devices = (const guint32 *) devs->data, .n_devices = devs->len,
+                                 .class_rules = (const char * const *) class_rules };
     iochart_application_set_live (app, &o);
   }
   *argc = 1;   /* no captures to open */

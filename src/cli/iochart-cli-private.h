@@ -21,6 +21,11 @@ typedef struct {
   char **class_rules;           /* from GOptionEntry G_OPTION_ARG_STRING_ARRAY */
 } IochartCliLoadOptions;
 
+/* Parses --class rules ("COMM_OR_PID=CLASS[:LEVEL]"), into an array of IochartClassRule that
+ * clears them; NULL with an error naming the bad one. */
+GArray         *iochart_cli_parse_class_rules (char * const           *texts,
+                                               GError                **error);
+
 /* Loads captures as one, with a progress bar on a TTY (stderr) and reader warnings printed. */
 IochartCapture *iochart_cli_load_captures (const char * const         *paths,
                                            const IochartCliLoadOptions *options,

@@ -38,23 +38,33 @@ progress_draw (double fraction, gpointer user_data)
   fflush (stderr);
 }
 
+GArray *
+iochart_cli_parse_class_rules (char * const *texts, GError **error)
+{
+  g_autoptr(GArray) rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
+
+  g_array_set_clear_func (rules, (GDestroyNotify) iochart_class_rule_clear);
+  for (guint i = 0; texts && texts[i]; i++)
+    {
+      IochartClassRule rule = { 0 };
+      if (!iochart_class_rule_parse (texts[i], &rule, error))
+        return NULL;
+      g_array_append_val (rules, rule);
+    }
+  return g_steal_pointer (&rules);
+}
+
 IochartCapture *
 iochart_cli_load_captures (const char * const *paths, const IochartCliLoadOptions *options, GError **error)
 {
-  g_autoptr(GArray) rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
+  g_autoptr(GArray) rules = iochart_cli_parse_class_rules (options ? options->class_rules : NULL, error);
   IochartLoadOptions load = { 0 };
   g_autofree char *base = g_path_get_basename (paths[0]);
   ProgressBar bar = { base, -1, 0 };
   IochartCapture *capture;
 
-  g_array_set_clear_func (rules, (GDestroyNotify) iochart_class_rule_clear);
-  for (guint i = 0; options && options->class_rules && options->class_rules[i]; i++)
-    {
-      IochartClassRule rule = { 0 };
-      if (!iochart_class_rule_parse (options->class_rules[i], &rule, error))
-        return NULL;
-      g_array_append_val (rules, rule);
-    }
+  if (rules == NULL)
+    return NULL;
   load.rules = (const IochartClassRule *) rules->data;
   load.n_rules = rules->len;
   if (isatty (STDERR_FILENO))

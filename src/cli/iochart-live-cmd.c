@@ -1,4 +1,5 @@
-/* iochart-live-cmd.c: `iochart live [-o OUT.dat] [--keep T] [--device MAJ,MIN]... [-- COMMAND ARGS...]`
+/* iochart-live-cmd.c: `iochart live [-o OUT.dat] [--keep T] [--device MAJ,MIN]... [--class RULE]...
+ * [-- COMMAND ARGS...]`
  *
  * Checks the options, then execs the desktop app recording live (its Record button does the
  * same). Without a display it says to record headless with `iochart record --live`.
@@ -11,17 +12,20 @@ int
 iochart_live_command (int argc, char **argv)
 {
   char *out = NULL, *keep = NULL;
-  char **devices = NULL, **rest = NULL;
+  char **devices = NULL, **rest = NULL, **class_rules = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Also write the recording here when it stops", "OUT.dat" },
     { "keep", 0, 0, G_OPTION_ARG_STRING, &keep, "The window the live view keeps (default 10m)", "TIME" },
     { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &devices, "Only block events of this device (repeatable)", "MAJ,MIN" },
+    { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &class_rules,
+      "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "[-- COMMAND ARGS...]" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) rules = NULL;
   gint64 keep_ns = 0;
   int rc = IOCHART_EXIT_OK;
 
@@ -31,7 +35,8 @@ iochart_live_command (int argc, char **argv)
     "updating live; pause the view to look back while recording goes on. Needs root.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error)
-      || !iochart_cli_parse_duration (keep ? keep : "10m", "--keep", &keep_ns, &error))
+      || !iochart_cli_parse_duration (keep ? keep : "10m", "--keep", &keep_ns, &error)
+      || (rules = iochart_cli_parse_class_rules (class_rules, &error)) == NULL)
     rc = iochart_cli_report_error (error);
   else
     {
@@ -51,6 +56,8 @@ iochart_live_command (int argc, char **argv)
             rc = iochart_cli_report_error (error);
           g_ptr_array_add (args, g_strdup_printf ("--device=%u", dev));
         }
+      for (char **r = class_rules; r && *r; r++)
+        g_ptr_array_add (args, g_strdup_printf ("--class=%s", *r));
       if (rest != NULL)
         g_ptr_array_add (args, g_strdup ("--"));
       for (char **r = rest; r && *r; r++)
@@ -62,6 +69,7 @@ iochart_live_command (int argc, char **argv)
   g_free (out);
   g_free (keep);
   g_strfreev (devices);
+  g_strfreev (class_rules);
   g_strfreev (rest);
   return rc;
 }

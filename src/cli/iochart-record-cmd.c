@@ -273,6 +273,7 @@ typedef struct {
   double   duration;
   int      hz;
   char   **devices;
+  char   **class_rules;
   char   **command;
 } RecordOptions;
 
@@ -547,10 +548,13 @@ record_events (RecordOptions *o)
   g_autoptr(IochartRecorder) rec = NULL;
   g_autoptr(IochartLiveCapture) live = NULL;
   g_autoptr(GArray) devs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) rules = iochart_cli_parse_class_rules (o->class_rules, &error);
   IochartRecorderOptions ro = { .sched = !o->no_sched };
   GPid child = 0;
   int status;
 
+  if (rules == NULL)
+    return iochart_cli_report_error (error);
   for (char **d = o->devices; d && *d; d++)
     {
       guint32 dev;
@@ -568,6 +572,8 @@ record_events (RecordOptions *o)
   if (o->live)
     {
       live = iochart_live_capture_new (o->out, o->keep_ns);
+      for (guint i = 0; i < rules->len; i++)
+        iochart_live_capture_add_rule (live, &g_array_index (rules, IochartClassRule, i));
       if (!iochart_live_capture_use_kernel_formats (live, &error))
         return iochart_cli_report_error (error);
       iochart_live_capture_start (live, rec, 50);
@@ -592,10 +598,18 @@ record_events (RecordOptions *o)
   if (live != NULL)
     {
       IochartCapture *c = iochart_live_capture_update (live);
-      fprintf (stderr, "iochart: built live %" G_GUINT64_FORMAT " events into %u requests of %u processes; "
-               "the live model holds %" G_GSIZE_FORMAT " KiB\n", iochart_capture_get_n_events (c),
-               iochart_capture_get_n_requests (c), iochart_capture_get_n_processes (c),
-               iochart_live_capture_get_memory (live) / 1024);
+      IochartCounts counts;
+      g_autoptr(GString) classes = g_string_new (NULL);
+
+      /* the issued requests by class, as `info` counts them (with the same --class rules) */
+      iochart_counts_compute (c, -1, IOCHART_TIME_UNKNOWN, IOCHART_TIME_UNKNOWN, &counts);
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        g_string_append_printf (classes, "%s%s %" G_GUINT64_FORMAT, k ? ", " : "", iochart_class_name (k),
+                                counts.by_class[k].requests);
+      fprintf (stderr, "iochart: built live %" G_GUINT64_FORMAT " events into %u requests of %u processes "
+               "(issued by class: %s); the live model holds %" G_GSIZE_FORMAT " KiB\n",
+               iochart_capture_get_n_events (c), iochart_capture_get_n_requests (c),
+               iochart_capture_get_n_processes (c), classes->str, iochart_live_capture_get_memory (live) / 1024);
     }
   report_written (rec, o->out, status);
   return IOCHART_EXIT_OK;
@@ -623,13 +637,15 @@ check_options (const RecordOptions *o, char **rest, GError **error)
                                                           : "--bootchart takes no --no-sched";
   else if (o->bootchart && (o->live || o->keep))
     why = o->live ? "--live is for event recording, not --bootchart" : "--keep goes with --live, not --bootchart";
+  else if (o->class_rules && !o->live)
+    why = "--class goes with --live (a file's readers take it: info --class …)";
   else if (!o->bootchart && (o->until_idle || o->no_events))
     why = o->until_idle ? "--until-idle goes with --bootchart" : "--no-events goes with --bootchart";
   if (why == NULL)
     return TRUE;
   g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE,
                "%s\nusage: iochart record -o OUT.dat [--duration S] [--device MAJ,MIN]... [--no-sched] "
-               "[--live [--keep TIME]] [-- COMMAND ARGS...]\n"
+               "[--live [--keep TIME] [--class RULE]...] [-- COMMAND ARGS...]\n"
                "       iochart record --bootchart -o OUT [--duration S | --until-idle] [--hz N]", why);
   return FALSE;
 }
@@ -646,6 +662,8 @@ iochart_record_command (int argc, char **argv)
     { "no-sched", 0, 0, G_OPTION_ARG_NONE, &o.no_sched, "Without sched_switch and sched_wakeup", NULL },
     { "live", 0, 0, G_OPTION_ARG_NONE, &o.live, "A status line a second: rate per class, idle steal, top idle lane, lost events", NULL },
     { "keep", 0, 0, G_OPTION_ARG_STRING, &o.keep, "--live: the window the live model keeps and its figures cover (default 10m)", "TIME" },
+    { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &o.class_rules,
+      "--live: class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
     { "bootchart", 0, 0, G_OPTION_ARG_NONE, &o.bootchart, "Record a boot chart (/proc samples and block events)", NULL },
     { "until-idle", 0, 0, G_OPTION_ARG_NONE, &o.until_idle, "--bootchart: stop once CPU and disks rest for 2 s", NULL },
     { "hz", 0, 0, G_OPTION_ARG_INT, &o.hz, "--bootchart: samples per second (default 10)", "N" },
@@ -674,6 +692,7 @@ iochart_record_command (int argc, char **argv)
   g_free (o.out);
   g_free (o.keep);
   g_strfreev (o.devices);
+  g_strfreev (o.class_rules);
   g_strfreev (rest);
   return rc;
 }

@@ -549,39 +549,58 @@ btt_comm_cmp (gconstpointer a, gconstpointer b)
   return strcmp (((const IochartBttFigures *) a)->comm, ((const IochartBttFigures *) b)->comm);
 }
 
-/* Keeps the figures per process name, as btt adds them up. */
+/* Keeps the figures per process name, as btt adds them up, in dst: the capture being built, or
+ * a live snapshot (names interned there). */
 static void
-btt_finish (IochartBuilder *b)
+btt_finish_into (IochartBuilder *b, IochartCapture *dst)
 {
   IochartCapture *c = b->capture;
   g_autoptr(GHashTable) by_comm = g_hash_table_new (NULL, NULL);
 
-  g_array_set_size (c->btt_devices, c->devices->len);
-  for (guint i = 0; i < c->btt_devices->len; i++)
-    g_array_index (c->btt_devices, IochartBttFigures, i).index = i;
+  if (dst != c)
+    {
+      g_array_set_size (dst->btt_devices, 0);
+      g_array_append_vals (dst->btt_devices, c->btt_devices->data, c->btt_devices->len);
+      g_array_set_size (dst->btt_processes, 0);
+    }
+  g_array_set_size (dst->btt_devices, c->devices->len);
+  for (guint i = 0; i < dst->btt_devices->len; i++)
+    g_array_index (dst->btt_devices, IochartBttFigures, i).index = i;
   for (guint i = 0; i < b->btt_procs->len; i++)
     {
       const IochartBttFigures *f = &g_array_index (b->btt_procs, IochartBttFigures, i);
       const char *comm;
       gpointer at;
-      IochartBttFigures *dst;
+      IochartBttFigures *dst_f;
 
       if (f->q2c.n == 0)
         continue;
-      comm = proc_at (b, i)->comm ? proc_at (b, i)->comm : _iochart_capture_intern (c, "<...>", -1);
+      comm = _iochart_capture_intern (dst, proc_at (b, i)->comm ? proc_at (b, i)->comm : "<...>", -1);
       if (!g_hash_table_lookup_extended (by_comm, comm, NULL, &at))
         {
           IochartBttFigures fresh = { G_MAXUINT32, comm, { 0 }, { 0 } };
 
-          g_array_append_val (c->btt_processes, fresh);
-          at = GUINT_TO_POINTER (c->btt_processes->len - 1);
+          g_array_append_val (dst->btt_processes, fresh);
+          at = GUINT_TO_POINTER (dst->btt_processes->len - 1);
           g_hash_table_insert (by_comm, (gpointer) comm, at);
         }
-      dst = &g_array_index (c->btt_processes, IochartBttFigures, GPOINTER_TO_UINT (at));
-      btt_merge (&dst->q2c, &f->q2c);
-      btt_merge (&dst->d2c, &f->d2c);
+      dst_f = &g_array_index (dst->btt_processes, IochartBttFigures, GPOINTER_TO_UINT (at));
+      btt_merge (&dst_f->q2c, &f->q2c);
+      btt_merge (&dst_f->d2c, &f->d2c);
     }
-  g_array_sort (c->btt_processes, btt_comm_cmp);
+  g_array_sort (dst->btt_processes, btt_comm_cmp);
+}
+
+static void
+btt_finish (IochartBuilder *b)
+{
+  btt_finish_into (b, b->capture);
+}
+
+void
+_iochart_builder_snapshot_btt (IochartBuilder *b, IochartCapture *dst)
+{
+  btt_finish_into (b, dst);
 }
 
 /* ---- devices and processes ---- */
@@ -1456,12 +1475,6 @@ _iochart_builder_add_rule (IochartBuilder *b, const IochartClassRule *rule)
 
 /* ---- finishing ---- */
 
-static gboolean
-rule_matches (IochartBuilder *b, const IochartClassRule *rule, guint process)
-{
-  return iochart_capture_process_matches (b->capture, process, rule->match);
-}
-
 /* Lays the name histories out one process after another: one array for all, not one each.
  * c is the capture being built, or a live snapshot holding a copy of its processes. */
 static void
@@ -1495,6 +1508,40 @@ group_comms (IochartBuilder *b)
   g_array_set_size (b->comm_log, 0);
 }
 
+gboolean
+_iochart_builder_has_rules (IochartBuilder *b)
+{
+  return b->rules->len > 0;
+}
+
+gint32
+_iochart_builder_rule_of (IochartBuilder *b, IochartCapture *c, guint process)
+{
+  for (guint r = 0; r < b->rules->len; r++)
+    if (iochart_capture_process_matches (c, process, g_array_index (b->rules, IochartClassRule, r).match))
+      return r;
+  return -1;
+}
+
+void
+_iochart_builder_apply_rule (IochartBuilder *b, gint32 rule, IochartRequestRec *rec)
+{
+  const IochartClassRule *r;
+  guint source = rec->merges_source >> 12;
+
+  if (source == IOCHART_CLASS_SOURCE_RULE && rule < 0)
+    {
+      rec->prio = IOCHART_CLASS_UNKNOWN;
+      rec->merges_source &= 0xfff;
+      return;
+    }
+  if (rule < 0 || ((rec->prio & 7) != IOCHART_CLASS_UNKNOWN && source != IOCHART_CLASS_SOURCE_RULE))
+    return;
+  r = &g_array_index (b->rules, IochartClassRule, rule);
+  rec->prio = r->klass | (r->level & 7) << 3;
+  rec->merges_source = (rec->merges_source & 0xfff) | IOCHART_CLASS_SOURCE_RULE << 12;
+}
+
 static void
 apply_rules (IochartBuilder *b)
 {
@@ -1505,23 +1552,13 @@ apply_rules (IochartBuilder *b)
     return;
   rule_of = g_new (gint32, c->processes->len);
   for (guint i = 0; i < c->processes->len; i++)
-    {
-      rule_of[i] = -1;
-      for (guint r = 0; r < b->rules->len && rule_of[i] < 0; r++)
-        if (rule_matches (b, &g_array_index (b->rules, IochartClassRule, r), i))
-          rule_of[i] = r;
-    }
+    rule_of[i] = _iochart_builder_rule_of (b, c, i);
   for (guint i = 0; i < c->requests->len; i++)
     {
       IochartRequestRec *rec = rec_at (b, i);
-      const IochartClassRule *rule;
 
-      if ((rec->prio & 7) != IOCHART_CLASS_UNKNOWN || rec->process == IOCHART_NO_PROCESS ||
-          rule_of[rec->process] < 0)
-        continue;
-      rule = &g_array_index (b->rules, IochartClassRule, rule_of[rec->process]);
-      rec->prio = rule->klass | (rule->level & 7) << 3;
-      rec->merges_source = (rec->merges_source & 0xfff) | IOCHART_CLASS_SOURCE_RULE << 12;
+      if (rec->process != IOCHART_NO_PROCESS)
+        _iochart_builder_apply_rule (b, rule_of[rec->process], rec);
     }
 }
 

@@ -278,6 +278,19 @@ void            _iochart_builder_forget       (IochartBuilder    *b,
                                                guint32            upto);
 /* dst->processes holds a copy of the builder's: gives them their classes from hints (as
  * finish does before the tally) and lays out their name histories in dst. */
+/* btt's figures so far into dst (a live snapshot), as the finished capture gives them. */
+void            _iochart_builder_snapshot_btt (IochartBuilder  *b,
+                                               IochartCapture  *dst);
+/* User class rules: whether there are any; the first that matches a process of c (with the
+ * names c holds for it), -1 when none; and a request given rule r's class when nothing else
+ * told it (r -1: none; a class an earlier rule gave is replaced). */
+gboolean        _iochart_builder_has_rules    (IochartBuilder  *b);
+gint32          _iochart_builder_rule_of      (IochartBuilder  *b,
+                                               IochartCapture  *c,
+                                               guint            process);
+void            _iochart_builder_apply_rule   (IochartBuilder  *b,
+                                               gint32           rule,
+                                               IochartRequestRec *rec);
 void            _iochart_builder_snapshot_names (IochartBuilder  *b,
                                                IochartCapture    *dst);
 

@@ -70,7 +70,6 @@ app_test_screenshot (const char *name)
 {
   GtkWidget *w = GTK_WIDGET (window);
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (w);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *pixels = NULL;
@@ -78,8 +77,17 @@ app_test_screenshot (const char *name)
   g_autoptr(GHashTable) colors = g_hash_table_new (g_direct_hash, g_direct_equal);
   int width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
 
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
+  /* a window with a draw queued has no picture until the next frame (a live view queues them
+   * ten times a second): wait for one */
+  for (int i = 0; i < 100 && node == NULL; i++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      if (i > 0)
+        app_test_run_for (20000);
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));

@@ -6,39 +6,14 @@
 set -eu
 skip () { echo "1..0 # SKIP $*"; exit 77; }
 test_bin=$1
-[ "$(id -u)" = 0 ] || skip "needs root (tracefs instances and loop devices)"
-T=/sys/kernel/tracing
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null || skip "no tracefs"
-[ -d $T/instances ] || skip "no tracefs"
-for tool in losetup mkfs.ext4 ionice python3; do
-  command -v $tool >/dev/null || skip "no $tool"
-done
-[ -n "${DISPLAY:-}" ] || command -v xvfb-run >/dev/null || skip "no display and no xvfb-run"
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /var/tmp/iochart-live-test.XXXXXX)
-dev= mnt=$tmp/mnt
-cleanup () {
-  # the readers (their shells' pids in the pid files) and their dd end with the test
-  for f in "$tmp"/*.pid; do
-    [ -f "$f" ] || continue
-    kill "$(cat "$f")" 2>/dev/null || true
-    pkill -P "$(cat "$f")" 2>/dev/null || true
-  done
-  for _ in $(seq 50); do fuser -m "$mnt" >/dev/null 2>&1 || break; sleep 0.1; done
-  if mountpoint -q "$mnt" 2>/dev/null; then umount "$mnt" || umount -l "$mnt" || true; fi
-  if [ -n "$dev" ]; then losetup -d "$dev" || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$here/../record/loop-disk.sh"
+trap loop_disk_cleanup EXIT
 fail () { echo "FAIL: $*" >&2; exit 1; }
-
-truncate -s 128M "$tmp/disk.img"
-dev=$(losetup --direct-io=on -f --show "$tmp/disk.img") || skip "no free loop device"
-mkfs.ext4 -q "$dev"
-mkdir -p "$mnt"
-mount "$dev" "$mnt"
-name=$(basename "$dev")
-grep -q bfq /sys/block/$name/queue/scheduler && echo bfq > /sys/block/$name/queue/scheduler
+need_root_tracefs ionice python3
+[ -n "${DISPLAY:-}" ] || command -v xvfb-run >/dev/null || skip "no display and no xvfb-run"
+loop_disk 128M
 for f in idle be; do dd if=/dev/urandom of="$mnt/$f" bs=1M count=16 status=none; done
 sync
 
@@ -56,11 +31,22 @@ ionice -c3 sh "$tmp/reader.sh" idle &
 ionice -c2 -n0 sh "$tmp/reader.sh" be &
 wait
 SH
-export LIVE_COMMAND=$tmp/readers.sh LIVE_DEVICE=$(tr : , < /sys/block/$name/dev) LIVE_OUT=$tmp/live.dat LIVE_PIDS=$tmp
+export LIVE_COMMAND=$tmp/readers.sh LIVE_DEVICE=$majmin LIVE_OUT=$tmp/live.dat LIVE_PIDS=$tmp
+export LIVE_BTT=$tmp/live-btt.json
 export IOCHART_APP_SHOTS=${IOCHART_APP_SHOTS:-$tmp/shots}
 sh "$here/test-app.sh" "$test_bin" || exit $?
 
 [ -s "$LIVE_OUT" ] || fail "the live view wrote no '$LIVE_OUT'"
+# btt's figures the live page showed at the end are the saved file's
+"${IOCHART:?}" info --btt --json "$LIVE_OUT" > "$tmp/btt.json"
+python3 - "$LIVE_BTT" "$tmp/btt.json" <<'PY'
+import json, sys
+live, saved = (json.load(open(p))['btt'] for p in sys.argv[1:])
+assert live == saved, f'live page {live} != info --btt {saved}'
+d = saved['devices'][0]
+print(f"btt: the live page's figures equal info --btt's on the saved file: {len(saved['devices'])} device, "
+      f"{len(saved['processes'])} process names, {d['q2c']['n']} bios, Q2C avg {d['q2c']['avg_ns'] / 1e6:.3f} ms, D2C avg {d['d2c']['avg_ns'] / 1e6:.3f} ms")
+PY
 # --all: the top 20 processes alone may leave out the starved idle reader's dd processes
 "${IOCHART:?}" info --json --all "$LIVE_OUT" > "$tmp/info.json"
 python3 - "$tmp/info.json" "$(cat "$tmp/idle.pid")" "$(cat "$tmp/be.pid")" <<'PY'

@@ -171,13 +171,30 @@ make_events (guint seed, gint64 seconds, guint n_procs)
 }
 
 static IochartCapture *
-batch (const GArray *evs, guint n)
+batch_with_rules (const GArray *evs, guint n, const IochartClassRule *rules, guint n_rules)
 {
   g_autoptr(IochartBuilder) b = _iochart_builder_new ("fake");
 
+  for (guint i = 0; i < n_rules; i++)
+    _iochart_builder_add_rule (b, &rules[i]);
   for (guint i = 0; i < n; i++)
     apply (b, &g_array_index (evs, Ev, i));
   return _iochart_builder_finish (b);
+}
+
+static IochartCapture *
+batch (const GArray *evs, guint n)
+{
+  return batch_with_rules (evs, n, NULL, 0);
+}
+
+static void
+assert_same_btt (const IochartBttFigures *a, const IochartBttFigures *b)
+{
+  g_assert_cmpuint (a->index, ==, b->index);
+  g_assert_cmpstr (a->comm, ==, b->comm);
+  g_assert_cmpmem (&a->q2c, sizeof a->q2c, &b->q2c, sizeof b->q2c);
+  g_assert_cmpmem (&a->d2c, sizeof a->d2c, &b->d2c, sizeof b->d2c);
 }
 
 static void
@@ -192,6 +209,14 @@ assert_same (IochartCapture *live, IochartCapture *ref)
   g_assert_cmpuint (iochart_capture_get_n_requeues (live), ==, iochart_capture_get_n_requeues (ref));
   g_assert_cmpuint (iochart_capture_get_n_devices (live), ==, iochart_capture_get_n_devices (ref));
   g_assert_cmpuint (iochart_capture_has_task_states (live), ==, iochart_capture_has_task_states (ref));
+
+  /* btt's figures, as `info --btt` prints them */
+  g_assert_cmpuint (iochart_capture_get_n_btt_devices (live), ==, iochart_capture_get_n_btt_devices (ref));
+  for (guint i = 0; i < iochart_capture_get_n_btt_devices (ref); i++)
+    assert_same_btt (iochart_capture_get_btt_device (live, i), iochart_capture_get_btt_device (ref, i));
+  g_assert_cmpuint (iochart_capture_get_n_btt_processes (live), ==, iochart_capture_get_n_btt_processes (ref));
+  for (guint i = 0; i < iochart_capture_get_n_btt_processes (ref); i++)
+    assert_same_btt (iochart_capture_get_btt_process (live, i), iochart_capture_get_btt_process (ref, i));
 
   g_assert_cmpuint (iochart_capture_get_n_requests (live), ==, iochart_capture_get_n_requests (ref));
   for (guint i = 0; i < iochart_capture_get_n_requests (ref); i++)
@@ -270,9 +295,13 @@ test_snapshot_equals_batch (void)
       _iochart_live_capture_unlock (live);
       fed += n;
       snap = iochart_live_capture_update (live);
-      /* a second update with nothing new changes nothing */
-      g_assert_true (iochart_live_capture_update (live) == snap);
       ref = batch (evs, fed);
+      assert_same (snap, ref);
+      /* the other copy, brought up to date from further back, is the same; and a third
+       * update with nothing new changes nothing */
+      g_assert_true (iochart_live_capture_peek_next (live) != snap);
+      assert_same (iochart_live_capture_update (live), ref);
+      g_assert_true (iochart_live_capture_update (live) == snap);
       assert_same (snap, ref);
       checks++;
     }
@@ -369,6 +398,62 @@ test_window (void)
   g_assert_cmpuint (max_tasks * 2, <, ref->tasks->len);
 }
 
+/* --class rules: processes whose events give no class take a rule's (by name and by pid), in
+ * every snapshot as in the batch build with the same rules. */
+static void
+test_rules (void)
+{
+  g_autoptr(GArray) evs = make_events (13, 20, 8);
+  IochartClassRule rules[] = { { "reader1", IOCHART_CLASS_IDLE, 7 }, { "1002", IOCHART_CLASS_RT, 2 },
+                               { "reader5", IOCHART_CLASS_BE, 1 } };
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 0);
+  guint ruled = 0;
+
+  _iochart_live_capture_set_expire_ns (live, 0);
+  /* readers 1, 2 and 5 give no class in their events: only the rules tell */
+  for (guint i = 0; i < evs->len; i++)
+    {
+      Ev *e = &g_array_index (evs, Ev, i);
+      guint64 owner = e->sector >> 24;
+
+      if (e->kind == E_BLOCK && e->op != IOCHART_OP_FLUSH && (owner == 1 || owner == 2 || owner == 5))
+        e->ioprio = -1;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
+    iochart_live_capture_add_rule (live, &rules[i]);
+  for (guint fed = 0; fed < evs->len;)
+    {
+      guint n = MIN (evs->len - fed, evs->len / 7 + 1);
+      IochartBuilder *b = _iochart_live_capture_lock (live);
+      g_autoptr(IochartCapture) ref = NULL;
+
+      for (guint i = 0; i < n; i++)
+        apply (b, &g_array_index (evs, Ev, fed + i));
+      _iochart_live_capture_unlock (live);
+      fed += n;
+      ref = batch_with_rules (evs, fed, rules, G_N_ELEMENTS (rules));
+      assert_same (iochart_live_capture_update (live), ref);
+      assert_same (iochart_live_capture_update (live), ref);
+    }
+  {
+    IochartCapture *c = iochart_live_capture_update (live);
+
+    for (guint i = 0; i < iochart_capture_get_n_processes (c); i++)
+      {
+        const IochartProcess *p = iochart_capture_get_process (c, i);
+
+        if (p->pid == 1001 || p->pid == 1002 || p->pid == 1005)
+          {
+            g_assert_cmpuint (p->class_source, ==, IOCHART_CLASS_SOURCE_RULE);
+            g_assert_cmpuint (p->klass, ==, p->pid == 1001 ? IOCHART_CLASS_IDLE
+                                            : p->pid == 1002 ? IOCHART_CLASS_RT : IOCHART_CLASS_BE);
+            ruled++;
+          }
+      }
+  }
+  g_assert_cmpuint (ruled, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -376,5 +461,6 @@ main (int argc, char **argv)
   g_test_add_func ("/live-capture/snapshot-equals-batch", test_snapshot_equals_batch);
   g_test_add_func ("/live-capture/builder-forgets", test_builder_forgets);
   g_test_add_func ("/live-capture/window", test_window);
+  g_test_add_func ("/live-capture/rules", test_rules);
   return g_test_run ();
 }

@@ -8,33 +8,15 @@
 # Needs root, tracefs, losetup, mkfs.ext4, trace-cmd and python3: skips (77) without them.
 set -eu
 skip () { echo "skip: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "needs root (tracefs instances and loop devices)"
-T=/sys/kernel/tracing
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null || skip "no tracefs"
-[ -d $T/instances ] || skip "no tracefs"
-for tool in losetup mkfs.ext4 trace-cmd python3 ionice; do
-  command -v $tool >/dev/null || skip "no $tool"
-done
 here=$(cd "$(dirname "$0")" && pwd)
 dat_tests=$here/../dat
 tmp=$(mktemp -d /var/tmp/iochart-record-test.XXXXXX)
-dev= mnt=$tmp/mnt
-cleanup () {
-  mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-  [ -n "$dev" ] && losetup -d "$dev"
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$here/loop-disk.sh"
+trap loop_disk_cleanup EXIT
 fail () { echo "FAIL: $*" >&2; exit 1; }
-
-truncate -s 256M "$tmp/disk.img"
-dev=$(losetup --direct-io=on -f --show "$tmp/disk.img") || skip "no free loop device"
-mkfs.ext4 -q "$dev"
-mkdir -p "$mnt"
-mount "$dev" "$mnt"
-name=$(basename "$dev")
-grep -q bfq /sys/block/$name/queue/scheduler && echo bfq > /sys/block/$name/queue/scheduler
-majmin=$(tr : , < /sys/block/$name/dev)
+need_root_tracefs trace-cmd python3 ionice
+T=/sys/kernel/tracing
+loop_disk 256M
 for f in idle be; do dd if=/dev/urandom of="$mnt/$f" bs=1M count=24 status=none; done
 sync
 
@@ -112,7 +94,7 @@ PY
 
 # 4. --live: a status line a second while the readers run, every event decoded live and the live model
 # the same requests as the file read back
-rc=0; "$IOCHART" record -o "$tmp/live.dat" --no-sched --live --keep 30s --device "$majmin" \
+rc=0; "$IOCHART" record -o "$tmp/live.dat" --no-sched --live --keep 30s --device "$majmin" --class cat=rt:3 --class sh=idle \
   -- sh -c "sh '$tmp/readers.sh'; sleep 1.2" 2> "$tmp/live.log" || rc=$?
 [ $rc = 0 ] || fail "record --live exited $rc: $(cat "$tmp/live.log")"
 grep -q ' · idle .* · stolen [0-9.]*% .* events/s · lost [0-9]*$' "$tmp/live.log" \
@@ -122,6 +104,17 @@ read_back=$(trace-cmd report "$tmp/live.dat" 2> /dev/null | grep -vc '^cpus=')
 [ "$decoded" = "$read_back" ] || fail "decoded $decoded events live, trace-cmd report reads $read_back"
 stored=$("$IOCHART" info --json "$tmp/live.dat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["memory"]["requests_stored"])')
 [ "$built" = "$stored" ] || fail "the live model built $built requests, iochart reads $stored back from the file"
+# the same --class rules, through the same builder code: the issued requests by class as info counts them
+"$IOCHART" info --json --class cat=rt:3 --class sh=idle "$tmp/live.dat" > "$tmp/live-info.json"
+python3 - "$tmp/live.log" "$tmp/live-info.json" <<'PY' || fail "record --live and info --class disagree"
+import json, re, sys
+line = re.search(r'issued by class: ([^)]*)\)', open(sys.argv[1]).read()).group(1)
+live = {k: int(n) for k, n in (part.split() for part in line.split(', '))}
+info = json.load(open(sys.argv[2]))['classes']
+saved = {k: info.get(k, {}).get('requests', 0) for k in live}
+assert live == saved, f'live {live}, info --class {saved}'
+print(f'--class: live and info give the same issued requests by class: {live}')
+PY
 echo "live: $decoded events decoded, as many as trace-cmd report reads; $built requests built live, as many as" \
      "the file gives; $(grep -c 'events/s' "$tmp/live.log") status lines"
 
@@ -152,5 +145,9 @@ if command -v setpriv >/dev/null; then
 fi
 rc=0; "$IOCHART" record -o "$tmp/x.dat" -- /nonexistent/command 2> "$tmp/err" || rc=$?
 [ $rc = 2 ] && grep -q "'/nonexistent/command'" "$tmp/err" || fail "bad command: exit $rc, $(cat "$tmp/err")"
+rc=0; "$IOCHART" record -o "$tmp/x.dat" --live --class cat=sometimes 2> "$tmp/err" || rc=$?
+[ $rc = 2 ] && grep -q "cat=sometimes" "$tmp/err" || fail "bad --class: exit $rc, $(cat "$tmp/err")"
+rc=0; "$IOCHART" record -o "$tmp/x.dat" --class cat=idle 2> "$tmp/err" || rc=$?
+[ $rc = 2 ] && grep -q -- "--class goes with --live" "$tmp/err" || fail "--class without --live: exit $rc, $(cat "$tmp/err")"
 [ -z "$(left_behind)" ] || fail "a failed start left an instance: $(left_behind)"
 echo ok

@@ -8,6 +8,7 @@
 struct _IochartLanes {
   IochartCapture *capture;
   IochartGroupBy  group_by;
+  guint           n_processes;  /* the capture's when grouped: a live one grows after */
   guint32        *group_of;     /* per process (+1 slot for "no process"): group id */
   int            *lane_of;      /* per group: lane index or -1 */
   GArray         *lanes;        /* IochartLane */
@@ -653,6 +654,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
   n_proc = iochart_capture_get_n_processes (capture);
   self = g_new0 (IochartLanes, 1);
   self->capture = g_object_ref (capture);
+  self->n_processes = n_proc;
   self->group_by = options->group_by;
   self->lanes = g_array_new (FALSE, FALSE, sizeof (IochartLane));
   g_array_set_clear_func (self->lanes, clear_lane);
@@ -827,7 +829,7 @@ iochart_lanes_get_lane (IochartLanes *lanes, guint i)
 int
 iochart_lanes_lane_of_request (IochartLanes *lanes, const IochartRequest *rq)
 {
-  guint n_proc = iochart_capture_get_n_processes (lanes->capture);
+  guint n_proc = lanes->n_processes;
 
   if (lanes->group_by == IOCHART_GROUP_CLASS)
     return lanes->lane_of[MIN (rq->klass, IOCHART_N_CLASSES - 1)];
@@ -838,7 +840,7 @@ int
 iochart_lanes_lane_of_process (IochartLanes *lanes, guint32 process)
 {
   if (lanes->group_by == IOCHART_GROUP_CLASS ||
-      process >= iochart_capture_get_n_processes (lanes->capture))
+      process >= lanes->n_processes)
     return -1;
   return lanes->lane_of[lanes->group_of[process]];
 }

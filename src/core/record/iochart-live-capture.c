@@ -22,6 +22,22 @@ typedef struct {
   unsigned long long ts;
 } CpuPages;
 
+/* One published copy: the thread that shows the capture reads one while the next update
+ * brings the other up to date, so that a chart laid out from the first in a worker never
+ * holds an update back. Each copy is brought up to date at the cost of what arrived since its
+ * own last update. */
+typedef struct {
+  IochartCapture     *c;
+  guint32             settled_in;    /* builder requests below this are in c for good */
+  guint               n_perm;        /* c's requests before the tail copied each update */
+  guint               n_stale;       /* c's first requests older than the window */
+  GArray             *tallies;       /* IochartProcTally per process, of c's first n_perm */
+  GHashTable         *strmap;        /* builder's interned string -> c's */
+  gint64              tasks_trimmed_ns;
+  guint64             tasks_in;      /* task log records below this are in c */
+  GArray             *rule_of;       /* gint32 per process: its --class rule, -1 none */
+} Pub;
+
 struct _IochartLiveCapture {
   GMutex              lock;          /* the builder and the pages */
   IochartBuilder     *b;
@@ -33,14 +49,11 @@ struct _IochartLiveCapture {
   GPtrArray          *cpus;          /* CpuPages* per CPU */
   guint64             missed;        /* lost events the pages mark */
   guint64             lost;          /* lost events the recorder counted */
-  /* published: touched by the updating thread only */
-  IochartCapture     *pub;
-  guint32             settled_in;    /* builder requests below this are in pub for good */
-  guint               n_perm;        /* pub's requests before the tail copied each update */
-  guint               n_stale;       /* pub's first requests older than the window */
-  GArray             *tallies;       /* IochartProcTally per process, of pub's first n_perm */
-  GHashTable         *strmap;        /* builder's interned string -> pub's */
-  gint64              tasks_trimmed_ns;
+  /* published: two copies, touched by the updating thread only */
+  Pub                 pubs[2];
+  guint               front;         /* the copy the last update returned */
+  GArray             *task_log;      /* IochartTaskRec not yet in both copies */
+  guint64             task_log_base; /* the number of the log's first record */
   /* the recording worker */
   GThread            *thread;
   IochartRecorder    *recorder;
@@ -58,6 +71,28 @@ task_list_free (gpointer list)
     g_array_unref (list);
 }
 
+static void
+pub_init (Pub *pub, const char *name)
+{
+  pub->c = g_object_new (IOCHART_TYPE_CAPTURE, NULL);
+  pub->c->name = g_strdup (name);
+  pub->c->task_lists = g_ptr_array_new_with_free_func (task_list_free);
+  g_ptr_array_add (pub->c->warnings, NULL);
+  pub->tallies = g_array_new (FALSE, TRUE, sizeof (IochartProcTally));
+  pub->strmap = g_hash_table_new (NULL, NULL);
+  pub->rule_of = g_array_new (FALSE, FALSE, sizeof (gint32));
+  pub->tasks_trimmed_ns = IOCHART_TIME_UNKNOWN;
+}
+
+static void
+pub_clear (Pub *pub)
+{
+  g_clear_object (&pub->c);
+  g_clear_pointer (&pub->tallies, g_array_unref);
+  g_clear_pointer (&pub->strmap, g_hash_table_unref);
+  g_clear_pointer (&pub->rule_of, g_array_unref);
+}
+
 IochartLiveCapture *
 iochart_live_capture_new (const char *name, gint64 keep_ns)
 {
@@ -70,13 +105,10 @@ iochart_live_capture_new (const char *name, gint64 keep_ns)
   self->keep_ns = MAX (keep_ns, 0);
   self->expire_ns = 30 * NS_PER_S;
   self->cpus = g_ptr_array_new ();
-  self->pub = g_object_new (IOCHART_TYPE_CAPTURE, NULL);
-  self->pub->name = g_strdup (name);
-  self->pub->task_lists = g_ptr_array_new_with_free_func (task_list_free);
-  g_ptr_array_add (self->pub->warnings, NULL);
-  self->tallies = g_array_new (FALSE, TRUE, sizeof (IochartProcTally));
-  self->strmap = g_hash_table_new (NULL, NULL);
-  self->tasks_trimmed_ns = IOCHART_TIME_UNKNOWN;
+  for (guint i = 0; i < G_N_ELEMENTS (self->pubs); i++)
+    pub_init (&self->pubs[i], name);
+  self->front = 1;   /* the first update fills the first copy */
+  self->task_log = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
   return self;
 }
 
@@ -103,9 +135,9 @@ iochart_live_capture_free (IochartLiveCapture *self)
   if (self->tep != NULL)
     tep_free (self->tep);
   _iochart_builder_free (self->b);
-  g_object_unref (self->pub);
-  g_array_unref (self->tallies);
-  g_hash_table_unref (self->strmap);
+  for (guint i = 0; i < G_N_ELEMENTS (self->pubs); i++)
+    pub_clear (&self->pubs[i]);
+  g_array_unref (self->task_log);
   g_mutex_clear (&self->lock);
   g_mutex_clear (&self->wake_lock);
   g_cond_clear (&self->wake);
@@ -131,87 +163,107 @@ _iochart_live_capture_set_expire_ns (IochartLiveCapture *self, gint64 expire_ns)
   self->expire_ns = MAX (expire_ns, 0);
 }
 
+void
+iochart_live_capture_add_rule (IochartLiveCapture *self, const IochartClassRule *rule)
+{
+  g_mutex_lock (&self->lock);
+  _iochart_builder_add_rule (self->b, rule);
+  g_mutex_unlock (&self->lock);
+}
+
 /* ---- publishing ---- */
 
 static const char *
-pub_string (IochartLiveCapture *self, const char *s)
+pub_string (Pub *pub, const char *s)
 {
   const char *mine;
 
   if (s == NULL)
     return NULL;
-  if ((mine = g_hash_table_lookup (self->strmap, s)) == NULL)
+  if ((mine = g_hash_table_lookup (pub->strmap, s)) == NULL)
     {
-      mine = _iochart_capture_intern (self->pub, s, -1);
-      g_hash_table_insert (self->strmap, (gpointer) s, (gpointer) mine);
+      mine = _iochart_capture_intern (pub->c, s, -1);
+      g_hash_table_insert (pub->strmap, (gpointer) s, (gpointer) mine);
     }
   return mine;
 }
 
 static IochartProcTally *
-tally_of (IochartLiveCapture *self, guint32 process)
+tally_of (Pub *pub, guint32 process)
 {
-  if (process >= self->tallies->len)
-    g_array_set_size (self->tallies, process + 1);
-  return &g_array_index (self->tallies, IochartProcTally, process);
+  if (process >= pub->tallies->len)
+    g_array_set_size (pub->tallies, process + 1);
+  return &g_array_index (pub->tallies, IochartProcTally, process);
 }
 
 static void
-tally (IochartLiveCapture *self, const IochartRequestRec *rec, gint sign)
+tally (Pub *pub, const IochartRequestRec *rec, gint sign)
 {
   if (rec->process != IOCHART_NO_PROCESS)
-    _iochart_proc_tally_add (tally_of (self, rec->process), rec, sign);
+    _iochart_proc_tally_add (tally_of (pub, rec->process), rec, sign);
 }
 
-/* Requests that can no longer change go into pub for good, in the builder's order; the
- * builder forgets them. */
+/* A copy of a builder request in c, with the user's class rule of its process (as the batch
+ * build gives it at the end). */
+static IochartRequestRec *
+append_request (IochartLiveCapture *self, Pub *pub, const IochartRequestRec *rec)
+{
+  IochartRequestRec *out;
+
+  g_array_append_vals (pub->c->requests, rec, 1);
+  out = &g_array_index (pub->c->requests, IochartRequestRec, pub->c->requests->len - 1);
+  if (out->process != IOCHART_NO_PROCESS && out->process < pub->rule_of->len)
+    _iochart_builder_apply_rule (self->b, g_array_index (pub->rule_of, gint32, out->process), out);
+  return out;
+}
+
+/* Requests that can no longer change go into c for good, in the builder's order; the builder
+ * forgets them once both copies have them. */
 static void
-take_settled (IochartLiveCapture *self)
+take_settled (IochartLiveCapture *self, Pub *pub)
 {
   guint32 settled = _iochart_builder_settle (self->b);
-  GArray *out = self->pub->requests;
+  GArray *out = pub->c->requests;
 
-  g_array_set_size (out, self->n_perm);
-  for (guint32 rq = MAX (self->settled_in, _iochart_builder_get_base (self->b)); rq < settled; rq++)
+  g_array_set_size (out, pub->n_perm);
+  for (guint32 rq = MAX (pub->settled_in, _iochart_builder_get_base (self->b)); rq < settled; rq++)
     {
       gboolean in_flight;
       const IochartRequestRec *rec = _iochart_builder_get_request (self->b, rq, &in_flight);
 
-      if (rec == NULL)
-        continue;
-      g_array_append_vals (out, rec, 1);
-      tally (self, rec, 1);
+      if (rec != NULL)
+        tally (pub, append_request (self, pub, rec), 1);
     }
-  self->n_perm = out->len;
-  self->settled_in = settled;
-  _iochart_builder_forget (self->b, settled);
+  pub->n_perm = out->len;
+  pub->settled_in = settled;
+  _iochart_builder_forget (self->b, MIN (self->pubs[0].settled_in, self->pubs[1].settled_in));
 }
 
 /* The newest requests, copied as they are now; returns how many are in flight (the finished
  * capture counts those as issues without a completion). */
 static guint64
-copy_tail (IochartLiveCapture *self)
+copy_tail (IochartLiveCapture *self, Pub *pub)
 {
   guint32 end = _iochart_builder_get_end (self->b);
   guint64 in_flight_n = 0;
 
-  for (guint32 rq = self->settled_in; rq < end; rq++)
+  for (guint32 rq = pub->settled_in; rq < end; rq++)
     {
       gboolean in_flight;
       const IochartRequestRec *rec = _iochart_builder_get_request (self->b, rq, &in_flight);
 
       if (rec == NULL)
         continue;
-      g_array_append_vals (self->pub->requests, rec, 1);
+      append_request (self, pub, rec);
       in_flight_n += in_flight;
     }
   return in_flight_n;
 }
 
 static void
-copy_processes (IochartLiveCapture *self, IochartCapture *c)
+copy_processes (Pub *pub, IochartBuilder *b, IochartCapture *c)
 {
-  IochartCapture *p = self->pub;
+  IochartCapture *p = pub->c;
 
   g_array_set_size (p->processes, c->processes->len);
   if (c->processes->len > 0)
@@ -219,43 +271,87 @@ copy_processes (IochartLiveCapture *self, IochartCapture *c)
   for (guint i = 0; i < p->processes->len; i++)
     {
       IochartProcess *proc = &g_array_index (p->processes, IochartProcess, i);
-      proc->comm = pub_string (self, proc->comm);
+      proc->comm = pub_string (pub, proc->comm);
     }
-  _iochart_builder_snapshot_names (self->b, p);
+  _iochart_builder_snapshot_names (b, p);
   g_array_set_size (p->devices, c->devices->len);
   for (guint i = 0; i < c->devices->len; i++)
     {
       IochartDevice *d = &g_array_index (p->devices, IochartDevice, i);
       *d = g_array_index (c->devices, IochartDevice, i);
-      d->name = pub_string (self, d->name);
+      d->name = pub_string (pub, d->name);
     }
 }
 
-/* Task states are final once recorded: each moves to its process's list. */
+/* Each process's class rule, from its names so far; a process that a rule matches only now
+ * (a later name) gets it on the requests it already has, as the batch build would. */
 static void
-take_tasks (IochartLiveCapture *self, IochartCapture *c)
+update_rules (IochartLiveCapture *self, Pub *pub)
 {
-  GPtrArray *lists = self->pub->task_lists;
+  GArray *reqs = pub->c->requests;
+  guint old = pub->rule_of->len;
+  g_autofree gboolean *changed = NULL;
+  gboolean any = FALSE;
 
-  if (lists->len < c->processes->len)
-    g_ptr_array_set_size (lists, c->processes->len);
-  for (guint i = 0; i < c->tasks->len; i++)
+  if (!_iochart_builder_has_rules (self->b))
+    return;
+  changed = g_new0 (gboolean, pub->c->processes->len);
+  g_array_set_size (pub->rule_of, pub->c->processes->len);
+  for (guint i = 0; i < pub->c->processes->len; i++)
     {
-      const IochartTaskRec *rec = &g_array_index (c->tasks, IochartTaskRec, i);
+      gint32 r = _iochart_builder_rule_of (self->b, pub->c, i);
+
+      if (i < old && r != g_array_index (pub->rule_of, gint32, i))
+        any = changed[i] = TRUE;
+      g_array_index (pub->rule_of, gint32, i) = r;
+    }
+  for (guint i = 0; any && i < pub->n_perm; i++)
+    {
+      IochartRequestRec *rec = &g_array_index (reqs, IochartRequestRec, i);
+
+      if (rec->process == IOCHART_NO_PROCESS || !changed[rec->process])
+        continue;
+      tally (pub, rec, -1);
+      _iochart_builder_apply_rule (self->b, g_array_index (pub->rule_of, gint32, rec->process), rec);
+      tally (pub, rec, 1);
+    }
+}
+
+/* Task states are final once recorded: the builder's new ones go to the log, which each copy
+ * reads on from where it stopped; the log keeps what one copy has not read yet. */
+static void
+take_tasks (IochartLiveCapture *self, Pub *pub, IochartCapture *c)
+{
+  GPtrArray *lists = pub->c->task_lists;
+  guint64 done;
+
+  g_array_append_vals (self->task_log, c->tasks->data, c->tasks->len);
+  g_array_set_size (c->tasks, 0);
+  if (lists->len < pub->c->processes->len)
+    g_ptr_array_set_size (lists, pub->c->processes->len);
+  for (guint i = pub->tasks_in - self->task_log_base; i < self->task_log->len; i++)
+    {
+      const IochartTaskRec *rec = &g_array_index (self->task_log, IochartTaskRec, i);
       GArray *list = lists->pdata[rec->process];
 
       if (list == NULL)
         lists->pdata[rec->process] = list = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
       g_array_append_vals (list, rec, 1);
     }
-  self->pub->n_listed_tasks += c->tasks->len;
-  g_array_set_size (c->tasks, 0);
+  pub->c->n_listed_tasks += self->task_log_base + self->task_log->len - pub->tasks_in;
+  pub->tasks_in = self->task_log_base + self->task_log->len;
+  done = MIN (self->pubs[0].tasks_in, self->pubs[1].tasks_in);
+  if (done > self->task_log_base)
+    {
+      g_array_remove_range (self->task_log, 0, done - self->task_log_base);
+      self->task_log_base = done;
+    }
 }
 
 static void
-copy_figures (IochartLiveCapture *self, IochartCapture *c, guint64 in_flight)
+copy_figures (Pub *pub, IochartBuilder *b, IochartCapture *c, guint64 in_flight)
 {
-  IochartCapture *p = self->pub;
+  IochartCapture *p = pub->c;
 
   p->base_ns = c->base_ns;
   p->wall_offset_ns = c->wall_offset_ns;
@@ -271,6 +367,7 @@ copy_figures (IochartLiveCapture *self, IochartCapture *c, guint64 in_flight)
   for (guint i = 0; i < c->warnings->len; i++)
     g_ptr_array_add (p->warnings, g_strdup (c->warnings->pdata[i]));
   g_ptr_array_add (p->warnings, NULL);
+  _iochart_builder_snapshot_btt (b, p);
 }
 
 static gint64
@@ -287,9 +384,9 @@ rec_last_time (IochartCapture *c, const IochartRequestRec *rec)
 
 /* Keeps the last state before the window's start: it still holds at the start. */
 static void
-trim_tasks (IochartLiveCapture *self, gint64 cutoff_ns)
+trim_tasks (Pub *pub, gint64 cutoff_ns)
 {
-  GPtrArray *lists = self->pub->task_lists;
+  GPtrArray *lists = pub->c->task_lists;
 
   for (guint i = 0; i < lists->len; i++)
     {
@@ -297,52 +394,59 @@ trim_tasks (IochartLiveCapture *self, gint64 cutoff_ns)
       guint n = 0;
 
       while (list != NULL && n + 1 < list->len
-             && _iochart_t48_get (self->pub, g_array_index (list, IochartTaskRec, n + 1).t) <= cutoff_ns)
+             && _iochart_t48_get (pub->c, g_array_index (list, IochartTaskRec, n + 1).t) <= cutoff_ns)
         n++;
       if (n == 0)
         continue;
       g_array_remove_range (list, 0, n);
-      self->pub->n_listed_tasks -= n;
+      pub->c->n_listed_tasks -= n;
     }
-  self->tasks_trimmed_ns = cutoff_ns;
+  pub->tasks_trimmed_ns = cutoff_ns;
 }
 
 /* The window: the oldest requests leave in batches of a quarter of it, so that each is moved
  * a bounded number of times. */
 static void
-trim (IochartLiveCapture *self)
+trim (IochartLiveCapture *self, Pub *pub)
 {
-  IochartCapture *p = self->pub;
+  IochartCapture *p = pub->c;
   gint64 cutoff;
 
   if (self->keep_ns == 0 || p->end_ns == IOCHART_TIME_UNKNOWN)
     return;
   cutoff = p->end_ns - self->keep_ns;
-  while (self->n_stale < self->n_perm)
+  while (pub->n_stale < pub->n_perm)
     {
-      gint64 t = rec_last_time (p, &g_array_index (p->requests, IochartRequestRec, self->n_stale));
+      gint64 t = rec_last_time (p, &g_array_index (p->requests, IochartRequestRec, pub->n_stale));
       if (t != IOCHART_TIME_UNKNOWN && t >= cutoff)
         break;
-      self->n_stale++;
+      pub->n_stale++;
     }
-  if (self->n_stale > 1024 && self->n_stale * 4 > self->n_perm)
+  if (pub->n_stale > 1024 && pub->n_stale * 4 > pub->n_perm)
     {
-      for (guint i = 0; i < self->n_stale; i++)
-        tally (self, &g_array_index (p->requests, IochartRequestRec, i), -1);
-      g_array_remove_range (p->requests, 0, self->n_stale);
-      self->n_perm -= self->n_stale;
-      self->n_stale = 0;
+      for (guint i = 0; i < pub->n_stale; i++)
+        tally (pub, &g_array_index (p->requests, IochartRequestRec, i), -1);
+      g_array_remove_range (p->requests, 0, pub->n_stale);
+      pub->n_perm -= pub->n_stale;
+      pub->n_stale = 0;
     }
-  if (self->tasks_trimmed_ns == IOCHART_TIME_UNKNOWN || cutoff - self->tasks_trimmed_ns > self->keep_ns / 4)
-    trim_tasks (self, cutoff);
+  if (pub->tasks_trimmed_ns == IOCHART_TIME_UNKNOWN || cutoff - pub->tasks_trimmed_ns > self->keep_ns / 4)
+    trim_tasks (pub, cutoff);
   if (p->start_ns != IOCHART_TIME_UNKNOWN)
     p->start_ns = MAX (p->start_ns, cutoff);
 }
 
 IochartCapture *
+iochart_live_capture_peek_next (IochartLiveCapture *self)
+{
+  return self->pubs[self->front ^ 1].c;
+}
+
+IochartCapture *
 iochart_live_capture_update (IochartLiveCapture *self)
 {
-  IochartCapture *c, *p = self->pub;
+  Pub *pub = &self->pubs[self->front ^ 1];
+  IochartCapture *c, *p = pub->c;
   guint64 in_flight;
 
   g_mutex_lock (&self->lock);
@@ -351,26 +455,28 @@ iochart_live_capture_update (IochartLiveCapture *self)
     _iochart_dat_decoder_flush (self->decoder);
   if (self->expire_ns > 0 && c->end_ns != IOCHART_TIME_UNKNOWN)
     _iochart_builder_expire (self->b, c->end_ns - self->expire_ns);
-  take_settled (self);
-  copy_processes (self, c);
-  take_tasks (self, c);
-  in_flight = copy_tail (self);
-  copy_figures (self, c, in_flight);
+  copy_processes (pub, self->b, c);
+  update_rules (self, pub);
+  take_settled (self, pub);
+  take_tasks (self, pub, c);
+  in_flight = copy_tail (self, pub);
+  copy_figures (pub, self->b, c, in_flight);
   g_mutex_unlock (&self->lock);
 
   /* the tail counts in the tallies for this update only */
-  for (guint i = self->n_perm; i < p->requests->len; i++)
-    tally (self, &g_array_index (p->requests, IochartRequestRec, i), 1);
+  for (guint i = pub->n_perm; i < p->requests->len; i++)
+    tally (pub, &g_array_index (p->requests, IochartRequestRec, i), 1);
   for (guint i = 0; i < p->processes->len; i++)
     {
       static const IochartProcTally none;
       IochartProcess *proc = &g_array_index (p->processes, IochartProcess, i);
-      _iochart_proc_tally_apply (i < self->tallies->len ? &g_array_index (self->tallies, IochartProcTally, i)
-                                                        : &none, proc);
+      _iochart_proc_tally_apply (i < pub->tallies->len ? &g_array_index (pub->tallies, IochartProcTally, i)
+                                                       : &none, proc);
     }
-  for (guint i = self->n_perm; i < p->requests->len; i++)
-    tally (self, &g_array_index (p->requests, IochartRequestRec, i), -1);
-  trim (self);
+  for (guint i = pub->n_perm; i < p->requests->len; i++)
+    tally (pub, &g_array_index (p->requests, IochartRequestRec, i), -1);
+  trim (self, pub);
+  self->front ^= 1;
   return p;
 }
 
@@ -389,7 +495,7 @@ iochart_live_capture_use_kernel_formats (IochartLiveCapture *self, GError **erro
                    "cannot read the kernel's event formats from tracefs");
       return FALSE;
     }
-  self->decoder = _iochart_dat_decoder_new (self->b, iochart_capture_get_name (self->pub), self->tep);
+  self->decoder = _iochart_dat_decoder_new (self->b, iochart_capture_get_name (self->pubs[0].c), self->tep);
   return TRUE;
 }
 
@@ -586,6 +692,8 @@ iochart_live_capture_get_memory (IochartLiveCapture *self)
         n += g_bytes_get_size (l->data);
     }
   g_mutex_unlock (&self->lock);
-  n += iochart_capture_get_model_size (self->pub) + self->tallies->len * sizeof (IochartProcTally);
+  for (guint i = 0; i < G_N_ELEMENTS (self->pubs); i++)
+    n += iochart_capture_get_model_size (self->pubs[i].c) + self->pubs[i].tallies->len * sizeof (IochartProcTally);
+  n += self->task_log->len * sizeof (IochartTaskRec);
   return n;
 }

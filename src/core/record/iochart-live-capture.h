@@ -3,12 +3,15 @@
  * Events go in from one thread (the recording worker decoding the ring-buffer pages of the
  * running kernel, or a test's fake source) through the same builder as a file's, in time order.
  * The thread that shows the capture calls iochart_live_capture_update() whenever it likes (10
- * times a second and more): it brings one published IochartCapture up to date and returns it.
- * The update costs what arrived since the last one plus the requests still in flight: requests
- * that can no longer change are appended once, in the builder's order, and their per-process
- * tallies kept; only the newest few are copied again each time. The published capture is read
- * as any finished one (the same accessors, analyses and renderer) by the updating thread until
- * its next update; not updating freezes it (a paused view) while recording goes on.
+ * times a second and more): it brings a published IochartCapture up to date and returns it.
+ * There are two published copies, returned in turn: the one returned last is read as any
+ * finished capture (the same accessors, analyses and renderer, from any thread: a chart laid
+ * out in a worker) while the next update fills the other, so that reading one never holds an
+ * update back. An update costs what arrived since that copy's last update plus the requests
+ * still in flight: requests that can no longer change are appended once, in the builder's order,
+ * and their per-process tallies kept; only the newest few are copied again each time. Not
+ * updating freezes the view (a paused one) while recording goes on. Each copy carries btt's
+ * figures (iochart_capture_get_btt_device) and the classes of --class rules as a file's does.
  *
  * With keep_ns, requests and task states older than that before the newest event are dropped,
  * so that memory stays bounded on long recordings (processes stay).
@@ -28,9 +31,16 @@ IochartLiveCapture *iochart_live_capture_new     (const char          *name,
 void                iochart_live_capture_free    (IochartLiveCapture  *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartLiveCapture, iochart_live_capture_free)
 
-/* The published capture, brought up to date with every event fed so far. Owned by self; the
- * same object each time. */
+/* A user class rule, as iochart_load's (before the first event). */
+void                iochart_live_capture_add_rule (IochartLiveCapture  *self,
+                                                  const IochartClassRule *rule);
+
+/* One of the two published copies, brought up to date with every event fed so far, owned by
+ * self: the other one from the last call's. Nothing may read the returned copy when update
+ * is called again two calls later: see iochart_live_capture_peek_next(). */
 IochartCapture     *iochart_live_capture_update  (IochartLiveCapture  *self);
+/* The copy the next update fills (and that nobody may be reading then). */
+IochartCapture     *iochart_live_capture_peek_next (IochartLiveCapture *self);
 
 /* ---- feeding from a recorder's pages (the worker thread) ---- */
 
