@@ -321,14 +321,17 @@ iochart_info_command (int argc, char **argv)
   if (capture != NULL)
     {
       IochartStealOptions st = IOCHART_STEAL_OPTIONS_INIT;
+      IochartStealJob *job;
 
       if (!summary_options (&o, capture, bootchart ? &offset_ns : NULL, &so, &error))
         goto fail;
-      summary = iochart_summary_new_full (capture, &so);
+      /* the two overlap on a large capture */
       st.device = so.device;
       st.from_ns = so.from_ns;
       st.to_ns = so.to_ns;
-      steal = iochart_steal_new (capture, &st);
+      job = iochart_steal_start (capture, &st);
+      summary = iochart_summary_new_full (capture, &so);
+      steal = iochart_steal_finish (job);
     }
   if (o.json && o.btt && summary != NULL)
     ok = print_btt_json (summary, &error);

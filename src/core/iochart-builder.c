@@ -87,6 +87,8 @@ struct _IochartBuilder {
   guint32             last_proc;     /* a run of records from one task looks it up once */
   GArray             *hints;         /* ClassHint per process */
   GHashTable         *dev_to_index;  /* dev + 1 -> device index + 1 */
+  guint32             last_dev;      /* the dev device_index() saw last + 1 (0: none), and its */
+  guint16             last_device;   /* index: a capture's requests are mostly on one device */
   GArray             *rules;         /* IochartClassRule (match owned) */
   GArray             *comm_log;      /* CommEntry, in arrival order */
   IochartLoadProgress progress;
@@ -188,10 +190,12 @@ map_delete (RqMap *m, Slot *s)
   m->live--;
 }
 
+/* Rebuilt at half full, tombstones counted: few requests are in flight at once but every one is
+ * deleted, so tombstones pile up, and at three quarters a miss walks about eight slots. */
 static void
 map_maybe_grow (RqMap *m)
 {
-  if (m->slots == NULL || (m->used + 1) * 4 > (m->mask + 1) * 3)
+  if (m->slots == NULL || (m->used + 1) * 2 > m->mask + 1)
     map_grow (m);
 }
 
@@ -608,15 +612,21 @@ _iochart_builder_snapshot_btt (IochartBuilder *b, IochartCapture *dst)
 static guint16
 device_index (IochartBuilder *b, guint32 dev)
 {
-  gpointer v = g_hash_table_lookup (b->dev_to_index, GUINT_TO_POINTER (dev + 1));
+  gpointer v;
   IochartDevice d = { dev, NULL };
 
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  g_array_append_val (b->capture->devices, d);
-  g_hash_table_insert (b->dev_to_index, GUINT_TO_POINTER (dev + 1),
-                       GUINT_TO_POINTER (b->capture->devices->len));
-  return b->capture->devices->len - 1;
+  if (b->last_dev != 0 && dev + 1 == b->last_dev)
+    return b->last_device;
+  v = g_hash_table_lookup (b->dev_to_index, GUINT_TO_POINTER (dev + 1));
+  if (v == NULL)
+    {
+      g_array_append_val (b->capture->devices, d);
+      v = GUINT_TO_POINTER (b->capture->devices->len);
+      g_hash_table_insert (b->dev_to_index, GUINT_TO_POINTER (dev + 1), v);
+    }
+  b->last_dev = dev + 1;
+  b->last_device = GPOINTER_TO_UINT (v) - 1;
+  return b->last_device;
 }
 
 static inline IochartProcess *
@@ -711,6 +721,15 @@ proc_for (IochartBuilder *b, gint32 pid, gint64 ts_ns, const char *comm, gsize l
   return index;
 }
 
+static inline void
+widen_span (IochartCapture *c, gint64 ts_ns)
+{
+  if (c->start_ns == IOCHART_TIME_UNKNOWN || ts_ns < c->start_ns)
+    c->start_ns = ts_ns;
+  if (c->end_ns == IOCHART_TIME_UNKNOWN || ts_ns > c->end_ns)
+    c->end_ns = ts_ns;
+}
+
 /* FALSE for a time no clock gives: the event is dropped (and counted). */
 static gboolean
 see_time (IochartBuilder *b, gint64 ts_ns)
@@ -723,10 +742,7 @@ see_time (IochartBuilder *b, gint64 ts_ns)
       return FALSE;
     }
 
-  if (c->start_ns == IOCHART_TIME_UNKNOWN || ts_ns < c->start_ns)
-    c->start_ns = ts_ns;
-  if (c->end_ns == IOCHART_TIME_UNKNOWN || ts_ns > c->end_ns)
-    c->end_ns = ts_ns;
+  widen_span (c, ts_ns);
   c->n_events++;
   return TRUE;
 }
@@ -909,6 +925,16 @@ _iochart_builder_sched_wakeup (IochartBuilder *b, gint64 ts_ns, gint32 pid)
 void
 _iochart_builder_add_events (IochartBuilder *b, guint64 n)
 {
+  b->capture->n_events += n;
+}
+
+void
+_iochart_builder_quiet_events (IochartBuilder *b, guint64 n, gint64 first_ns, gint64 last_ns)
+{
+  if (n == 0)
+    return;
+  widen_span (b->capture, first_ns);
+  widen_span (b->capture, last_ns);
   b->capture->n_events += n;
 }
 

@@ -83,47 +83,6 @@ _iochart_capture_intern (IochartCapture *self, const char *s, gssize len)
   return found;
 }
 
-gint64
-_iochart_t48_get (const IochartCapture *self, const guint8 b[6])
-{
-  guint64 u = (guint64) b[0] | (guint64) b[1] << 8 | (guint64) b[2] << 16 | (guint64) b[3] << 24 |
-              (guint64) b[4] << 32 | (guint64) b[5] << 40;
-  gint64 v = (gint64) (u << 16) >> 16;   /* sign-extend 48 bits */
-
-  if (v == IOCHART_T48_UNKNOWN)
-    return IOCHART_TIME_UNKNOWN;
-  return self->base_ns + v;
-}
-
-void
-_iochart_t48_set (IochartCapture *self, guint8 b[6], gint64 ns)
-{
-  gint64 v = IOCHART_T48_UNKNOWN;
-
-  if (ns != IOCHART_TIME_UNKNOWN)
-    {
-      if (self->base_ns == IOCHART_TIME_UNKNOWN)
-        self->base_ns = ns;
-      v = ns - self->base_ns;
-      /* Beyond +-39 h of the first event: clamp rather than wrap. */
-      v = CLAMP (v, IOCHART_T48_UNKNOWN + 1, -IOCHART_T48_UNKNOWN - 1);
-    }
-  for (guint i = 0; i < 6; i++)
-    b[i] = (guint8) ((guint64) v >> (8 * i));
-}
-
-gint64
-_iochart_rec_get_time (const IochartCapture *self, const IochartRequestRec *rec, guint which)
-{
-  return _iochart_t48_get (self, rec->t[which]);
-}
-
-void
-_iochart_rec_set_time (IochartCapture *self, IochartRequestRec *rec, guint which, gint64 ns)
-{
-  _iochart_t48_set (self, rec->t[which], ns);
-}
-
 const char *
 iochart_capture_get_name (IochartCapture *self)
 {

@@ -392,6 +392,51 @@ test_threaded_merge (void)
   test_remove_dir (dir);
 }
 
+/* Notes that tell nothing are dropped by the merge but still counted and in the capture's span
+ * (here they are its first and last records, and one file's notes run out of time order);
+ * the note that tells a class, and the next note of the same task on another CPU that names
+ * its queue, still reach the builder, threaded or not. */
+static void
+test_quiet_notes (void)
+{
+  g_autofree char *dir = test_make_dir ();
+  g_autoptr(GByteArray) c0 = g_byte_array_new ();
+  g_autoptr(GByteArray) c1 = g_byte_array_new ();
+  gsize saved = _iochart_blktrace_thread_min_bytes;
+
+  put_message (c0, FALSE, 500, 4242, "bfq4242S dispatch");
+  put_rq (c0, FALSE, 1000, 1, C_QUEUE, 2048, 4096, 4242, 0);
+  put_message (c0, FALSE, 1100, 4242, "bfq0A new_ioprio 3 new_weight 40");
+  put_message (c1, FALSE, 1150, 4242, "bfq4242S allocated");
+  put_message (c1, FALSE, 1180, 4242, "bfq4242S add_request 1");
+  put_message (c1, FALSE, 1170, 4242, "bfq4242S get_request");
+  put_rq (c1, FALSE, 1200, 12, 0x100, 2048, 4096, 4242, 1);
+  put_rq (c1, FALSE, 1300, 7, C_ISSUE, 2048, 4096, 4242, 1);
+  put_rq (c0, FALSE, 9300, 8, C_COMPLETE, 2048, 4096, 0, 0);
+  put_message (c0, FALSE, 9900, 0, "bfq schedule dispatch");
+  g_free (write_file (dir, "vde.blktrace.0", c0));
+  g_free (write_file (dir, "vde.blktrace.1", c1));
+  for (int threaded = 0; threaded < 2; threaded++)
+    {
+      g_autoptr(IochartCapture) cap = NULL;
+      g_autoptr(GError) error = NULL;
+      IochartRequest rq;
+
+      _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
+      cap = load (dir, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 10);
+      g_assert_cmpint (iochart_capture_get_start_ns (cap), ==, 500);
+      g_assert_cmpint (iochart_capture_get_end_ns (cap), ==, 9900);
+      g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 1);
+      iochart_capture_get_request (cap, 0, &rq);
+      g_assert_cmpuint (rq.klass, ==, IOCHART_CLASS_BE);
+      g_assert_cmpuint (rq.class_source, ==, IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
+    }
+  _iochart_blktrace_thread_min_bytes = saved;
+  test_remove_dir (dir);
+}
+
 static void cut_mid_record (GByteArray *a) { g_byte_array_set_size (a, 5 * 48 + 20); }
 static void bad_magic (GByteArray *a) { a->data[3 * 48] ^= 0xff; }
 static void pdu_past_end (GByteArray *a) { a->data[9 * 48 + 46] = 0x40; }
@@ -469,6 +514,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blktrace/expand", test_expand);
   g_test_add_func ("/blktrace/damage", test_damage);
   g_test_add_func ("/blktrace/threaded-merge", test_threaded_merge);
+  g_test_add_func ("/blktrace/quiet-notes", test_quiet_notes);
   g_test_add_func ("/blktrace/missing-cpu", test_missing_cpu);
   g_test_add_func ("/blktrace/nothing-readable", test_nothing_readable);
   return g_test_run ();

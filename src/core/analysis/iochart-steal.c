@@ -1104,3 +1104,45 @@ iochart_steal_to_json (IochartSteal *steal, JsonBuilder *b)
   json_builder_end_array (b);
   json_builder_end_object (b);
 }
+
+struct _IochartStealJob {
+  IochartCapture            *capture;
+  const IochartStealOptions *options;
+  GThread                   *thread;
+  IochartSteal              *steal;
+};
+
+/* Below this many requests the figures take less time than starting a thread. */
+#define STEAL_THREAD_MIN_REQUESTS 20000
+
+static gpointer
+steal_job_run (gpointer data)
+{
+  IochartStealJob *job = data;
+
+  return iochart_steal_new (job->capture, job->options);
+}
+
+IochartStealJob *
+iochart_steal_start (IochartCapture *capture, const IochartStealOptions *options)
+{
+  IochartStealJob *job = g_new0 (IochartStealJob, 1);
+
+  job->capture = g_object_ref (capture);
+  job->options = options;
+  if (iochart_capture_get_n_requests (capture) >= STEAL_THREAD_MIN_REQUESTS && g_get_num_processors () > 1)
+    job->thread = g_thread_new ("iochart-steal", steal_job_run, job);
+  else
+    job->steal = iochart_steal_new (capture, options);
+  return job;
+}
+
+IochartSteal *
+iochart_steal_finish (IochartStealJob *job)
+{
+  IochartSteal *steal = job->thread ? g_thread_join (job->thread) : job->steal;
+
+  g_object_unref (job->capture);
+  g_free (job);
+  return steal;
+}

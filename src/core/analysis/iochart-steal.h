@@ -67,6 +67,15 @@ IochartSteal              *iochart_steal_new              (IochartCapture       
 void                       iochart_steal_free             (IochartSteal              *steal);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSteal, iochart_steal_free)
 
+/* iochart_steal_new() in a thread of its own while the caller runs its other analyses of the
+ * same capture (they all only read it); a small capture does not pay for a thread and gets its
+ * figures at once. The options (and the requests they point to) must stay until
+ * iochart_steal_finish(), which gives the figures and frees the job. */
+typedef struct _IochartStealJob IochartStealJob;
+IochartStealJob           *iochart_steal_start            (IochartCapture            *capture,
+                                                           const IochartStealOptions *options);
+IochartSteal              *iochart_steal_finish           (IochartStealJob           *job);
+
 IochartCapture            *iochart_steal_get_capture      (IochartSteal              *steal);
 guint                      iochart_steal_get_n_devices    (IochartSteal              *steal);
 const IochartStealDevice  *iochart_steal_get_device       (IochartSteal              *steal,

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "iochart-readers-private.h"
+#include "iochart-sched-notes.h"
 
 #define BLK_IO_TRACE_MAGIC   0x65617400u
 #define BLK_IO_TRACE_VERSION 7
@@ -113,6 +114,8 @@ typedef struct {
 typedef struct {
   Item     items[BATCH_ITEMS];
   guint    n;
+  guint64  quiet;           /* notes dropped by the merge, at times quiet_min_ns..quiet_max_ns */
+  gint64   quiet_min_ns, quiet_max_ns;
   double   progress;        /* < 0: none to report after this batch */
   gboolean last;
 } Batch;
@@ -125,9 +128,34 @@ typedef struct {
   gsize           total_bytes;
   guint64         merged;
   Batch          *sink;     /* warnings go here while a batch fills, else straight to b */
+  IochartSchedNoteTracker notes;  /* fed the notes handed on, as the builder's own is */
 } Merger;
 
 /* ---- one CPU file ---- */
+
+/* A note's payload: past the cgroup id that starts it when the action says one does. */
+static inline const guint8 *
+note_payload (const BlkIoTrace *t, const guint8 *pdu, gsize *len)
+{
+  *len = t->pdu_len;
+  if ((t->action & TA_CGROUP) && *len >= 8)
+    {
+      *len -= 8;
+      return pdu + 8;
+    }
+  return pdu;
+}
+
+/* A MESSAGE note's text, without the NULs that pad it. */
+static inline const char *
+message_text (const BlkIoTrace *t, const guint8 *pdu, gsize *len)
+{
+  const guint8 *text = note_payload (t, pdu, len);
+
+  while (*len > 0 && text[*len - 1] == '\0')
+    (*len)--;
+  return (const char *) text;
+}
 
 static inline guint32
 fix32 (const CpuFile *f, guint32 v)
@@ -379,8 +407,12 @@ on_process_note (Reader *r, const BlkIoTrace *t, const char *pdu, gsize len)
 }
 
 static void
-on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *pdu, gsize len)
+on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *record_pdu)
 {
+  gsize len;
+  const guint8 *pdu = note_payload (t, record_pdu, &len);
+  const char *text;
+
   switch (t->action & 0xff)
     {
     case TN_PROCESS:
@@ -400,9 +432,8 @@ on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *pdu, gs
       _iochart_builder_add_events (r->b, 1);
       break;
     case TN_MESSAGE:
-      while (len > 0 && pdu[len - 1] == '\0')
-        len--;
-      _iochart_builder_message (r->b, t->time, t->device, t->pid, (const char *) pdu, len);
+      text = message_text (t, record_pdu, &len);
+      _iochart_builder_message (r->b, t->time, t->device, t->pid, text, len);
       break;
     default:
       _iochart_builder_add_events (r->b, 1);
@@ -413,20 +444,14 @@ on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *pdu, gs
 static void
 on_record (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *pdu)
 {
-  gsize pdu_len = t->pdu_len;
   guint32 cat = t->action >> 16, code = t->action & 0xff;
   IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
   const Comm *comm;
   guint8 *rw;
 
-  if ((t->action & TA_CGROUP) && pdu_len >= 8)
-    {
-      pdu += 8;
-      pdu_len -= 8;
-    }
   if (cat & TC_NOTIFY)
     {
-      on_note (r, f, t, pdu, pdu_len);
+      on_note (r, f, t, pdu);
       return;
     }
   if (G_UNLIKELY (!r->dev_named))
@@ -491,19 +516,56 @@ heap_sift_down (CpuFile **heap, guint n, guint i)
     }
 }
 
-/* Fills a batch with the next records in time order; FALSE when every file is done. */
-static gboolean
-merge_batch (Merger *m, Batch *batch)
+/* Whether f's current record is a scheduler note that can tell the builder nothing (most of a
+ * BFQ capture's records are such notes): it is then counted and timed in the batch, never
+ * handed on, and the builder's core does not spend its time on it. The merge's tracker is fed
+ * the very notes handed on, so it holds what the builder's will hold when it reads them: a note
+ * is dropped exactly when the builder's iochart_sched_note_may_tell_class() would say no. */
+static inline gboolean
+merge_drops (Merger *m, const CpuFile *f, Batch *batch)
 {
-  batch->n = 0;
-  batch->progress = -1;
-  m->sink = batch;
-  /* room for a record and the warning its successor may bring */
-  while (m->n > 0 && batch->n + 2 <= BATCH_ITEMS)
-    {
-      CpuFile *f = m->heap[0];
+  const BlkIoTrace *t = &f->cur;
+  IochartSchedNote note;
+  const char *text;
+  gsize len;
 
-      batch->items[batch->n++] = (Item) { f->data + f->off, f, NULL };
+  /* a time the builder drops stays its business (it counts those) */
+  if (!(t->action & (TC_NOTIFY << 16)) || (t->action & 0xff) != TN_MESSAGE || t->time >= IOCHART_TIME_MAX_NS)
+    return FALSE;
+  text = message_text (t, f->data + f->off + sizeof *t, &len);
+  if (iochart_sched_note_may_tell_class (&m->notes, t->device, t->pid, text, len))
+    {
+      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, &note);
+      return FALSE;
+    }
+  if (batch->quiet++ == 0)
+    batch->quiet_min_ns = batch->quiet_max_ns = t->time;
+  /* not simply first and last: a file's records may be out of time order */
+  batch->quiet_min_ns = MIN (batch->quiet_min_ns, (gint64) t->time);
+  batch->quiet_max_ns = MAX (batch->quiet_max_ns, (gint64) t->time);
+  return TRUE;
+}
+
+/* The file whose record comes next after the heap's top: NULL when the top is alone. */
+static inline const CpuFile *
+runner_up (const Merger *m)
+{
+  if (m->n < 2)
+    return NULL;
+  if (m->n == 2 || before (m->heap[1], m->heap[2]))
+    return m->heap[1];
+  return m->heap[2];
+}
+
+/* Takes f's records into the batch while they come before rival's (a CPU's records come in
+ * runs): the heap is set right once a run, not once a record. */
+static void
+take_run (Merger *m, CpuFile *f, const CpuFile *rival, Batch *batch)
+{
+  do
+    {
+      if (G_LIKELY (!merge_drops (m, f, batch)))
+        batch->items[batch->n++] = (Item) { f->data + f->off, f, NULL };
       cpu_file_advance (m, f);
       if (G_UNLIKELY ((++m->merged & 0xffff) == 0))
         {
@@ -513,6 +575,24 @@ merge_batch (Merger *m, Batch *batch)
             done_bytes += m->heap[i]->off;
           batch->progress = (double) done_bytes / MAX (m->total_bytes, 1);
         }
+    }
+  while (f->live && batch->n + 2 <= BATCH_ITEMS && (rival == NULL || before (f, rival)));
+}
+
+/* Fills a batch with the next records in time order; FALSE when every file is done. */
+static gboolean
+merge_batch (Merger *m, Batch *batch)
+{
+  batch->n = 0;
+  batch->quiet = 0;
+  batch->progress = -1;
+  m->sink = batch;
+  /* room for a record and the warning its successor may bring */
+  while (m->n > 0 && batch->n + 2 <= BATCH_ITEMS)
+    {
+      CpuFile *f = m->heap[0];
+
+      take_run (m, f, runner_up (m), batch);
       if (!f->live)
         m->heap[0] = m->heap[--m->n];
       heap_sift_down (m->heap, m->n, 0);
@@ -543,6 +623,8 @@ build_batch (Reader *r, Batch *batch)
       on_record (r, it->f, &t, it->rec + sizeof t);
       records++;
     }
+  _iochart_builder_quiet_events (r->b, batch->quiet, batch->quiet_min_ns, batch->quiet_max_ns);
+  records += batch->quiet;
   if (batch->progress >= 0)
     _iochart_builder_progress (r->b, batch->progress);
   return records;
@@ -668,7 +750,7 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   g_autofree CpuFile **heap = g_new (CpuFile *, n_files);
   g_autoptr(GError) first_error = NULL;
   Reader *r = g_new0 (Reader, 1);
-  Merger m = { b, heap, 0, 0, 0, NULL };
+  Merger m = { .b = b, .heap = heap };
   gsize lost = 0;
   guint worst = 0;
   guint64 records = 0;

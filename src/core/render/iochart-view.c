@@ -21,6 +21,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
 {
   IochartViewOptions defaults = IOCHART_VIEW_OPTIONS_INIT;
   IochartStealOptions steal = IOCHART_STEAL_OPTIONS_INIT;
+  IochartStealJob *steal_job;
   IochartLanesOptions lanes;
   IochartBinIndex *index;
   IochartView *view;
@@ -56,6 +57,18 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   lanes.to_ns = view->to_ns;
   lanes.requests = view->requests ? (const guint32 *) view->requests->data : NULL;
   lanes.n_requests = view->requests ? view->requests->len : 0;
+
+  /* idle steal needs no lanes: on a large capture it runs beside the lanes and bins */
+  steal.device = view->device;
+  steal.from_ns = view->from_ns;
+  steal.to_ns = view->to_ns;
+  steal.gap_ns = options->steal_gap_ns;
+  steal.n_columns = view->n_columns;
+  steal.requests = lanes.requests;
+  steal.n_requests = lanes.n_requests;
+  steal.index = view->requests ? options->index : NULL;
+  steal_job = iochart_steal_start (capture, &steal);
+
   view->lanes = iochart_lanes_new (capture, &lanes);
   view->n_lanes_wanted = iochart_lanes_get_n_lanes (view->lanes);
   if (view->n_lanes_wanted > IOCHART_VIEW_MAX_LANES)
@@ -65,16 +78,6 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
       iochart_lanes_free (view->lanes);
       view->lanes = iochart_lanes_new (capture, &lanes);
     }
-
-  steal.device = view->device;
-  steal.from_ns = view->from_ns;
-  steal.to_ns = view->to_ns;
-  steal.gap_ns = options->steal_gap_ns;
-  steal.n_columns = view->n_columns;
-  steal.requests = lanes.requests;
-  steal.n_requests = lanes.n_requests;
-  steal.index = view->requests ? options->index : NULL;
-  view->steal = iochart_steal_new (capture, &steal);
 
   index = view->requests ? options->index : NULL;
   if (index)
@@ -88,6 +91,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   if (view->bins && view->highlight_lane >= 0)
     view->highlight = iochart_bins_new_lane (view->bins, capture, view->device, index, view->lanes,
                                              view->highlight_lane);
+  view->steal = iochart_steal_finish (steal_job);
   return view;
 }
 
