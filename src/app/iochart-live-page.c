@@ -28,9 +28,6 @@ struct _IochartLivePage {
   AdwStatusPage      *error_page;
   GtkLabel           *state_label;
   GtkLabel           *status_label;
-  GtkToggleButton    *pause_button;
-  GtkButton          *stop_button;
-  GtkButton          *save_button;
   IochartCapturePage *capture_page;
   AdwTabPage         *tab;
   GtkFileChooserNative *chooser;
@@ -59,6 +56,10 @@ struct _IochartLivePage {
 };
 
 G_DEFINE_FINAL_TYPE (IochartLivePage, iochart_live_page, GTK_TYPE_BOX)
+
+/* "paused" backs the live.pause action of the toggle button */
+enum { PROP_0, PROP_PAUSED, N_PROPS };
+static GParamSpec *properties[N_PROPS];
 
 static void
 update_tab (IochartLivePage *self)
@@ -210,6 +211,10 @@ tick (gpointer user_data)
   IochartLivePage *self = user_data;
 
   update_state_label (self);
+  /* a page out of sight has no frames: its capture still takes what arrived, so that the
+   * builder does not hold it all until the page is shown */
+  if (self->recording && !self->paused && !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    refresh (self, FALSE);
   if (self->live != NULL && self->final_pending && refresh (self, TRUE))
     {
       self->final_pending = FALSE;
@@ -324,9 +329,9 @@ iochart_live_page_stop (IochartLivePage *self)
       return;
     }
   self->final_pending = TRUE;
-  gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), FALSE);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->pause_button), FALSE);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "live.stop", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "live.pause", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "live.save", TRUE);
   if (self->out != NULL && !iochart_live_page_save (self, self->out, &error))
     show_error (self, error);
   update_state_label (self);
@@ -343,9 +348,9 @@ iochart_live_page_save (IochartLivePage *self, const char *path, GError **error)
 void
 iochart_live_page_set_paused (IochartLivePage *self, gboolean paused)
 {
-  if (gtk_toggle_button_get_active (self->pause_button) != paused)
-    gtk_toggle_button_set_active (self->pause_button, paused);   /* comes back through pause_toggled */
-  if (self->paused != paused && !paused)
+  if (self->paused == paused)
+    return;
+  if (!paused)
     {
       IochartTimelineView *tl = iochart_capture_page_get_timeline (self->capture_page);
       gint64 from, to;
@@ -359,20 +364,15 @@ iochart_live_page_set_paused (IochartLivePage *self, gboolean paused)
   if (paused && self->shown && self->live != NULL)
     iochart_capture_page_capture_changed (self->capture_page, self->capture, TRUE, 0);
   update_state_label (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
 }
 
-/* ---- the buttons ---- */
+/* ---- the buttons' actions ---- */
 
 static void
-pause_toggled (IochartLivePage *self)
+stop_action (GtkWidget *widget, const char *action, GVariant *parameter)
 {
-  iochart_live_page_set_paused (self, gtk_toggle_button_get_active (self->pause_button));
-}
-
-static void
-stop_clicked (IochartLivePage *self)
-{
-  iochart_live_page_stop (self);
+  iochart_live_page_stop (IOCHART_LIVE_PAGE (widget));
 }
 
 static void
@@ -397,8 +397,9 @@ save_response (GtkNativeDialog *dialog, int response, gpointer user_data)
 }
 
 static void
-save_clicked (IochartLivePage *self)
+save_action (GtkWidget *widget, const char *action, GVariant *parameter)
 {
+  IochartLivePage *self = IOCHART_LIVE_PAGE (widget);
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *name = g_date_time_format (now, "iochart-%Y%m%d-%H%M%S.dat");
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
@@ -481,6 +482,18 @@ iochart_live_page_finalize (GObject *object)
 }
 
 static void
+get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  g_value_set_boolean (value, IOCHART_LIVE_PAGE (object)->paused);
+}
+
+static void
+set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  iochart_live_page_set_paused (IOCHART_LIVE_PAGE (object), g_value_get_boolean (value));
+}
+
+static void
 iochart_live_page_class_init (IochartLivePageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -488,19 +501,21 @@ iochart_live_page_class_init (IochartLivePageClass *klass)
 
   object_class->dispose = iochart_live_page_dispose;
   object_class->finalize = iochart_live_page_finalize;
+  object_class->get_property = get_property;
+  object_class->set_property = set_property;
+  properties[PROP_PAUSED] = g_param_spec_boolean ("paused", NULL, NULL, FALSE,
+                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   g_type_ensure (IOCHART_TYPE_CAPTURE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-live-page.ui");
   gtk_widget_class_bind_template_child (widget_class, IochartLivePage, stack);
   gtk_widget_class_bind_template_child (widget_class, IochartLivePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, IochartLivePage, state_label);
   gtk_widget_class_bind_template_child (widget_class, IochartLivePage, status_label);
-  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, pause_button);
-  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, stop_button);
-  gtk_widget_class_bind_template_child (widget_class, IochartLivePage, save_button);
   gtk_widget_class_bind_template_child (widget_class, IochartLivePage, capture_page);
-  gtk_widget_class_bind_template_callback (widget_class, pause_toggled);
-  gtk_widget_class_bind_template_callback (widget_class, stop_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, save_clicked);
+  gtk_widget_class_install_property_action (widget_class, "live.pause", "paused");
+  gtk_widget_class_install_action (widget_class, "live.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "live.save", NULL, save_action);
 }
 
 static void
@@ -508,6 +523,7 @@ iochart_live_page_init (IochartLivePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->span_ns = DEFAULT_SPAN_NS;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "live.save", FALSE);
 }
 
 IochartLivePage *

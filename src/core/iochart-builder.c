@@ -82,6 +82,7 @@ struct _IochartBuilder {
   GArray             *qlists;        /* QueuedList per device index */
   GHashTable         *folded;        /* request -> GArray of FoldedBio, until it completes */
   GArray             *btt_procs;     /* IochartBttFigures per process index */
+  GArray             *btt_retired;   /* IochartBttFigures by name of processes a live window dropped */
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
   gint32              last_pid;      /* the pid proc_for() saw last (-1: none) and its process: */
   guint32             last_proc;     /* a run of records from one task looks it up once */
@@ -553,6 +554,26 @@ btt_comm_cmp (gconstpointer a, gconstpointer b)
   return strcmp (((const IochartBttFigures *) a)->comm, ((const IochartBttFigures *) b)->comm);
 }
 
+/* Adds f to the figures of name comm in figures (by_comm: comm -> index there). */
+static void
+btt_add_named (GArray *figures, GHashTable *by_comm, const char *comm, const IochartBttFigures *f)
+{
+  gpointer at;
+  IochartBttFigures *dst;
+
+  if (!g_hash_table_lookup_extended (by_comm, comm, NULL, &at))
+    {
+      IochartBttFigures fresh = { G_MAXUINT32, comm, { 0 }, { 0 } };
+
+      g_array_append_val (figures, fresh);
+      at = GUINT_TO_POINTER (figures->len - 1);
+      g_hash_table_insert (by_comm, (gpointer) comm, at);
+    }
+  dst = &g_array_index (figures, IochartBttFigures, GPOINTER_TO_UINT (at));
+  btt_merge (&dst->q2c, &f->q2c);
+  btt_merge (&dst->d2c, &f->d2c);
+}
+
 /* Keeps the figures per process name, as btt adds them up, in dst: the capture being built, or
  * a live snapshot (names interned there). */
 static void
@@ -573,25 +594,14 @@ btt_finish_into (IochartBuilder *b, IochartCapture *dst)
   for (guint i = 0; i < b->btt_procs->len; i++)
     {
       const IochartBttFigures *f = &g_array_index (b->btt_procs, IochartBttFigures, i);
-      const char *comm;
-      gpointer at;
-      IochartBttFigures *dst_f;
 
-      if (f->q2c.n == 0)
-        continue;
-      comm = _iochart_capture_intern (dst, proc_at (b, i)->comm ? proc_at (b, i)->comm : "<...>", -1);
-      if (!g_hash_table_lookup_extended (by_comm, comm, NULL, &at))
-        {
-          IochartBttFigures fresh = { G_MAXUINT32, comm, { 0 }, { 0 } };
-
-          g_array_append_val (dst->btt_processes, fresh);
-          at = GUINT_TO_POINTER (dst->btt_processes->len - 1);
-          g_hash_table_insert (by_comm, (gpointer) comm, at);
-        }
-      dst_f = &g_array_index (dst->btt_processes, IochartBttFigures, GPOINTER_TO_UINT (at));
-      btt_merge (&dst_f->q2c, &f->q2c);
-      btt_merge (&dst_f->d2c, &f->d2c);
+      if (f->q2c.n > 0)
+        btt_add_named (dst->btt_processes, by_comm,
+                       _iochart_capture_intern (dst, proc_at (b, i)->comm ? proc_at (b, i)->comm : "<...>", -1), f);
     }
+  for (guint i = 0; i < b->btt_retired->len; i++)
+    btt_add_named (dst->btt_processes, by_comm, _iochart_capture_intern (dst, g_array_index (b->btt_retired, IochartBttFigures, i).comm, -1),
+                   &g_array_index (b->btt_retired, IochartBttFigures, i));
   g_array_sort (dst->btt_processes, btt_comm_cmp);
 }
 
@@ -760,6 +770,7 @@ _iochart_builder_new (const char *name)
   b->qlists = g_array_new (FALSE, FALSE, sizeof (QueuedList));
   b->folded = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   b->btt_procs = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
+  b->btt_retired = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
   b->last_pid = -1;
   b->hints = g_array_new (FALSE, FALSE, sizeof (ClassHint));
@@ -780,6 +791,7 @@ _iochart_builder_free (IochartBuilder *b)
   g_array_unref (b->qlists);
   g_hash_table_unref (b->folded);
   g_array_unref (b->btt_procs);
+  g_array_unref (b->btt_retired);
   map_clear (&b->queued);
   map_clear (&b->inserted);
   map_clear (&b->inflight);
@@ -1809,6 +1821,114 @@ _iochart_builder_forget (IochartBuilder *b, guint32 upto)
   g_array_remove_range (b->capture->requests, 0, upto - b->base);
   g_array_remove_range (b->pending, 0, upto - b->base);
   b->base = upto;
+}
+
+void
+_iochart_builder_processes_in_use (IochartBuilder *b, gboolean *in_use)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint32 rq = b->base; rq < _iochart_builder_get_end (b); rq++)
+    if (rec_at (b, rq)->process != IOCHART_NO_PROCESS)
+      in_use[rec_at (b, rq)->process] = TRUE;
+  g_hash_table_iter_init (&iter, b->folded);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    for (guint i = 0; i < ((GArray *) value)->len; i++)
+      {
+        const FoldedBio *bio = &g_array_index ((GArray *) value, FoldedBio, i);
+        if (bio->process != IOCHART_NO_PROCESS)
+          in_use[bio->process] = TRUE;
+      }
+}
+
+void
+_iochart_builder_drop_processes (IochartBuilder *b, const guint32 *remap)
+{
+  IochartCapture *c = b->capture;
+  guint n = c->processes->len, kept = 0;
+  g_autoptr(GHashTable) by_comm = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) ambiguous = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+  guint out;
+
+  for (guint i = 0; i < b->btt_retired->len; i++)
+    g_hash_table_insert (by_comm, (gpointer) g_array_index (b->btt_retired, IochartBttFigures, i).comm,
+                         GUINT_TO_POINTER (i));
+  /* btt's figures of a dropped process stay, under its name */
+  for (guint i = 0; i < n && i < b->btt_procs->len; i++)
+    if (remap[i] == IOCHART_NO_PROCESS && g_array_index (b->btt_procs, IochartBttFigures, i).q2c.n > 0)
+      btt_add_named (b->btt_retired, by_comm, _iochart_capture_intern (c, proc_at (b, i)->comm ? proc_at (b, i)->comm : "<...>", -1),
+                     &g_array_index (b->btt_procs, IochartBttFigures, i));
+  for (guint i = 0; i < n; i++)
+    {
+      IochartProcess p;
+
+      if (remap[i] == IOCHART_NO_PROCESS)
+        continue;
+      g_assert (remap[i] == kept);
+      p = *proc_at (b, i);
+      p.parent = p.parent == IOCHART_NO_PROCESS ? IOCHART_NO_PROCESS : remap[p.parent];
+      *proc_at (b, kept) = p;
+      g_array_index (b->hints, ClassHint, kept) = g_array_index (b->hints, ClassHint, i);
+      if (kept < b->btt_procs->len)   /* it grows as processes need it: i may be past it */
+        {
+          static const IochartBttFigures none;
+          g_array_index (b->btt_procs, IochartBttFigures, kept) =
+            i < b->btt_procs->len ? g_array_index (b->btt_procs, IochartBttFigures, i) : none;
+        }
+      kept++;
+    }
+  g_array_set_size (c->processes, kept);
+  g_array_set_size (b->hints, kept);
+  g_array_set_size (b->btt_procs, MIN (b->btt_procs->len, kept));
+  for (guint i = 0; i < b->btt_procs->len; i++)
+    g_array_index (b->btt_procs, IochartBttFigures, i).index = i;
+  out = 0;
+  for (guint i = 0; i < b->comm_log->len; i++)
+    {
+      CommEntry e = g_array_index (b->comm_log, CommEntry, i);
+
+      if ((e.process = remap[e.process]) != IOCHART_NO_PROCESS)
+        g_array_index (b->comm_log, CommEntry, out++) = e;
+    }
+  g_array_set_size (b->comm_log, out);
+  g_hash_table_iter_init (&iter, b->pid_to_proc);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (remap[GPOINTER_TO_UINT (value) - 1] == IOCHART_NO_PROCESS)
+      g_hash_table_iter_remove (&iter);
+    else
+      g_hash_table_iter_replace (&iter, GUINT_TO_POINTER (remap[GPOINTER_TO_UINT (value) - 1] + 1));
+  b->last_pid = -1;
+  g_hash_table_iter_init (&iter, b->ambiguous);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (remap[GPOINTER_TO_UINT (key) - 1] != IOCHART_NO_PROCESS)
+      g_hash_table_add (ambiguous, GUINT_TO_POINTER (remap[GPOINTER_TO_UINT (key) - 1] + 1));
+  g_hash_table_remove_all (b->ambiguous);
+  g_hash_table_iter_init (&iter, ambiguous);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_add (b->ambiguous, key);
+  for (guint32 rq = b->base; rq < _iochart_builder_get_end (b); rq++)
+    if (rec_at (b, rq)->process != IOCHART_NO_PROCESS)
+      rec_at (b, rq)->process = remap[rec_at (b, rq)->process];
+  g_hash_table_iter_init (&iter, b->folded);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    for (guint i = 0; i < ((GArray *) value)->len; i++)
+      {
+        FoldedBio *bio = &g_array_index ((GArray *) value, FoldedBio, i);
+        if (bio->process != IOCHART_NO_PROCESS)
+          bio->process = remap[bio->process];
+      }
+  out = 0;
+  for (guint i = 0; i < c->tasks->len; i++)
+    {
+      IochartTaskRec t = g_array_index (c->tasks, IochartTaskRec, i);
+
+      if ((t.process = remap[t.process]) != IOCHART_NO_PROCESS)
+        g_array_index (c->tasks, IochartTaskRec, out++) = t;
+    }
+  g_array_set_size (c->tasks, out);
 }
 
 void

@@ -346,6 +346,14 @@ gint32          _iochart_builder_rule_of      (IochartBuilder  *b,
 void            _iochart_builder_apply_rule   (IochartBuilder  *b,
                                                gint32           rule,
                                                IochartRequestRec *rec);
+/* A live window forgets processes: remap[i] is process i's new index (in order) or
+ * IOCHART_NO_PROCESS to drop it; what the builder still holds must name none of those. btt's
+ * figures of the dropped ones stay, by name. */
+/* Marks in in_use (a flag per process) those that requests the builder still holds name. */
+void            _iochart_builder_processes_in_use (IochartBuilder *b,
+                                               gboolean        *in_use);
+void            _iochart_builder_drop_processes (IochartBuilder *b,
+                                               const guint32   *remap);
 void            _iochart_builder_snapshot_names (IochartBuilder  *b,
                                                IochartCapture    *dst);
 

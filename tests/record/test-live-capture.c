@@ -88,17 +88,19 @@ blk (gint64 ts, IochartBlockAction action, guint64 sector, guint32 nr, IochartOp
  * inserted, issued by a kworker, completed, a few requeued or lost), get switched in and out,
  * and exit; idle-class requests wait long; flushes; a process that was there before. */
 static GArray *
-make_events (guint seed, gint64 seconds, guint n_procs)
+make_events_lives (guint seed, gint64 seconds, guint n_procs, gint32 max_life_ms)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   GArray *evs = g_array_new (FALSE, FALSE, sizeof (Ev));
   gint64 end = seconds * 1000 * MS;
+  /* long lives start in the first half, short ones anywhere */
+  gint32 start_ms = max_life_ms * MS >= end ? (gint32) (end / MS / 2) : (gint32) (end / MS - max_life_ms);
 
   for (guint p = 0; p < n_procs; p++)
     {
       gint32 pid = 1000 + p;
-      gint64 t = g_rand_int_range (rand, 0, (gint32) (end / MS / 2)) * MS + p;
-      gint64 stop = MIN (end, t + g_rand_int_range (rand, 100, (gint32) (end / MS)) * MS);
+      gint64 t = g_rand_int_range (rand, 0, start_ms) * MS + p;
+      gint64 stop = MIN (end, t + g_rand_int_range (rand, 100, max_life_ms) * MS);
       guint klass = 1 + p % 3;
       guint64 sector = (guint64) p << 24;
       char name[16];
@@ -168,6 +170,12 @@ make_events (guint seed, gint64 seconds, guint n_procs)
     }
   g_array_sort (evs, ev_cmp);
   return evs;
+}
+
+static GArray *
+make_events (guint seed, gint64 seconds, guint n_procs)
+{
+  return make_events_lives (seed, seconds, n_procs, (gint32) (seconds * 1000));
 }
 
 static IochartCapture *
@@ -398,6 +406,71 @@ test_window (void)
   g_assert_cmpuint (max_tasks * 2, <, ref->tasks->len);
 }
 
+/* A window over a long run of many short-lived processes: those whose requests all left it are
+ * dropped (from the builder and both copies), so processes stay bounded; every request still
+ * names its own process (renumbered), and btt's figures per name still cover the whole run. */
+static void
+test_window_drops_processes (void)
+{
+  g_autoptr(GArray) evs = make_events_lives (17, 120, 1500, 400);
+  gint64 keep = 5000 * MS;
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", keep);
+  g_autoptr(IochartCapture) ref = batch (evs, evs->len);
+  guint max_snap = 0, max_builder = 0, checked = 0;
+  IochartCapture *c = NULL;
+
+  _iochart_live_capture_set_expire_ns (live, 3000 * MS);
+  for (guint fed = 0; fed < evs->len;)
+    {
+      guint n = MIN (evs->len - fed, 2000u);
+      IochartBuilder *b = _iochart_live_capture_lock (live);
+
+      for (guint i = 0; i < n; i++)
+        apply (b, &g_array_index (evs, Ev, fed + i));
+      _iochart_live_capture_unlock (live);
+      fed += n;
+      c = iochart_live_capture_update (live);
+      max_snap = MAX (max_snap, iochart_capture_get_n_processes (c));
+      b = _iochart_live_capture_lock (live);
+      max_builder = MAX (max_builder, _iochart_builder_peek (b)->processes->len);
+      _iochart_live_capture_unlock (live);
+      /* the readers' sectors say whose they are */
+      for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+        {
+          IochartRequest r;
+
+          iochart_capture_get_request (c, i, &r);
+          if (r.op == IOCHART_OP_FLUSH)
+            continue;
+          g_assert_cmpuint (r.process, <, iochart_capture_get_n_processes (c));
+          g_assert_cmpint (iochart_capture_get_process (c, r.process)->pid, ==, 1000 + (gint32) (r.sector >> 24));
+          checked++;
+        }
+      for (guint i = 0; i < iochart_capture_get_n_processes (c); i++)
+        for (guint j = 0; j < iochart_capture_get_n_task_changes (c, i); j++)
+          {
+            gint64 t;
+            IochartTaskState st;
+
+            iochart_capture_get_task_change (c, i, j, &t, &st);
+            g_assert_cmpint (t, <=, iochart_capture_get_end_ns (c));
+          }
+    }
+  g_test_message ("window of 5 s over 120 s of %u processes: at most %u in a snapshot, %u in the builder; %u "
+                  "requests checked against their process", iochart_capture_get_n_processes (ref), max_snap,
+                  max_builder, checked);
+  g_assert_cmpuint (iochart_capture_get_n_processes (ref), >, 1500);
+  g_assert_cmpuint (max_snap * 3, <, iochart_capture_get_n_processes (ref));
+  g_assert_cmpuint (max_builder * 3, <, iochart_capture_get_n_processes (ref));
+  g_assert_cmpuint (checked, >, 10000);
+  /* btt's figures are the whole run's, as the file's are */
+  g_assert_cmpuint (iochart_capture_get_n_btt_processes (c), ==, iochart_capture_get_n_btt_processes (ref));
+  for (guint i = 0; i < iochart_capture_get_n_btt_processes (ref); i++)
+    assert_same_btt (iochart_capture_get_btt_process (c, i), iochart_capture_get_btt_process (ref, i));
+  for (guint i = 0; i < iochart_capture_get_n_btt_devices (ref); i++)
+    assert_same_btt (iochart_capture_get_btt_device (c, i), iochart_capture_get_btt_device (ref, i));
+}
+
 /* --class rules: processes whose events give no class take a rule's (by name and by pid), in
  * every snapshot as in the batch build with the same rules. */
 static void
@@ -462,5 +535,6 @@ main (int argc, char **argv)
   g_test_add_func ("/live-capture/builder-forgets", test_builder_forgets);
   g_test_add_func ("/live-capture/window", test_window);
   g_test_add_func ("/live-capture/rules", test_rules);
+  g_test_add_func ("/live-capture/window-drops-processes", test_window_drops_processes);
   return g_test_run ();
 }

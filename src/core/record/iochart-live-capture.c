@@ -13,6 +13,9 @@
 /* Events stamped this long before a drain began are all in hand by its end: a CPU commits an
  * event within microseconds of stamping it. */
 #define WATERMARK_MARGIN_NS (5 * G_GINT64_CONSTANT (1000000))
+/* With a window, processes that left it are dropped once the builder holds this many and twice
+ * as many as it kept the last time. */
+#define DROP_MIN 256
 
 typedef struct {
   GQueue          pages;     /* GBytes, oldest first; the head is loaded in kbuf when loaded */
@@ -36,6 +39,9 @@ typedef struct {
   gint64              tasks_trimmed_ns;
   guint64             tasks_in;      /* task log records below this are in c */
   GArray             *rule_of;       /* gint32 per process: its --class rule, -1 none */
+  GArray             *refs;          /* guint32 per process: c's first n_perm requests naming it */
+  GArray             *remap;         /* guint32 per process: its new number after the other copy's
+                                      * update dropped processes, to apply at this one's next */
 } Pub;
 
 struct _IochartLiveCapture {
@@ -53,6 +59,7 @@ struct _IochartLiveCapture {
   Pub                 pubs[2];
   guint               front;         /* the copy the last update returned */
   GArray             *task_log;      /* IochartTaskRec not yet in both copies */
+  guint               drop_at;       /* processes the builder holds before dropping is tried */
   guint64             task_log_base; /* the number of the log's first record */
   /* the recording worker */
   GThread            *thread;
@@ -81,6 +88,7 @@ pub_init (Pub *pub, const char *name)
   pub->tallies = g_array_new (FALSE, TRUE, sizeof (IochartProcTally));
   pub->strmap = g_hash_table_new (NULL, NULL);
   pub->rule_of = g_array_new (FALSE, FALSE, sizeof (gint32));
+  pub->refs = g_array_new (FALSE, TRUE, sizeof (guint32));
   pub->tasks_trimmed_ns = IOCHART_TIME_UNKNOWN;
 }
 
@@ -91,6 +99,8 @@ pub_clear (Pub *pub)
   g_clear_pointer (&pub->tallies, g_array_unref);
   g_clear_pointer (&pub->strmap, g_hash_table_unref);
   g_clear_pointer (&pub->rule_of, g_array_unref);
+  g_clear_pointer (&pub->refs, g_array_unref);
+  g_clear_pointer (&pub->remap, g_array_unref);
 }
 
 IochartLiveCapture *
@@ -109,6 +119,7 @@ iochart_live_capture_new (const char *name, gint64 keep_ns)
     pub_init (&self->pubs[i], name);
   self->front = 1;   /* the first update fills the first copy */
   self->task_log = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
+  self->drop_at = DROP_MIN;
   return self;
 }
 
@@ -203,6 +214,17 @@ tally (Pub *pub, const IochartRequestRec *rec, gint sign)
     _iochart_proc_tally_add (tally_of (pub, rec->process), rec, sign);
 }
 
+/* Counts the requests of c's permanent part that name each process. */
+static void
+ref (Pub *pub, const IochartRequestRec *rec, gint sign)
+{
+  if (rec->process == IOCHART_NO_PROCESS)
+    return;
+  if (rec->process >= pub->refs->len)
+    g_array_set_size (pub->refs, rec->process + 1);
+  g_array_index (pub->refs, guint32, rec->process) += sign;
+}
+
 /* A copy of a builder request in c, with the user's class rule of its process (as the batch
  * build gives it at the end). */
 static IochartRequestRec *
@@ -232,7 +254,12 @@ take_settled (IochartLiveCapture *self, Pub *pub)
       const IochartRequestRec *rec = _iochart_builder_get_request (self->b, rq, &in_flight);
 
       if (rec != NULL)
-        tally (pub, append_request (self, pub, rec), 1);
+        {
+          const IochartRequestRec *out = append_request (self, pub, rec);
+
+          tally (pub, out, 1);
+          ref (pub, out, 1);
+        }
     }
   pub->n_perm = out->len;
   pub->settled_in = settled;
@@ -332,13 +359,16 @@ take_tasks (IochartLiveCapture *self, Pub *pub, IochartCapture *c)
   for (guint i = pub->tasks_in - self->task_log_base; i < self->task_log->len; i++)
     {
       const IochartTaskRec *rec = &g_array_index (self->task_log, IochartTaskRec, i);
-      GArray *list = lists->pdata[rec->process];
+      GArray *list;
 
+      if (rec->process == IOCHART_NO_PROCESS)
+        continue;   /* its process was dropped */
+      list = lists->pdata[rec->process];
       if (list == NULL)
         lists->pdata[rec->process] = list = g_array_new (FALSE, FALSE, sizeof (IochartTaskRec));
       g_array_append_vals (list, rec, 1);
+      pub->c->n_listed_tasks++;
     }
-  pub->c->n_listed_tasks += self->task_log_base + self->task_log->len - pub->tasks_in;
   pub->tasks_in = self->task_log_base + self->task_log->len;
   done = MIN (self->pubs[0].tasks_in, self->pubs[1].tasks_in);
   if (done > self->task_log_base)
@@ -425,7 +455,10 @@ trim (IochartLiveCapture *self, Pub *pub)
   if (pub->n_stale > 1024 && pub->n_stale * 4 > pub->n_perm)
     {
       for (guint i = 0; i < pub->n_stale; i++)
-        tally (pub, &g_array_index (p->requests, IochartRequestRec, i), -1);
+        {
+          tally (pub, &g_array_index (p->requests, IochartRequestRec, i), -1);
+          ref (pub, &g_array_index (p->requests, IochartRequestRec, i), -1);
+        }
       g_array_remove_range (p->requests, 0, pub->n_stale);
       pub->n_perm -= pub->n_stale;
       pub->n_stale = 0;
@@ -434,6 +467,122 @@ trim (IochartLiveCapture *self, Pub *pub)
     trim_tasks (pub, cutoff);
   if (p->start_ns != IOCHART_TIME_UNKNOWN)
     p->start_ns = MAX (p->start_ns, cutoff);
+}
+
+/* ---- dropping processes that left the window ---- */
+
+/* Element from of a per-process array becomes element to (<= from), zeroed when it has none. */
+static void
+move_down (GArray *a, guint from, guint to)
+{
+  guint size = g_array_get_element_size (a);
+
+  if (to >= a->len)
+    return;
+  if (from < a->len)
+    memmove (a->data + (gsize) to * size, a->data + (gsize) from * size, size);
+  else
+    memset (a->data + (gsize) to * size, 0, size);
+}
+
+/* Renumbers c's processes as remap says (the dropped ones have no request left in c). */
+static void
+pub_remap (Pub *pub, const guint32 *remap, guint n)
+{
+  GArray *reqs = pub->c->requests;
+  GPtrArray *lists = pub->c->task_lists;
+  guint kept = 0;
+
+  g_array_set_size (reqs, pub->n_perm);
+  for (guint i = 0; i < reqs->len; i++)
+    {
+      IochartRequestRec *rec = &g_array_index (reqs, IochartRequestRec, i);
+      if (rec->process != IOCHART_NO_PROCESS)
+        rec->process = remap[rec->process];
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      if (remap[i] == IOCHART_NO_PROCESS)
+        {
+          if (i < lists->len && lists->pdata[i] != NULL)
+            {
+              pub->c->n_listed_tasks -= ((GArray *) lists->pdata[i])->len;
+              g_array_unref (lists->pdata[i]);
+            }
+          continue;
+        }
+      /* the arrays grow as processes need them: one may end before i (nothing there yet) */
+      move_down (pub->tallies, i, kept);
+      move_down (pub->refs, i, kept);
+      move_down (pub->rule_of, i, kept);
+      if (kept < lists->len)
+        lists->pdata[kept] = i < lists->len ? lists->pdata[i] : NULL;
+      kept++;
+    }
+  g_array_set_size (pub->tallies, MIN (pub->tallies->len, kept));
+  g_array_set_size (pub->refs, MIN (pub->refs->len, kept));
+  g_array_set_size (pub->rule_of, MIN (pub->rule_of->len, kept));
+  for (guint i = kept; i < lists->len; i++)
+    lists->pdata[i] = NULL;   /* moved down or freed above */
+  g_ptr_array_set_size (lists, MIN (lists->len, kept));
+}
+
+static gboolean
+refs_of (Pub *pub, guint i)
+{
+  return i < pub->refs->len && g_array_index (pub->refs, guint32, i) > 0;
+}
+
+/* With a window, the processes that exited before it and have no request left in either copy
+ * or in the builder, nor a descendant that stays, are forgotten everywhere: the builder, this
+ * copy now and the other at its next update. Memory then follows the window, not the session. */
+static void
+drop_processes (IochartLiveCapture *self, Pub *pub)
+{
+  Pub *other = &self->pubs[pub == &self->pubs[0]];
+  GArray *procs = _iochart_builder_peek (self->b)->processes;
+  guint n = procs->len, kept = 0;
+  gint64 cutoff = pub->c->end_ns - self->keep_ns;
+  g_autofree gboolean *keep = NULL;
+  g_autofree guint32 *remap = NULL;
+  gboolean changed = TRUE;
+
+  if (self->keep_ns == 0 || n < self->drop_at || other->remap != NULL || pub->c->end_ns == IOCHART_TIME_UNKNOWN)
+    return;
+  keep = g_new0 (gboolean, n);
+  _iochart_builder_processes_in_use (self->b, keep);
+  for (guint i = 0; i < n; i++)
+    {
+      const IochartProcess *p = &g_array_index (procs, IochartProcess, i);
+      keep[i] |= p->exit_ns == IOCHART_TIME_UNKNOWN || p->exit_ns >= cutoff || refs_of (pub, i) || refs_of (other, i);
+    }
+  /* a parent stays with its children: lanes group them under it */
+  while (changed)
+    {
+      changed = FALSE;
+      for (guint i = n; i-- > 0;)
+        {
+          guint32 parent = g_array_index (procs, IochartProcess, i).parent;
+          if (keep[i] && parent != IOCHART_NO_PROCESS && !keep[parent])
+            changed = keep[parent] = TRUE;
+        }
+    }
+  remap = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    remap[i] = keep[i] ? kept++ : IOCHART_NO_PROCESS;
+  self->drop_at = MAX (DROP_MIN, 2 * kept);
+  if (kept == n)
+    return;
+  _iochart_builder_drop_processes (self->b, remap);
+  pub_remap (pub, remap, n);
+  other->remap = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_vals (other->remap, remap, n);
+  for (guint i = 0; i < self->task_log->len; i++)
+    {
+      IochartTaskRec *t = &g_array_index (self->task_log, IochartTaskRec, i);
+      if (t->process != IOCHART_NO_PROCESS)
+        t->process = remap[t->process];
+    }
 }
 
 IochartCapture *
@@ -453,6 +602,12 @@ iochart_live_capture_update (IochartLiveCapture *self)
   c = _iochart_builder_peek (self->b);
   if (self->decoder != NULL)
     _iochart_dat_decoder_flush (self->decoder);
+  if (pub->remap != NULL)
+    {
+      pub_remap (pub, (const guint32 *) pub->remap->data, pub->remap->len);
+      g_clear_pointer (&pub->remap, g_array_unref);
+    }
+  drop_processes (self, pub);
   if (self->expire_ns > 0 && c->end_ns != IOCHART_TIME_UNKNOWN)
     _iochart_builder_expire (self->b, c->end_ns - self->expire_ns);
   copy_processes (pub, self->b, c);

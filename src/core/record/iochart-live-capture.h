@@ -14,7 +14,9 @@
  * figures (iochart_capture_get_btt_device) and the classes of --class rules as a file's does.
  *
  * With keep_ns, requests and task states older than that before the newest event are dropped,
- * so that memory stays bounded on long recordings (processes stay).
+ * and so are the processes that exited before it with no request left (nor a descendant that
+ * stays), renumbering the others: memory stays bounded on long recordings with many short-lived
+ * processes. btt's figures still cover the whole recording.
  */
 #pragma once
 
