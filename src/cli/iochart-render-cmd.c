@@ -386,6 +386,9 @@ iochart_render_command (int argc, char **argv)
       options_clear (&o);
       return rc;
     }
+  /* fonts are set up while the capture loads */
+  if (o.svg || o.png || o.pdf)
+    iochart_text_prepare ();
   if ((bootchart = take_bootchart (&o)) != NULL)
     {
       int rc = render_bootchart (&o, bootchart);

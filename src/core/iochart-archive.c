@@ -1,61 +1,20 @@
-/* iochart-archive.c: libarchive, loaded on first use
+/* iochart-archive.c: libarchive, loaded on first use (iochart-lazy-private.h)
  *
  * libarchive pulls in libxml2, ICU and libstdc++: linked at start, resolving their symbols was
  * half of every run's start-up (`iochart info` on a small capture, a boot chart), for a library
- * that only compressed input, boot chart tarballs and `record`'s archives need. So the core is
- * compiled against <archive.h> but not linked with it: each libarchive function it calls is
- * defined here with the same name and prototype, and forwards to the real one, looked up in
- * libarchive the first time any is called.
- *
- * A libarchive function the core starts calling gets its line in the list below (the link
- * fails until it has one).
+ * that only compressed input, boot chart tarballs and `record`'s archives need.
  */
-#include <dlfcn.h>
 #include <archive.h>
 #include <archive_entry.h>
 #include <glib.h>
 
+#include "iochart-lazy-private.h"
+
 /* libarchive 3.x is soname 13, as it has been since 3.0 */
 G_STATIC_ASSERT (ARCHIVE_VERSION_NUMBER >= 3000000 && ARCHIVE_VERSION_NUMBER < 4000000);
-#define ARCHIVE_SONAME "libarchive.so.13"
+static IochartLazyLib libarchive = IOCHART_LAZY_LIB_INIT ("libarchive.so.13");
 
-static gpointer
-open_library (gpointer unused)
-{
-  void *lib = dlopen (ARCHIVE_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-  /* a missing runtime dependency, not bad input: nothing sensible to go on with */
-  if (lib == NULL)
-    g_error ("cannot load %s: %s", ARCHIVE_SONAME, dlerror ());
-  return lib;
-}
-
-static gpointer
-lookup (const char *name)
-{
-  static GOnce once = G_ONCE_INIT;
-  void *lib = g_once (&once, open_library, NULL);
-  void *fn = dlsym (lib, name);
-
-  if (fn == NULL)
-    g_error ("%s: no %s: %s", ARCHIVE_SONAME, name, dlerror ());
-  return fn;
-}
-
-/* ret name params: forwards args to libarchive's own name. */
-#define FORWARD(ret, name, params, args)                                 \
-  ret name params                                                        \
-  {                                                                      \
-    static __typeof__ (name) *fn;                                        \
-    __typeof__ (name) *f = g_atomic_pointer_get (&fn);                   \
-                                                                         \
-    if (G_UNLIKELY (f == NULL))                                          \
-      {                                                                  \
-        f = (__typeof__ (name) *) lookup (#name);                        \
-        g_atomic_pointer_set (&fn, f);                                   \
-      }                                                                  \
-    return f args;                                                       \
-  }
+#define FORWARD(ret, name, params, args) IOCHART_LAZY_FORWARD (libarchive, ret, name, params, args)
 
 typedef struct archive A;
 typedef struct archive_entry E;

@@ -5,6 +5,7 @@
 #include "../test-util.h"
 #include "iochart-error.h"
 #include "render/iochart-png.h"
+#include "render/iochart-png-private.h"
 
 /* A chart-like image: a white page, flat bars, an antialiased diagonal; with `holes`, a
  * transparent and a half-transparent band. */
@@ -121,6 +122,161 @@ test_big_surface (void)
   cairo_surface_destroy (ours);
 }
 
+/* A chart-sized image, opaque or with a translucent band: many pieces on several threads read
+ * back as the pixels drawn, and the file is the same bytes on one thread as on eight. */
+static void
+check_big (gboolean holes, guint8 want_color_type)
+{
+  cairo_surface_t *s = iochart_png_surface_new (1601, 1203), *back;
+  cairo_t *cr = cairo_create (s);
+  g_autoptr(GBytes) one = NULL, many = NULL;
+  g_autofree char *dir = test_make_dir ();
+  g_autofree char *path = g_build_filename (dir, "big.png", NULL);
+  const guint8 *data;
+  gsize len;
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  for (int i = 0; i < 60; i++)
+    {
+      cairo_set_source_rgb (cr, (i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0);
+      cairo_rectangle (cr, i * 26.3, i * 19.7, 300.5, 45.2);
+      cairo_fill (cr);
+      cairo_move_to (cr, 0, i * 20);
+      cairo_line_to (cr, 1600, 1200 - i * 17);
+      cairo_stroke (cr);
+    }
+  if (holes)
+    {
+      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+      cairo_set_source_rgba (cr, 0.3, 0.6, 0.1, 0.5);
+      cairo_rectangle (cr, 0, 700, 1601, 300);
+      cairo_fill (cr);
+    }
+  cairo_destroy (cr);
+  one = _iochart_png_encode_with (s, 1);
+  many = _iochart_png_encode_with (s, 8);
+  g_assert_nonnull (one);
+  g_assert_true (g_bytes_equal (one, many));
+  data = g_bytes_get_data (many, &len);
+  g_assert_cmpuint ((guint8) data[25], ==, want_color_type);
+  g_assert_true (g_file_set_contents (path, (const char *) data, len, NULL));
+  back = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (back), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_flush (s);
+  for (int y = 0; y < 1203; y++)
+    g_assert_cmpmem (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s), 1601 * 4,
+                     cairo_image_surface_get_data (back) + y * cairo_image_surface_get_stride (back), 1601 * 4);
+  cairo_surface_destroy (back);
+  cairo_surface_destroy (s);
+  test_remove_dir (dir);
+}
+
+static void
+test_big_opaque (void)
+{
+  check_big (FALSE, 2);
+}
+
+static void
+test_big_alpha (void)
+{
+  check_big (TRUE, 6);
+}
+
+/* Something of every kind a chart draws, across many strips: filled and stroked shapes at
+ * fractional positions, dashed lines, a long polygon, text. */
+static void
+draw_scene (cairo_t *cr, gpointer data)
+{
+  double scale = *(const double *) data;
+
+  cairo_scale (cr, scale, scale);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  for (int i = 0; i < 80; i++)
+    {
+      static const double dash[] = { 4.0, 3.0 };
+
+      cairo_set_source_rgba (cr, (i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, i % 2 ? 1 : 0.6);
+      cairo_rectangle (cr, i * 19.3, i * 13.7 + 0.4, 250.5, 23.2);
+      cairo_fill (cr);
+      cairo_set_dash (cr, dash, i % 3 == 0 ? 2 : 0, 0);
+      cairo_move_to (cr, 0, i * 14.1);
+      cairo_line_to (cr, 1200, 1100 - i * 13.3);
+      cairo_stroke (cr);
+      cairo_select_font_face (cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                              i % 2 ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+      cairo_set_font_size (cr, 9 + i % 5);
+      cairo_move_to (cr, 30 + i * 7.1, i * 13.7 + 6.5);
+      cairo_show_text (cr, "kworker/u8:2 (+3) 12.5 MiB/s");
+    }
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_move_to (cr, 0, 1100);
+  for (int x = 0; x < 1200; x += 3)
+    cairo_line_to (cr, x, 600 + 400 * ((x * 7919) % 101) / 101.0);
+  cairo_line_to (cr, 1200, 1100);
+  cairo_close_path (cr);
+  cairo_set_source_rgba (cr, 0.2, 0.2, 0.2, 0.8);
+  cairo_fill (cr);
+}
+
+/* Drawn a strip at a time on threads: the same file as drawn whole and written on one thread,
+ * at scale 1 and at a scale that puts strip edges at fractional user positions. */
+static void
+check_drawn (double scale)
+{
+  int w = (int) (1203 * scale), h = (int) (1111 * scale);
+  cairo_surface_t *whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (whole);
+  g_autoptr(GBytes) want = NULL, one = NULL, many = NULL;
+
+  draw_scene (cr, &scale);
+  cairo_destroy (cr);
+  want = _iochart_png_encode_with (whole, 1);
+  one = _iochart_png_encode_drawn_with (w, h, draw_scene, &scale, 1);
+  many = _iochart_png_encode_drawn_with (w, h, draw_scene, &scale, 4);
+  g_assert_nonnull (want);
+  g_assert_true (g_bytes_equal (one, want));
+  g_assert_true (g_bytes_equal (many, want));
+  cairo_surface_destroy (whole);
+}
+
+static void
+test_drawn (void)
+{
+  check_drawn (1.0);
+  check_drawn (0.73);
+}
+
+/* A drawing that is not opaque everywhere comes out as RGBA, as drawn whole. */
+static void
+draw_holes (cairo_t *cr, gpointer data)
+{
+  cairo_set_source_rgb (cr, 0.9, 0.9, 0.8);
+  cairo_paint (cr);
+  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_set_source_rgba (cr, 0.3, 0.6, 0.1, 0.5);
+  cairo_rectangle (cr, 0, 900, 800, 40);
+  cairo_fill (cr);
+}
+
+static void
+test_drawn_alpha (void)
+{
+  cairo_surface_t *whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 1000);
+  cairo_t *cr = cairo_create (whole);
+  g_autoptr(GBytes) want = NULL, got = NULL;
+
+  draw_holes (cr, NULL);
+  cairo_destroy (cr);
+  want = _iochart_png_encode_with (whole, 1);
+  got = _iochart_png_encode_drawn_with (800, 1000, draw_holes, NULL, 4);
+  g_assert_true (g_bytes_equal (got, want));
+  g_assert_cmpuint (((const guint8 *) g_bytes_get_data (got, NULL))[25], ==, 6);
+  cairo_surface_destroy (whole);
+}
+
 static void
 test_unwritable (void)
 {
@@ -140,6 +296,10 @@ main (int argc, char **argv)
   g_test_add_func ("/png/opaque-as-rgb", test_opaque);
   g_test_add_func ("/png/alpha-unpremultiplied", test_alpha);
   g_test_add_func ("/png/unwritable", test_unwritable);
+  g_test_add_func ("/png/big-opaque-on-threads", test_big_opaque);
+  g_test_add_func ("/png/big-alpha-on-threads", test_big_alpha);
+  g_test_add_func ("/png/drawn-in-strips", test_drawn);
+  g_test_add_func ("/png/drawn-in-strips-alpha", test_drawn_alpha);
   g_test_add_func ("/png/big-surface", test_big_surface);
   return g_test_run ();
 }

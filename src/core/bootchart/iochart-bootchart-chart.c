@@ -1656,24 +1656,6 @@ warn_png_scale (IochartDisplayList *dl, const char *path)
                path, iochart_display_list_get_width (dl), iochart_display_list_get_height (dl), scale);
 }
 
-static gboolean
-write_png (IochartDisplayList *dl, const char *path, GError **error)
-{
-  double w = iochart_display_list_get_width (dl), h = iochart_display_list_get_height (dl);
-  double scale = png_scale (dl);
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  gboolean ok;
-
-  surface = iochart_png_surface_new (MAX ((int) floor (w * scale), 1), MAX ((int) floor (h * scale), 1));
-  cr = cairo_create (surface);
-  cairo_scale (cr, scale, scale);
-  iochart_cairo_draw (dl, cr);
-  cairo_destroy (cr);
-  ok = iochart_png_write (surface, path, error);
-  cairo_surface_destroy (surface);
-  return ok;
-}
 
 static gboolean
 write_pdf (IochartBootchart *bc, IochartCapture *io, const IochartBootchartChartOptions *options,
@@ -1728,7 +1710,7 @@ typedef struct {
 static gboolean
 png_to (const char *path, gpointer dl, GError **error)
 {
-  return write_png (dl, path, error);
+  return iochart_cairo_png_file (dl, png_scale (dl), path, error);
 }
 
 static gboolean

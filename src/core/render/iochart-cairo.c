@@ -288,21 +288,34 @@ check_status (cairo_status_t status, const char *path, GError **error)
   return FALSE;
 }
 
+typedef struct
+{
+  IochartDisplayList *dl;
+  double scale;
+} Scaled;
+
+static void
+draw_scaled (cairo_t *cr, gpointer data)
+{
+  Scaled *s = data;
+
+  cairo_scale (cr, s->scale, s->scale);
+  iochart_cairo_draw (s->dl, cr);
+}
+
+gboolean
+iochart_cairo_png_file (IochartDisplayList *dl, double scale, const char *path, GError **error)
+{
+  int w = MAX ((int) floor (iochart_display_list_get_width (dl) * scale), 1);
+  int h = MAX ((int) floor (iochart_display_list_get_height (dl) * scale), 1);
+
+  return iochart_png_write_drawn (w, h, draw_scaled, &(Scaled) { dl, scale }, path, error);
+}
+
 static gboolean
 write_png (const char *path, gpointer dl, GError **error)
 {
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  gboolean ok;
-
-  surface = iochart_png_surface_new ((int) iochart_display_list_get_width (dl),
-                                     (int) iochart_display_list_get_height (dl));
-  cr = cairo_create (surface);
-  iochart_cairo_draw (dl, cr);
-  cairo_destroy (cr);
-  ok = iochart_png_write (surface, path, error);
-  cairo_surface_destroy (surface);
-  return ok;
+  return iochart_cairo_png_file (dl, 1.0, path, error);
 }
 
 /* Where a page may end at or above limit: a y that cuts no text. */

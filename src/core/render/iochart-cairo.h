@@ -21,6 +21,13 @@ void     iochart_cairo_draw_warped (IochartDisplayList *dl,
 gboolean iochart_cairo_write_png  (IochartDisplayList *dl,
                                    const char         *path,
                                    GError            **error);
+
+/* Writes the list drawn at scale to path itself (iochart_cairo_write_png() writes through a
+ * temporary file): the image is the list's size times scale, rounded down. */
+gboolean iochart_cairo_png_file   (IochartDisplayList *dl,
+                                   double              scale,
+                                   const char         *path,
+                                   GError            **error);
 /* PDF readers refuse pages over 200 inches: a taller chart gets more pages. */
 #define IOCHART_PDF_MAX_PAGE_HEIGHT 14400.0
 

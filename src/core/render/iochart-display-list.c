@@ -282,16 +282,49 @@ iochart_text_width (const char *text, double font_size, gboolean bold)
 void
 iochart_font_extents (double font_size, double *ascent, double *descent)
 {
+  /* a chart uses a few sizes, and asks once a text item each time it is drawn */
+  static struct { double size, ascent, descent; } known[8];
+  static guint n_known;
   cairo_font_extents_t ext;
   cairo_t *cr;
+  guint i;
 
   g_mutex_lock (&measure_lock);
-  cr = measure_context ();
-  select_font (cr, font_size, FALSE);
-  cairo_font_extents (cr, &ext);
+  for (i = 0; i < n_known && known[i].size != font_size; i++)
+    ;
+  if (i == n_known)
+    {
+      cr = measure_context ();
+      select_font (cr, font_size, FALSE);
+      cairo_font_extents (cr, &ext);
+      i = n_known < G_N_ELEMENTS (known) ? n_known++ : 0;
+      known[i].size = font_size, known[i].ascent = ext.ascent, known[i].descent = ext.descent;
+    }
+  *ascent = known[i].ascent;
+  *descent = known[i].descent;
   g_mutex_unlock (&measure_lock);
-  *ascent = ext.ascent;
-  *descent = ext.descent;
+}
+
+static gpointer
+prepare (gpointer unused)
+{
+  iochart_text_width ("0", 10, FALSE);
+  return NULL;
+}
+
+void
+iochart_text_prepare (void)
+{
+  static gsize once;
+
+  if (g_once_init_enter (&once))
+    {
+      GThread *thread = g_thread_try_new ("iochart-fonts", prepare, NULL, NULL);
+
+      if (thread != NULL)
+        g_thread_unref (thread);
+      g_once_init_leave (&once, 1);
+    }
 }
 
 char *

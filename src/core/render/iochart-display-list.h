@@ -125,6 +125,10 @@ void                iochart_dl_item_text_box      (const IochartDlItem *item,
 double              iochart_text_width            (const char          *text,
                                                    double               font_size,
                                                    gboolean             bold);
+/* Starts what the first measurement needs (loading cairo, fontconfig reading its configuration:
+ * milliseconds) on a thread of its own, for a program to call before it loads a capture that it
+ * will draw; the first measurement waits for it. */
+void                iochart_text_prepare          (void);
 /* Ascent and descent of the font at a size. */
 void                iochart_font_extents          (double               font_size,
                                                    double              *ascent,

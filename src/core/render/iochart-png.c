@@ -1,16 +1,34 @@
-/* iochart-png.c: PNG encoding of cairo's image data through libpng */
+/* iochart-png.c: PNG encoding of cairo's image data, compressed on every core
+ *
+ * A chart is flat colour: after PNG's "up" filter nearly every byte is 0, and zlib's fastest
+ * level with run-length matching packs it well. Fed the whole image, though, zlib spent two
+ * thirds of its time sliding its 32 KiB window and the hash tables that run-length matching
+ * never reads, once every 32 KiB. So the filtered rows are deflated in pieces of whole rows
+ * small enough never to slide (PIECE_BYTES), each started afresh (deflateReset) and ended on a
+ * byte boundary (Z_SYNC_FLUSH): raw deflate pieces concatenate into one stream, and their
+ * adler32s combine (adler32_combine) into the one zlib stream a PNG holds, as pigz does. Each
+ * core compresses its own band of pieces; where the bands fall does not change a byte.
+ * libpng cannot take a stream made this way, so the PNG container itself (signature, IHDR,
+ * one IDAT, IEND, each chunk with zlib's crc32) is written here.
+ */
 #include <errno.h>
-#include <png.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <zlib.h>
 #include "iochart-png.h"
+#include "iochart-png-private.h"
 #include "iochart-error.h"
 
 #define HUGE_PAGE (2u << 20)
+
+/* zlib slides its window once the position passes window size + (window size - 262) bytes,
+ * 65274 for a 32 KiB window: a piece shorter than that never slides. */
+#define PIECE_BYTES 65000
+
+/* fewer pieces than this a band: not worth a thread */
+#define PIECES_PER_BAND 8
 
 cairo_surface_t *
 iochart_png_surface_new (int width, int height)
@@ -36,34 +54,54 @@ iochart_png_surface_new (int width, int height)
   return surface;
 }
 
+typedef guint32 Pixels4 __attribute__ ((vector_size (16)));
+typedef guint8 Bytes16 __attribute__ ((vector_size (16)));
+
 static gboolean
 all_opaque (const guint8 *data, int stride, int width, int height)
 {
+  Pixels4 all = { ~0u, ~0u, ~0u, ~0u };
+  guint32 tail = ~0u;
+
+  /* an AND of every pixel, four at a time: opaque when every alpha byte stays 0xff */
   for (int y = 0; y < height; y++)
     {
-      const guint32 *p = (const guint32 *) (data + (gsize) y * stride);
+      const guint8 *row = data + (gsize) y * stride;
+      int x = 0;
 
-      for (int x = 0; x < width; x++)
-        if (p[x] < 0xff000000u)
-          return FALSE;
+      for (; x + 4 <= width; x += 4)
+        {
+          Pixels4 p;
+
+          memcpy (&p, row + 4 * x, sizeof p);
+          all &= p;
+        }
+      for (; x < width; x++)
+        tail &= ((const guint32 *) row)[x];
     }
-  return TRUE;
+  return ((all[0] & all[1] & all[2] & all[3] & tail) >> 24) == 0xff;
 }
 
 /* cairo keeps native-endian premultiplied 0xAARRGGBB; PNG wants R, G, B[, A] bytes. */
 static void
 convert_row (const guint32 *src, guint8 *dst, int width, gboolean alpha)
 {
+  if (!alpha)
+    {
+      for (int x = 0; x < width; x++)
+        {
+          guint32 p = src[x];
+
+          dst[0] = p >> 16, dst[1] = p >> 8, dst[2] = p;
+          dst += 3;
+        }
+      return;
+    }
   for (int x = 0; x < width; x++)
     {
       guint32 p = src[x], a = p >> 24;
       guint32 r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
 
-      if (!alpha)
-        {
-          *dst++ = r, *dst++ = g, *dst++ = b;
-          continue;
-        }
       if (a == 0)
         r = g = b = 0;
       else if (a < 0xff)
@@ -72,122 +110,457 @@ convert_row (const guint32 *src, guint8 *dst, int width, gboolean alpha)
     }
 }
 
+/* PNG's "up" filter: each byte less the one above it, 16 at a time */
 static void
-on_png_error (png_structp png, png_const_charp message)
+filter_up (guint8 *out, const guint8 *cur, const guint8 *above, gsize n)
 {
-  g_strlcpy (png_get_error_ptr (png), message, 256);
-  png_longjmp (png, 1);
+  gsize i = 0;
+
+  for (; i + 16 <= n; i += 16)
+    {
+      Bytes16 a, b;
+
+      memcpy (&a, cur + i, sizeof a);
+      memcpy (&b, above + i, sizeof b);
+      a -= b;
+      memcpy (out + i, &a, sizeof a);
+    }
+  for (; i < n; i++)
+    out[i] = cur[i] - above[i];
 }
 
-static void
-on_png_warning (png_structp png, png_const_charp message)
+/* 0xAARRGGBB as the bytes R, G, B, 0 of a little-endian word (big-endian: 0, R, G, B) */
+static inline guint32
+rgb_bytes (guint32 p)
 {
+  return GUINT32_TO_BE (p << 8);
 }
 
+/* An opaque row as RGB bytes with the "up" filter: as filter is bytewise and the conversion
+ * only moves bytes, the pixels' bytewise difference (four pixels a vector) converts directly. */
 static void
-write_file (png_structp png, png_bytep data, png_size_t len)
+filter_up_opaque (guint8 *out, const guint8 *row, const guint8 *above, int width)
 {
-  if (fwrite (data, 1, len, png_get_io_ptr (png)) != len)
-    png_error (png, g_strerror (errno));
+  int x = 0;
+
+  for (; x + 4 <= width; x += 4, out += 12)
+    {
+      Bytes16 a, b;
+      Pixels4 d;
+      guint32 w[3];
+
+      memcpy (&a, row + 4 * x, sizeof a);
+      memcpy (&b, above + 4 * x, sizeof b);
+      d = (Pixels4) (a - b);
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+      w[0] = rgb_bytes (d[0]) | rgb_bytes (d[1]) << 24;
+      w[1] = rgb_bytes (d[1]) >> 8 | rgb_bytes (d[2]) << 16;
+      w[2] = rgb_bytes (d[2]) >> 16 | rgb_bytes (d[3]) << 8;
+      memcpy (out, w, sizeof w);
+#else
+      for (int k = 0; k < 4; k++)
+        out[3 * k] = d[k] >> 16, out[3 * k + 1] = d[k] >> 8, out[3 * k + 2] = d[k];
+#endif
+    }
+  for (; x < width; x++, out += 3)
+    {
+      guint32 p = ((const guint32 *) row)[x], q = ((const guint32 *) above)[x];
+
+      out[0] = (p >> 16) - (q >> 16), out[1] = (p >> 8) - (q >> 8), out[2] = p - q;
+    }
 }
 
-static void
-write_bytes (png_structp png, png_bytep data, png_size_t len)
+typedef struct
 {
-  g_byte_array_append (png_get_io_ptr (png), data, len);
+  const guint8 *rows;          /* image row first_row; rows first_row..y1 - 1 are there */
+  int first_row;
+  int stride, width;
+  gboolean alpha;
+  int y0, y1;                  /* this band's rows */
+  int rows_per_piece;
+  gboolean last;               /* the band that ends the stream */
+  GByteArray *out;             /* its raw deflate pieces */
+  guint32 adler;               /* of its filtered rows */
+  gsize n_in;                  /* filtered bytes */
+  gboolean ok;
+} Band;
+
+static inline const guint8 *
+band_row (const Band *band, int y)
+{
+  return band->rows + (gssize) (y - band->first_row) * band->stride;
 }
 
-/* Everything that touches libpng's longjmp lives here, with no automatic variable changed
- * after setjmp (C11 7.13.2.1). */
+/* Appends all of z's input, deflated with flush, to out. */
 static gboolean
-encode (png_rw_ptr write, gpointer io, const guint8 *data, int stride, int width, int height, gboolean alpha,
-        guint8 *row, char *message)
+deflate_into (z_stream *z, GByteArray *out, int flush)
 {
-  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, message, on_png_error, on_png_warning);
-  png_infop info = png ? png_create_info_struct (png) : NULL;
+  gsize room = deflateBound (z, z->avail_in) + 64;
 
-  if (info == NULL)
+  for (;;)
     {
-      g_strlcpy (message, "out of memory", 256);
-      png_destroy_write_struct (&png, NULL);
-      return FALSE;
+      guint before = out->len;
+      int ret;
+
+      g_byte_array_set_size (out, before + room);
+      z->next_out = out->data + before;
+      z->avail_out = room;
+      ret = deflate (z, flush);
+      g_byte_array_set_size (out, before + room - z->avail_out);
+      if (ret == Z_STREAM_ERROR)
+        return FALSE;
+      if (z->avail_out != 0 && z->avail_in == 0)
+        return flush != Z_FINISH || ret == Z_STREAM_END;
     }
-  if (setjmp (png_jmpbuf (png)))
-    {
-      png_destroy_write_struct (&png, &info);
-      return FALSE;
-    }
-  png_set_write_fn (png, io, write, NULL);
-  png_set_compression_level (png, 1);
-  png_set_compression_strategy (png, Z_RLE);
-  png_set_filter (png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
-  png_set_IHDR (png, info, width, height, 8, alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
-                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-  png_write_info (png, info);
-  for (int y = 0; y < height; y++)
-    {
-      convert_row ((const guint32 *) (data + (gsize) y * stride), row, width, alpha);
-      png_write_row (png, row);
-    }
-  png_write_end (png, info);
-  png_destroy_write_struct (&png, &info);
-  return TRUE;
 }
 
-/* Encodes image through write(io): FALSE with message set when libpng fails. */
-static gboolean
-encode_surface (cairo_surface_t *image, png_rw_ptr write, gpointer io, char *message)
+/* Row y filtered into out (its filter type byte first); cur and above: scratch rows. */
+static void
+filter_row (const Band *band, int y, guint8 *out, guint8 **cur, guint8 **above)
+{
+  const guint8 *row = band_row (band, y);
+  gsize row_bytes = (gsize) band->width * (band->alpha ? 4 : 3);
+  guint8 *swap;
+
+  out[0] = 2;   /* filter type "up" */
+  /* above the first row: zeros */
+  if (!band->alpha && y == 0)
+    convert_row ((const guint32 *) row, out + 1, band->width, FALSE);
+  else if (!band->alpha)
+    filter_up_opaque (out + 1, row, band_row (band, y - 1), band->width);
+  if (!band->alpha)
+    return;
+  convert_row ((const guint32 *) row, *cur, band->width, TRUE);
+  filter_up (out + 1, *cur, *above, row_bytes);
+  swap = *above, *above = *cur, *cur = swap;
+}
+
+static gpointer
+compress_band (gpointer user_data)
+{
+  Band *band = user_data;
+  gsize row_bytes = (gsize) band->width * (band->alpha ? 4 : 3), line = row_bytes + 1;
+  g_autofree guint8 *rows = band->alpha ? g_malloc0 (2 * row_bytes) : NULL;
+  g_autofree guint8 *piece = g_malloc (line * band->rows_per_piece);
+  guint8 *above = rows, *cur = rows + row_bytes;
+  z_stream z = { 0 };
+
+  band->adler = adler32 (0, NULL, 0);
+  band->out = g_byte_array_new ();
+  if (deflateInit2 (&z, 1, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK)
+    return NULL;
+  /* the row above the band: zeros above the image */
+  if (band->alpha && band->y0 > 0)
+    convert_row ((const guint32 *) band_row (band, band->y0 - 1), above, band->width, TRUE);
+  band->ok = TRUE;
+  for (int y = band->y0; y < band->y1 && band->ok;)
+    {
+      int n = MIN (band->rows_per_piece, band->y1 - y);
+
+      for (int i = 0; i < n; i++, y++)
+        filter_row (band, y, piece + i * line, &cur, &above);
+      band->adler = adler32_z (band->adler, piece, n * line);
+      band->n_in += n * line;
+      deflateReset (&z);
+      z.next_in = piece;
+      z.avail_in = n * line;
+      band->ok = deflate_into (&z, band->out, y == band->y1 && band->last ? Z_FINISH : Z_SYNC_FLUSH);
+    }
+  deflateEnd (&z);
+  return NULL;
+}
+
+static void
+put_u32 (GByteArray *out, guint32 v)
+{
+  guint8 b[4] = { v >> 24, v >> 16, v >> 8, v };
+
+  g_byte_array_append (out, b, 4);
+}
+
+/* Closes the chunk whose length field sits at start: its length and CRC. */
+static void
+end_chunk (GByteArray *out, guint start)
+{
+  guint32 len = out->len - start - 8;
+  guint8 *p = out->data + start;
+
+  p[0] = len >> 24, p[1] = len >> 16, p[2] = len >> 8, p[3] = len;
+  put_u32 (out, crc32_z (crc32 (0, NULL, 0), out->data + start + 4, len + 4));
+}
+
+static guint
+begin_chunk (GByteArray *out, const char *type)
+{
+  guint start = out->len;
+
+  put_u32 (out, 0);
+  g_byte_array_append (out, (const guint8 *) type, 4);
+  return start;
+}
+
+/* The PNG file of the compressed bands, in order; frees their output. NULL when one failed. */
+static GBytes *
+assemble (int width, int height, gboolean alpha, Band *bands, int n_bands)
+{
+  static const guint8 signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  gsize size = 64;
+  gboolean ok = TRUE;
+  GByteArray *out;
+  guint32 adler;
+  guint start;
+
+  for (int i = 0; i < n_bands; i++)
+    size += bands[i].out ? bands[i].out->len : 0;
+  out = g_byte_array_sized_new (size);
+  g_byte_array_append (out, signature, sizeof signature);
+  start = begin_chunk (out, "IHDR");
+  put_u32 (out, width);
+  put_u32 (out, height);
+  /* 8 bits a sample, RGB (2) or RGBA (6), deflate, adaptive filtering, not interlaced */
+  g_byte_array_append (out, (const guint8[]) { 8, alpha ? 6 : 2, 0, 0, 0 }, 5);
+  end_chunk (out, start);
+  start = begin_chunk (out, "IDAT");
+  /* zlib header: deflate with a 32 KiB window, the fastest level; 0x7801 is a multiple of 31 */
+  g_byte_array_append (out, (const guint8[]) { 0x78, 0x01 }, 2);
+  adler = adler32 (0, NULL, 0);
+  for (int i = 0; i < n_bands; i++)
+    {
+      ok = ok && bands[i].ok;
+      adler = adler32_combine (adler, bands[i].adler, bands[i].n_in);
+      if (bands[i].out)
+        g_byte_array_append (out, bands[i].out->data, bands[i].out->len);
+      g_clear_pointer (&bands[i].out, g_byte_array_unref);
+    }
+  put_u32 (out, adler);
+  end_chunk (out, start);
+  end_chunk (out, begin_chunk (out, "IEND"));
+  if (!ok)
+    {
+      g_byte_array_unref (out);
+      return NULL;
+    }
+  return g_byte_array_free_to_bytes (out);
+}
+
+static int
+rows_per_piece (int width, gboolean alpha)
+{
+  return MAX (1, PIECE_BYTES / (1 + width * (alpha ? 4 : 3)));
+}
+
+/* The PNG of image, its rows compressed by up to max_bands threads; NULL when zlib fails. */
+GBytes *
+_iochart_png_encode_with (cairo_surface_t *image, guint max_bands)
 {
   int width = cairo_image_surface_get_width (image), height = cairo_image_surface_get_height (image);
   int stride = cairo_image_surface_get_stride (image);
   cairo_format_t format = cairo_image_surface_get_format (image);
   const guint8 *data;
   gboolean alpha;
-  g_autofree guint8 *row = NULL;
+  int piece_rows, n_pieces, n_bands;
 
-  g_return_val_if_fail (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, FALSE);
+  g_return_val_if_fail (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
   cairo_surface_flush (image);
   data = cairo_image_surface_get_data (image);
   alpha = format == CAIRO_FORMAT_ARGB32 && !all_opaque (data, stride, width, height);
-  row = g_malloc ((gsize) MAX (width, 1) * 4);
-  return encode (write, io, data, stride, width, height, alpha, row, message);
-}
+  piece_rows = rows_per_piece (width, alpha);
+  n_pieces = (height + piece_rows - 1) / piece_rows;
+  n_bands = CLAMP (n_pieces / PIECES_PER_BAND, 1, (int) MAX (max_bands, 1));
 
-gboolean
-iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
-{
-  char message[256] = "";
-  gboolean ok;
-  FILE *f;
+  Band bands[n_bands];
+  GThread *threads[n_bands];
 
-  if ((f = fopen (path, "wb")) == NULL)
+  for (int i = 0; i < n_bands; i++)
     {
-      int e = errno;
+      /* whole pieces a band, so that pieces fall on the same rows however many bands */
+      int first = (int) ((gint64) n_pieces * i / n_bands), end = (int) ((gint64) n_pieces * (i + 1) / n_bands);
 
-      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, g_strerror (e));
-      return FALSE;
+      bands[i] = (Band) { .rows = data, .first_row = 0, .stride = stride, .width = width, .alpha = alpha,
+                          .y0 = first * piece_rows, .y1 = MIN (height, end * piece_rows),
+                          .rows_per_piece = piece_rows, .last = i == n_bands - 1 };
+      threads[i] = i == 0 ? NULL : g_thread_try_new ("iochart-png", compress_band, &bands[i], NULL);
+      if (i > 0 && threads[i] == NULL)
+        compress_band (&bands[i]);
     }
-  ok = encode_surface (image, write_file, f, message);
-  if (fclose (f) != 0 && ok)
-    {
-      ok = FALSE;
-      g_strlcpy (message, g_strerror (errno), sizeof message);
-    }
-  if (!ok)
-    g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, message);
-  return ok;
+  compress_band (&bands[0]);
+  for (int i = 1; i < n_bands; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+  return assemble (width, height, alpha, bands, n_bands);
 }
 
 GBytes *
 iochart_png_encode (cairo_surface_t *image)
 {
-  GByteArray *out = g_byte_array_new ();
-  char message[256] = "";
+  return _iochart_png_encode_with (image, g_get_num_processors ());
+}
 
-  if (!encode_surface (image, write_bytes, out, message))
+/* ---- drawn strip by strip ---- */
+
+/* a strip's pixels: a few hundred KiB, in a core's cache while it is compressed */
+#define STRIP_BYTES (512 * 1024)
+
+typedef struct
+{
+  int width, height, strip_rows, n_strips, piece_rows;
+  IochartPngDrawFunc draw;
+  gpointer data;
+  Band *strips;
+  gint next;                   /* the next strip to draw */
+  gint translucent;            /* a strip had a pixel that is not opaque */
+} Strips;
+
+/* Draws and compresses strips until none is left. Each strip's surface holds the row above
+ * the strip too, which its "up" filter reads. */
+static gpointer
+strips_worker (gpointer user_data)
+{
+  Strips *job = user_data;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, job->width, job->strip_rows + 1);
+  int stride = cairo_image_surface_get_stride (surface);
+  gint s;
+
+  while ((s = g_atomic_int_add (&job->next, 1)) < job->n_strips && !g_atomic_int_get (&job->translucent))
     {
-      g_byte_array_unref (out);
-      return NULL;
+      Band *band = &job->strips[s];
+      int y0 = s * job->strip_rows, y1 = MIN (job->height, y0 + job->strip_rows);
+      cairo_t *cr = cairo_create (surface);
+      guint8 *data;
+
+      cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);
+      cairo_paint (cr);
+      cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+      /* surface row 0 is image row y0 - 1; an integer shift draws the same pixels */
+      cairo_translate (cr, 0, -(y0 - 1));
+      job->draw (cr, job->data);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      data = cairo_image_surface_get_data (surface);
+      if (!all_opaque (data + stride, stride, job->width, y1 - y0))
+        {
+          g_atomic_int_set (&job->translucent, 1);
+          break;
+        }
+      *band = (Band) { .rows = data, .first_row = y0 - 1, .stride = stride, .width = job->width,
+                       .y0 = y0, .y1 = y1, .rows_per_piece = job->piece_rows, .last = s == job->n_strips - 1 };
+      compress_band (band);
     }
-  return g_byte_array_free_to_bytes (out);
+  cairo_surface_destroy (surface);
+  return NULL;
+}
+
+/* The PNG drawn strip by strip, on up to max_threads threads; NULL when it is not opaque. */
+static GBytes *
+encode_drawn_strips (int width, int height, IochartPngDrawFunc draw, gpointer data, guint max_threads)
+{
+  Strips job = { .width = width, .height = height, .draw = draw, .data = data };
+  int n_threads;
+  GBytes *png = NULL;
+
+  job.piece_rows = rows_per_piece (width, FALSE);
+  job.strip_rows = MAX (1, STRIP_BYTES / (4 * width) / job.piece_rows) * job.piece_rows;
+  job.n_strips = (height + job.strip_rows - 1) / job.strip_rows;
+  job.strips = g_new0 (Band, job.n_strips);
+  n_threads = CLAMP (job.n_strips / 2, 1, (int) MAX (max_threads, 1));
+
+  GThread *threads[n_threads];
+
+  for (int i = 1; i < n_threads; i++)
+    threads[i] = g_thread_try_new ("iochart-png", strips_worker, &job, NULL);
+  strips_worker (&job);
+  for (int i = 1; i < n_threads; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+  if (!job.translucent)
+    png = assemble (width, height, FALSE, job.strips, job.n_strips);
+  for (int i = 0; i < job.n_strips; i++)
+    g_clear_pointer (&job.strips[i].out, g_byte_array_unref);
+  g_free (job.strips);
+  return png;
+}
+
+/* An image that is not opaque: drawn whole, as it always was. */
+static GBytes *
+encode_drawn_whole (int width, int height, IochartPngDrawFunc draw, gpointer data, guint max_threads)
+{
+  cairo_surface_t *surface = iochart_png_surface_new (width, height);
+  cairo_t *cr = cairo_create (surface);
+  GBytes *png;
+
+  draw (cr, data);
+  cairo_destroy (cr);
+  png = _iochart_png_encode_with (surface, max_threads);
+  cairo_surface_destroy (surface);
+  return png;
+}
+
+GBytes *
+_iochart_png_encode_drawn_with (int width, int height, IochartPngDrawFunc draw, gpointer data, guint max_threads)
+{
+  GBytes *png;
+
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+  png = encode_drawn_strips (width, height, draw, data, max_threads);
+  return png ? png : encode_drawn_whole (width, height, draw, data, max_threads);
+}
+
+static gboolean
+write_bytes (const char *path, GBytes *(*encode) (gpointer), gpointer data, GError **error)
+{
+  g_autoptr(GBytes) png = NULL;
+  const void *bytes;
+  gsize len;
+  int e = 0;
+  FILE *f;
+
+  if ((f = fopen (path, "wb")) == NULL)
+    e = errno;
+  else if ((png = encode (data)) == NULL)
+    e = ENOMEM, fclose (f);
+  else if (bytes = g_bytes_get_data (png, &len), fwrite (bytes, 1, len, f) != len)
+    e = errno ? errno : EIO, fclose (f);
+  else if (fclose (f) != 0)
+    e = errno;
+  if (e != 0)
+    {
+      g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': cannot write: %s", path, g_strerror (e));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GBytes *
+encode_image (gpointer image)
+{
+  return iochart_png_encode (image);
+}
+
+gboolean
+iochart_png_write (cairo_surface_t *image, const char *path, GError **error)
+{
+  return write_bytes (path, encode_image, image, error);
+}
+
+typedef struct
+{
+  int width, height;
+  IochartPngDrawFunc draw;
+  gpointer data;
+} Drawn;
+
+static GBytes *
+encode_drawn (gpointer user_data)
+{
+  Drawn *d = user_data;
+
+  return _iochart_png_encode_drawn_with (d->width, d->height, d->draw, d->data, g_get_num_processors ());
+}
+
+gboolean
+iochart_png_write_drawn (int width, int height, IochartPngDrawFunc draw, gpointer data, const char *path,
+                         GError **error)
+{
+  return write_bytes (path, encode_drawn, &(Drawn) { width, height, draw, data }, error);
 }

@@ -20,7 +20,22 @@ gboolean iochart_png_write (cairo_surface_t *image,
                             const char      *path,
                             GError         **error);
 
-/* The same PNG in memory (an SVG's embedded image); NULL only when libpng fails. */
+/* The same PNG in memory (an SVG's embedded image); NULL only when zlib fails. */
 GBytes          *iochart_png_encode (cairo_surface_t *image);
+
+/* Draws an image with cairo: cr's user space is the image's pixels. */
+typedef void (*IochartPngDrawFunc) (cairo_t *cr,
+                                    gpointer data);
+
+/* Writes the width × height image that draw makes, the same file as drawing it on one surface
+ * and writing that, but drawn a strip at a time, each strip compressed while it is in a core's
+ * cache, on every core: draw is called once a strip, from several threads at once, with the
+ * strip's rows in its clip. */
+gboolean         iochart_png_write_drawn (int                 width,
+                                          int                 height,
+                                          IochartPngDrawFunc  draw,
+                                          gpointer            data,
+                                          const char         *path,
+                                          GError            **error);
 
 G_END_DECLS

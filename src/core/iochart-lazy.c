@@ -1,0 +1,24 @@
+/* iochart-lazy.c: shared libraries loaded on first use (iochart-lazy-private.h) */
+#include <dlfcn.h>
+#include "iochart-lazy-private.h"
+
+static gpointer
+open_library (gpointer soname)
+{
+  void *handle = dlopen (soname, RTLD_NOW | RTLD_LOCAL);
+
+  if (handle == NULL)
+    g_error ("cannot load %s: %s", (const char *) soname, dlerror ());
+  return handle;
+}
+
+gpointer
+_iochart_lazy_lookup (IochartLazyLib *lib, const char *name)
+{
+  void *handle = g_once (&lib->once, open_library, (gpointer) lib->soname);
+  void *fn = dlsym (handle, name);
+
+  if (fn == NULL)
+    g_error ("%s: no %s: %s", lib->soname, name, dlerror ());
+  return fn;
+}
