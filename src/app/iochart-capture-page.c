@@ -590,6 +590,9 @@ whatif_finished (IochartCapturePage *self)
 
       gtk_label_set_xalign (GTK_LABEL (heading), 0);
       gtk_label_set_wrap (GTK_LABEL (heading), TRUE);
+      /* a policy's settings are one long word ("cfq:quantum=8,fifo_expire_sync=125ms,…"): broken
+       * anywhere, else the label's width pushes the chart out of the window */
+      gtk_label_set_wrap_mode (GTK_LABEL (heading), PANGO_WRAP_WORD_CHAR);
       gtk_widget_add_css_class (heading, "sim-heading");
       gtk_box_append (self->sim_box, heading);
       iochart_timeline_view_set_data (view, iochart_whatif_panel_get_run (self->whatif, i), NULL);

@@ -33,6 +33,7 @@ struct _IochartWhatifPanel {
   GPtrArray      *rows;           /* GStrv */
   char           *model_used;     /* the device model as used */
   GError         *error;
+  guint           min_run_ms;     /* tests: a run lasts at least this long */
 };
 
 G_DEFINE_FINAL_TYPE (IochartWhatifPanel, iochart_whatif_panel, GTK_TYPE_BOX)
@@ -96,6 +97,7 @@ typedef struct {
   GStrv              policies, set_class, drop;
   char              *model;
   gint              *runs_done;
+  guint              min_run_ms;
   /* results */
   GPtrArray         *runs;       /* IochartCapture */
   GPtrArray         *described;  /* char * */
@@ -200,11 +202,14 @@ run_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellab
     {
       IochartSimStats stats;
       IochartCapture *run;
+      gint64 until = g_get_monotonic_time () + j->min_run_ms * 1000;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, &error))
         goto fail;
       if ((run = iochart_sim_run (wl, dev, j->policies[k], &stats, &error)) == NULL)
         goto fail;
+      while (g_get_monotonic_time () < until)
+        g_usleep (10000);
       g_ptr_array_add (j->runs, run);
       g_ptr_array_add (j->described, iochart_sim_policy_describe (j->policies[k], 1));
       g_atomic_int_inc (j->runs_done);
@@ -221,11 +226,13 @@ progress_tick (gpointer user_data)
 {
   IochartWhatifPanel *self = user_data;
   int done = g_atomic_int_get (&self->runs_done);
+  g_autofree char *text = g_strdup_printf (_("%d of %u runs done"), done, self->n_runs_asked);
 
   if (done > 0)
     gtk_progress_bar_set_fraction (self->progress, (double) done / MAX (self->n_runs_asked, 1));
   else
     gtk_progress_bar_pulse (self->progress);
+  gtk_progress_bar_set_text (self->progress, text);
   return G_SOURCE_CONTINUE;
 }
 
@@ -295,6 +302,9 @@ fill_table (IochartWhatifPanel *self)
               continue;
             }
           gtk_widget_add_css_class (label, "figures");
+          if (g_str_equal (row[c], "not simulated"))
+            gtk_widget_set_tooltip_text (label, _("This lane issued only flushes, which the simulator does not "
+                                                  "replay"));
           gtk_grid_attach (self->lane_grid, label, c, 2 + 2 * r, 1, 1);
         }
     }
@@ -356,6 +366,7 @@ iochart_whatif_panel_run (IochartWhatifPanel *self)
   j->drop = split_list (self->drop);
   j->model = g_strdup (model_specs[MIN (gtk_drop_down_get_selected (self->model), G_N_ELEMENTS (model_specs) - 1)]);
   j->runs_done = &self->runs_done;
+  j->min_run_ms = self->min_run_ms;
   if (j->policies[0] == NULL)
     {
       gtk_label_set_text (self->status, _("Choose a scheduler to simulate."));
@@ -368,7 +379,9 @@ iochart_whatif_panel_run (IochartWhatifPanel *self)
   self->cancellable = g_cancellable_new ();
   gtk_label_set_text (self->status, _("Simulating…"));
   gtk_progress_bar_set_fraction (self->progress, 0);
+  gtk_progress_bar_set_show_text (self->progress, TRUE);
   show_running (self, TRUE);
+  progress_tick (self);
   self->progress_source = g_timeout_add (100, progress_tick, self);
   task = g_task_new (self, self->cancellable, run_done, NULL);
   /* the engine cannot stop half-way through a run: Cancel returns at once and the result is dropped */
@@ -388,6 +401,19 @@ static void
 cancel_clicked (IochartWhatifPanel *self)
 {
   iochart_whatif_panel_cancel (self);
+}
+
+void
+iochart_whatif_panel_set_min_run_ms (IochartWhatifPanel *self, guint ms)
+{
+  self->min_run_ms = ms;
+}
+
+double
+iochart_whatif_panel_get_progress (IochartWhatifPanel *self)
+{
+  return iochart_whatif_panel_is_running (self) && gtk_widget_get_mapped (GTK_WIDGET (self->progress))
+         ? gtk_progress_bar_get_fraction (self->progress) : -1;
 }
 
 gboolean

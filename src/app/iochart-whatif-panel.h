@@ -30,6 +30,12 @@ void            iochart_whatif_panel_set_choices  (IochartWhatifPanel *self,
 void            iochart_whatif_panel_run          (IochartWhatifPanel *self);
 void            iochart_whatif_panel_cancel       (IochartWhatifPanel *self);
 gboolean        iochart_whatif_panel_is_running   (IochartWhatifPanel *self);
+/* For tests of the progress shown: each run of the next ones lasts at least ms (0: as long as it
+ * takes). */
+void            iochart_whatif_panel_set_min_run_ms (IochartWhatifPanel *self,
+                                                     guint               ms);
+/* The fraction the progress bar on screen shows while running (runs done of runs asked), else -1. */
+double          iochart_whatif_panel_get_progress (IochartWhatifPanel *self);
 /* The last runs' result: the simulated captures (not the observed one), in the order asked; the
  * error they ended with, or NULL. */
 guint           iochart_whatif_panel_get_n_runs   (IochartWhatifPanel *self);

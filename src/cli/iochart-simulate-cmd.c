@@ -254,7 +254,7 @@ print_lane_row (const char *label, const char *run, IochartCapture *c, const Ioc
   g_autofree char *p50 = f->requests ? iochart_format_duration (f->q2c_p50_ns) : g_strdup ("-");
   g_autofree char *p99 = f->requests ? iochart_format_duration (f->q2c_p99_ns) : g_strdup ("-");
 
-  printf ("%-44.44s %-22.22s %9s %9s %8s %9s %9s %9s\n", label, run, a, b, delta, bytes, p50, p99);
+  printf ("%-44.44s %-22.22s %9s %9s %13s %9s %9s %9s\n", label, run, a, b, delta, bytes, p50, p99);
 }
 
 static void
@@ -262,8 +262,9 @@ print_table (Run *runs, guint n_runs, IochartLanes *lanes, guint device)
 {
   IochartCapture *obs = runs[0].capture;
   GString *caveat = g_string_new (NULL);
+  g_autoptr(GString) flushes = g_string_new (NULL);
 
-  printf ("\n%-44s %-22s %9s %9s %8s %9s %9s %9s\n", "lane", "run", "start", "end", "change", "bytes",
+  printf ("\n%-44s %-22s %9s %9s %13s %9s %9s %9s\n", "lane", "run", "start", "end", "change", "bytes",
           "q2c p50", "q2c p99");
   for (guint l = 0; l < iochart_lanes_get_n_lanes (lanes); l++)
     {
@@ -277,8 +278,10 @@ print_table (Run *runs, guint n_runs, IochartLanes *lanes, guint device)
         }
       if (iochart_sim_figures_mostly_off_disk (&runs[0].lanes[l]))
         g_string_append_printf (caveat, "%s%s", caveat->len ? ", " : "", lane->label);
+      if (runs[0].lanes[l].requests > 0 && runs[0].lanes[l].flushes == runs[0].lanes[l].requests)
+        g_string_append_printf (flushes, "%s%s", flushes->len ? ", " : "", lane->label);
     }
-  printf ("\n%-44s %-22s %9s %9s %8s %9s %9s %9s\n", "class", "run", "start", "end", "change", "bytes",
+  printf ("\n%-44s %-22s %9s %9s %13s %9s %9s %9s\n", "class", "run", "start", "end", "change", "bytes",
           "q2c p50", "q2c p99");
   for (guint c = 0; c < IOCHART_N_CLASSES; c++)
     for (guint k = 0; k < n_runs; k++)
@@ -300,6 +303,9 @@ print_table (Run *runs, guint n_runs, IochartLanes *lanes, guint device)
   if (caveat->len)
     printf ("note: I/O time only; CPU contention not modelled: %s spent most of %s life off the disk\n",
             caveat->str, strchr (caveat->str, ',') ? "their" : "its");
+  if (flushes->len)
+    printf ("note: flushes are not simulated (the workload leaves them out): %s issued only flushes\n",
+            flushes->str);
   g_string_free (caveat, TRUE);
 }
 
@@ -319,6 +325,8 @@ json_figures (JsonBuilder *b, IochartCapture *c, const IochartSimFigures *f)
   json_builder_add_int_value (b, f->bytes);
   json_builder_set_member_name (b, "requests");
   json_builder_add_int_value (b, f->requests);
+  json_builder_set_member_name (b, "flushes");
+  json_builder_add_int_value (b, f->flushes);
   json_builder_set_member_name (b, "q2c_p50_ns");
   json_builder_add_int_value (b, f->q2c_p50_ns);
   json_builder_set_member_name (b, "q2c_p99_ns");

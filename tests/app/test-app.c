@@ -328,6 +328,15 @@ test_lanes (void)
   action ("expand-lane");
   g_assert_true (iochart_timeline_view_is_expanded (tl, head));
   lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  /* the find issued no I/O of its own (no lane after the expansion): the highlight moves to the
+   * first lane of its family instead of going out */
+  g_assert_cmpint (iochart_lanes_lane_of_process (lanes, head), ==, -1);
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), >=, 0);
+  g_assert_cmpuint (iochart_lanes_get_lane (lanes, iochart_timeline_view_get_highlighted_lane (tl))->expanded_from, ==,
+                    head);
+  g_assert_cmpint (iochart_view_get_highlight_lane (iochart_timeline_view_get_view (tl)), ==,
+                   iochart_timeline_view_get_highlighted_lane (tl));
+  g_assert_nonnull (iochart_view_get_highlight_bins (iochart_timeline_view_get_view (tl)));
   {
     guint n_family = 0, first = G_MAXUINT, last = 0;
     guint64 bytes = 0;
@@ -388,13 +397,13 @@ test_whatif (void)
   GPtrArray *rows, *views;
   gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC, full_from, full_to, from, to;
   g_auto(GStrv) asked = NULL;
+  guint n_flush_only = 0;
 
   iochart_whatif_panel_set_choices (whatif, policies, FALSE, "observed", "15443=be", NULL);
   asked = iochart_whatif_panel_get_policies (whatif);
   g_assert_cmpstrv (asked, policies);
   action ("whatif-run");
   g_assert_true (iochart_whatif_panel_is_running (whatif) || iochart_whatif_panel_get_n_runs (whatif) == 2);
-  screenshot ("app-whatif-running.png");
   while (iochart_whatif_panel_is_running (whatif) && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   settle ();
@@ -429,13 +438,23 @@ test_whatif (void)
             continue;
           a = json_object_get_int_member (o, "end_ns") - json_object_get_int_member (o, "start_ns");
           b = json_object_get_int_member (sim, "end_ns") - json_object_get_int_member (sim, "start_ns");
+          /* a lane of flushes only is left out by the simulator, not dropped */
           want = json_object_get_int_member (sim, "requests") == 0 && json_object_get_int_member (o, "requests") > 0
-                 ? g_strdup ("dropped")
+                 ? g_strdup (json_object_get_int_member (o, "flushes") == json_object_get_int_member (o, "requests")
+                             ? "not simulated" : "dropped")
                  : a > 0 ? g_strdup_printf ("%+.1f%%", 100.0 * (b - a) / a) : g_strdup ("");
           g_test_message ("%s %u: app %s, simulate --json %s", row[0], k, row[3 + 2 * k], want);
           g_assert_cmpstr (row[3 + 2 * k], ==, want);
+          /* the kernel's flush worker issued flushes only */
+          if (g_str_has_prefix (row[0], "kworker/1:1H"))
+            {
+              g_assert_cmpstr (row[3 + 2 * k], ==, "not simulated");
+              n_flush_only++;
+            }
         }
     }
+
+  g_assert_cmpuint (n_flush_only, ==, 2);
 
   /* the runs' charts under the observed one, on the longest run's time scale */
   views = iochart_capture_page_get_sim_views (page);
@@ -468,6 +487,59 @@ test_whatif (void)
     screenshot ("app-whatif-simulated.png");
     gtk_adjustment_set_value (adj, 0);
   }
+}
+
+/* The what-if progress bar on screen while the runs go on (four policies behind the idle gate on
+ * the hdd model, each made to last 400 ms: a run of this sample takes tens of milliseconds):
+ * shown at once, then part-way, gone at the end. */
+static void
+test_whatif_progress (void)
+{
+  IochartCapturePage *page = iochart_window_get_current_page (window);
+  IochartWhatifPanel *whatif = iochart_capture_page_get_whatif (page);
+  const char *policies[] = { "noop", "cfq", "bfq", "mq-deadline", NULL };
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  double seen = -1;
+
+  iochart_whatif_panel_set_choices (whatif, policies, TRUE, "hdd", NULL, NULL);
+  iochart_whatif_panel_set_min_run_ms (whatif, 400);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "whatif-run", NULL);
+  g_assert_true (iochart_whatif_panel_is_running (whatif));
+  app_test_run_for (150000);   /* laid out with the bar, the first run going on */
+  g_assert_cmpfloat (iochart_whatif_panel_get_progress (whatif), >=, 0);
+  g_assert_cmpuint (app_test_screenshot ("app-whatif-started.png"), >, 40);
+  while (iochart_whatif_panel_is_running (whatif) && g_get_monotonic_time () < end)
+    {
+      double f = iochart_whatif_panel_get_progress (whatif);
+
+      if (f >= 0.5 && f < 1 && seen < 0)
+        {
+          seen = f;
+          app_test_run_for (50000);
+          g_assert_true (iochart_whatif_panel_is_running (whatif));
+          g_assert_cmpuint (app_test_screenshot ("app-whatif-running.png"), >, 40);
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_test_message ("progress caught part-way at %.2f", seen);
+  g_assert_cmpfloat (seen, >=, 0.5);
+  g_assert_false (iochart_whatif_panel_is_running (whatif));
+  g_assert_cmpfloat (iochart_whatif_panel_get_progress (whatif), ==, -1);
+  g_assert_cmpuint (iochart_whatif_panel_get_n_runs (whatif), ==, 4);
+  iochart_whatif_panel_set_min_run_ms (whatif, 0);
+  settle ();
+  {
+    /* the simulated charts' headings (a policy's settings, one long word) do not push the chart
+     * box wider than the pane gives it: it would be clipped on its left */
+    GtkPaned *paned = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (iochart_capture_page_get_timeline (page)),
+                                                         GTK_TYPE_PANED));
+    GtkWidget *chart = gtk_paned_get_start_child (paned), *side = gtk_paned_get_end_child (paned);
+
+    g_assert_cmpint (gtk_widget_get_width (chart), <=, gtk_paned_get_position (paned));
+    /* nor the device model as used (one long word) the side panel wider than it asks */
+    g_assert_cmpint (gtk_widget_get_width (side), <, 600);
+  }
+  screenshot ("app-whatif-four.png");
 }
 
 /* The Open dialogs' grouping through win.open-paths: a blktrace folder and a .dat chosen together
@@ -701,6 +773,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/pinch", test_pinch);
   g_test_add_func ("/app/lanes", test_lanes);
   g_test_add_func ("/app/whatif", test_whatif);
+  g_test_add_func ("/app/whatif-progress", test_whatif_progress);
   g_test_add_func ("/app/open-paths", test_open_paths);
   g_test_add_func ("/app/blktrace", test_blktrace);
   g_test_add_func ("/app/text", test_text);

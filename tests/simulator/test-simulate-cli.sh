@@ -17,6 +17,11 @@ if sim -p noop -p cfq -p idle-gate+cfq --device-model observed "$S/ionice-bfq.da
   grep -q '^lane ' "$tmp/out.txt" && grep -q 'observed' "$tmp/out.txt" && grep -q '^idle steal:' "$tmp/out.txt" \
     && grep -q '^policy cfq:quantum=8,' "$tmp/out.txt" && ok "table" || bad "table: $(head -20 "$tmp/out.txt")"
 else bad "table: $(cat "$tmp/err")"; fi
+# the kernel's flush worker issued flushes only: the simulator replays no flush, it did not drop it
+if grep -A1 '^kworker/1:1H\[44\] (none)' "$tmp/out.txt" | grep -q ' not simulated ' \
+   && grep -q '^note: flushes are not simulated .*kworker/1:1H\[44\] issued only flushes' "$tmp/out.txt" \
+   && ! grep -q dropped "$tmp/out.txt"; then ok "flush-only lane: not simulated"
+else bad "flush-only lane: $(grep -A3 '^kworker' "$tmp/out.txt")"; fi
 
 sim --json -p noop -p cfq -p idle-gate+cfq --device-model observed "$S/ionice-bfq.dat" >"$tmp/out.json" || bad "json: $(cat "$tmp/err")"
 check "json: the keys the issue names" "
@@ -29,7 +34,10 @@ for p in j['policies']:
     for q in p['processes']:
         assert set(q) >= {'pid', 'comm', 'class', 'observed_end_ns', 'simulated_end_ns', 'bytes'}, q
         assert q['simulated_end_ns'] > 0 and q['bytes'] > 0
-assert {l['class'] for l in j['lanes']} >= {'rt', 'be', 'idle'}, j['lanes']"
+assert {l['class'] for l in j['lanes']} >= {'rt', 'be', 'idle'}, j['lanes']
+flush = [i for i, l in enumerate(j['lanes']) if l['label'].startswith('kworker/1:1H')]
+assert len(flush) == 1 and j['observed']['lanes'][flush[0]]['flushes'] == j['observed']['lanes'][flush[0]]['requests'] > 0
+assert all(p['lanes'][flush[0]]['requests'] == 0 for p in j['policies'])"
 check "json: the idle gate leaves no idle steal" "
 assert j['observed']['idle_steal']['stolen_ns'] > 0
 assert j['policies'][2]['idle_steal']['stolen_ns'] == 0, j['policies'][2]['idle_steal']"

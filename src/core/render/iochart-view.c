@@ -16,6 +16,23 @@ struct _IochartView {
   IochartBins        *highlight;
 };
 
+/* The lane holding process; when it has none (the head of an expanded lane that issued no I/O of its
+ * own), the first lane of its expanded family, so a highlight survives the expansion. */
+static int
+highlight_lane (IochartLanes *lanes, guint32 process)
+{
+  int lane;
+
+  if (process == IOCHART_NO_PROCESS)
+    return -1;
+  if ((lane = iochart_lanes_lane_of_process (lanes, process)) >= 0)
+    return lane;
+  for (guint l = 0; l < iochart_lanes_get_n_lanes (lanes); l++)
+    if (iochart_lanes_get_lane (lanes, l)->expanded_from == process)
+      return l;
+  return -1;
+}
+
 IochartView *
 iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
 {
@@ -86,8 +103,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   else if (view->device >= 0)
     view->bins = iochart_bins_new_full (capture, view->device, view->from_ns, view->to_ns,
                                         view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
-  view->highlight_lane = options->highlight != IOCHART_NO_PROCESS
-                         ? iochart_lanes_lane_of_process (view->lanes, options->highlight) : -1;
+  view->highlight_lane = highlight_lane (view->lanes, options->highlight);
   if (view->bins && view->highlight_lane >= 0)
     view->highlight = iochart_bins_new_lane (view->bins, capture, view->device, index, view->lanes,
                                              view->highlight_lane);

@@ -31,8 +31,9 @@ typedef struct {
   IochartLanesOptions lanes;       /* device and range are set by the view */
   gint64              steal_gap_ns;
   IochartLatencyKind  latency;     /* what the latency strip shows: Q2C unless asked */
-  guint32             highlight;   /* the lane holding this process shows its requests apart in every
-                                    * strip; IOCHART_NO_PROCESS: none */
+  guint32             highlight;   /* the lane holding this process (else the first of the family
+                                    * expanded from it) shows its requests apart in every strip;
+                                    * IOCHART_NO_PROCESS: none */
   IochartBinIndex    *index;       /* the device's bin index (with device -1: the picked device's), */
                                    /* or NULL: every analysis walks every request */
 } IochartViewOptions;

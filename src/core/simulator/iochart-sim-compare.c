@@ -101,6 +101,7 @@ iochart_sim_figures_lanes (IochartCapture *capture, guint device, IochartLanes *
           stretch (g, a, r.complete_ns);
           g->bytes += r.bytes;
           g->requests++;
+          g->flushes += r.op == IOCHART_OP_FLUSH;
           g_array_append_val (q2c->pdata[groups[k]], (gint64) { r.complete_ns - a });
           g_array_append_val (spans->pdata[groups[k]], ((Span) { a, r.complete_ns }));
         }
@@ -162,6 +163,8 @@ iochart_sim_figures_change_text (const IochartSimFigures *obs, const IochartSimF
 {
   double a, b;
 
+  if (sim->requests == 0 && obs->requests > 0 && obs->flushes == obs->requests)
+    return g_strdup ("not simulated");
   if (!known (obs->end_ns) || !known (sim->end_ns))
     return g_strdup (sim->requests == 0 && obs->requests > 0 ? "dropped" : "");
   /* the lane's own duration, so that a lane starting late is not flattered */

@@ -15,6 +15,7 @@ typedef struct {
   gint64  end_ns;          /* last exit or completion */
   guint64 bytes;
   guint   requests;
+  guint   flushes;         /* of the requests: the workload leaves these out, so a run has none */
   gint64  q2c_p50_ns, q2c_p99_ns;
   gint64  disk_ns;         /* time with some of its requests outstanding */
 } IochartSimFigures;
@@ -34,6 +35,7 @@ void     iochart_sim_figures_processes (IochartCapture    *capture,
                                         guint64           *bytes);
 
 /* How a lane's duration (end - start) changed from the observed run to a simulated one: "+12.5%",
+ * "not simulated" when all its observed I/O was flushes (the simulator replays no flush),
  * "dropped" when the simulated run issued none of its I/O, "" when it cannot be said. */
 char    *iochart_sim_figures_change_text (const IochartSimFigures *obs,
                                           const IochartSimFigures *sim);
