@@ -25,6 +25,7 @@
 #define DAT_SECTION_COMPRESSED 1
 #define DAT_MAX_OPTION_SECTIONS 4096
 #define DAT_MAX_INFLATED (256u << 20)   /* a text section inflated to check it: kallsyms is ~20 MB */
+#define DAT_MAX_KEPT (512u << 20)  /* inflated CPU data the direct read keeps in memory, at most */
 #define PROGRESS_EVERY 16384       /* records between progress reports */
 #define PROGRESS_CPUS  256
 
@@ -70,6 +71,7 @@ typedef struct DatPlan {
   guint64      header_info;      /* section offsets */
   guint64      event_formats;
   GPtrArray   *buffers;          /* DatBuffer *, in option order */
+  guint64      kept;             /* bytes of CPU data inflated and kept */
 } DatPlan;
 
 /* v7 option (and section) ids we follow */
@@ -420,7 +422,9 @@ check_cpu_data (DatFile *f, const char *buffer, guint cpu, guint64 off, guint64 
       if (!need (f, p, 8, chunk, error) || !need (f, p + 8, (csize = rd (f, p, 4)), chunk, error) ||
           !check_chunk (f, p, csize, rd (f, p + 4, 4), chunk, error))
         return FALSE;
-      if (keep != NULL)
+      if (keep != NULL && f->plan->usable && (f->plan->kept += rd (f, p + 4, 4)) > DAT_MAX_KEPT)
+        f->plan->usable = FALSE;   /* libtracecmd inflates a large file's data into a temporary file */
+      if (keep != NULL && f->plan->usable)
         g_byte_array_append (keep, f->scratch->data, rd (f, p + 4, 4));
       f->data_bytes += rd (f, p + 4, 4);
       p += 8 + csize;
@@ -849,6 +853,8 @@ inspect (const char *path, DatFile *out, DatPlan **plan, GError **error)
   g_clear_pointer (&f.scratch, g_byte_array_unref);
   if (ok && out != NULL)
     *out = f;
+  if (ok && plan != NULL && !f.plan->usable)
+    g_ptr_array_set_size (f.plan->buffers, 0);   /* what it kept is not needed */
   if (ok && plan != NULL)
     *plan = f.plan;
   else
