@@ -267,6 +267,9 @@ iochart_capture_page_capture_changed (IochartCapturePage *self, IochartCapture *
 
   g_set_object (&self->capture, capture);
   iochart_timeline_view_data_changed (self->timeline, capture, follow_span_ns);
+  /* the range moved with the data: the caller updates the figures at its own pace, not 150 ms
+   * after every change (a live view changes ten times a second) */
+  g_clear_handle_id (&self->figures_source, g_source_remove);
   /* a new device: refilled only then, since refilling resets the choice */
   if (devices == NULL || g_list_model_get_n_items (devices) != iochart_capture_get_n_devices (self->capture) + 1)
     fill_filters (self);

@@ -24,7 +24,8 @@ void                 iochart_capture_page_show_capture  (IochartCapturePage *sel
                                                          const char         *title);
 /* The capture shown grew, in place or into capture (a newer copy): the chart, the device list
  * and (with episodes) the steal episodes follow; the selection stays, and the range too or,
- * with follow_span_ns > 0, it becomes the last follow_span_ns. */
+ * with follow_span_ns > 0, it becomes the last follow_span_ns. The figures are the caller's to
+ * update (iochart_capture_page_update_figures). */
 void                 iochart_capture_page_capture_changed (IochartCapturePage *self,
                                                          IochartCapture     *capture,
                                                          gboolean            episodes,

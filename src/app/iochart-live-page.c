@@ -42,6 +42,8 @@ struct _IochartLivePage {
   guint               frame_tick;     /* updates, on the frame clock */
   gint64              due_us;         /* when the next update is due */
   gint64              update_cpu_ns;  /* the UI thread's CPU time in updates */
+  guint               n_waits;        /* frames an update waited for a layout of its copy */
+  gint64              update_wall_us; /* and the wall time they took */
   gint64              started_us, stopped_us;
   gboolean            recording;
   gboolean            paused;
@@ -150,7 +152,10 @@ refresh (IochartLivePage *self, gboolean last)
   gboolean second = now - self->last_status_us >= G_USEC_PER_SEC;
 
   if (iochart_timeline_view_is_reading (tl, iochart_live_capture_peek_next (self->live)))
-    return FALSE;
+    {
+      self->n_waits++;
+      return FALSE;
+    }
   c = self->capture = iochart_live_capture_update (self->live);
   self->n_updates++;
   if (iochart_capture_get_start_ns (c) == IOCHART_TIME_UNKNOWN)
@@ -183,6 +188,7 @@ refresh (IochartLivePage *self, gboolean last)
       self->last_status_us = now;
     }
   self->update_cpu_ns += thread_cpu_ns () - cpu0;
+  self->update_wall_us += g_get_monotonic_time () - now;
   return TRUE;
 }
 
@@ -448,6 +454,18 @@ gint64
 iochart_live_page_get_update_cpu_ns (IochartLivePage *self)
 {
   return self->update_cpu_ns;
+}
+
+gint64
+iochart_live_page_get_update_wall_us (IochartLivePage *self)
+{
+  return self->update_wall_us;
+}
+
+guint
+iochart_live_page_get_n_waits (IochartLivePage *self)
+{
+  return self->n_waits;
 }
 
 static void

@@ -43,5 +43,8 @@ guint               iochart_live_page_get_n_updates    (IochartLivePage         
 /* The UI thread's CPU time spent in those updates (taking the events, the chart's and the
  * figures' part on this thread), for tests. */
 gint64              iochart_live_page_get_update_cpu_ns (IochartLivePage             *self);
+gint64              iochart_live_page_get_update_wall_us (IochartLivePage            *self);
+/* Frames at which an update was due but waited for a layout still reading its copy. */
+guint               iochart_live_page_get_n_waits      (IochartLivePage              *self);
 
 G_END_DECLS

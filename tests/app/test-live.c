@@ -112,7 +112,9 @@ test_live (void)
   gint64 from0 = 0, to0 = 0, from, to, t0, paused_from, paused_to;
   guint updates0, updates1, classes_seen = 0;
   double rate, cpu0, ui0, load = 0;
-  gint64 in_updates0;
+  gint64 in_updates0, frames0, wall0;
+  guint waits0;
+  GdkFrameClock *clock;
   gint32 idle_pid = -1, be_pid = -1;
 
   dev = IOCHART_DEV_MAKE (atoi (g_getenv ("LIVE_DEVICE")), atoi (strchr (g_getenv ("LIVE_DEVICE"), ',') + 1));
@@ -127,6 +129,10 @@ test_live (void)
   cpu0 = cpu_s ();
   ui0 = thread_cpu_s ();
   in_updates0 = iochart_live_page_get_update_cpu_ns (page);
+  waits0 = iochart_live_page_get_n_waits (page);
+  wall0 = iochart_live_page_get_update_wall_us (page);
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (app_test_window ()));
+  frames0 = gdk_frame_clock_get_frame_counter (clock);
   updates0 = iochart_live_page_get_n_updates (page);
   for (gboolean shot = FALSE; iochart_live_page_is_recording (page);)
     {
@@ -156,6 +162,11 @@ test_live (void)
     }
   updates1 = iochart_live_page_get_n_updates (page);
   rate = (updates1 - updates0) / ((g_get_monotonic_time () - t0) / 1e6);
+  g_test_message ("following: %.1f frames a second, %u times an update waited a frame for a layout of its copy; "
+                  "%.1f ms wall time in an update",
+                  (gdk_frame_clock_get_frame_counter (clock) - frames0) / ((g_get_monotonic_time () - t0) / 1e6),
+                  iochart_live_page_get_n_waits (page) - waits0,
+                  (iochart_live_page_get_update_wall_us (page) - wall0) / 1e3 / MAX (iochart_live_page_get_n_updates (page) - updates0, 1));
   g_test_message ("following: %.1f updates a second; UI thread %.1f ms of CPU an update (%.1f ms in the "
                   "update itself), the app's threads %.0f ms (recording, layout and drawing); the view moved "
                   "from [%.3f, %.3f] s to [%.3f, %.3f] s", rate,

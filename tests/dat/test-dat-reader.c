@@ -4,6 +4,7 @@
 
 #include "iochart-loader.h"
 #include "iochart-readers-private.h"
+#include "analysis/iochart-summary.h"
 
 static char *
 sample_path (const char *name)
@@ -137,6 +138,71 @@ static void
 test_sample_mq_deadline (void)
 {
   check_sample ("ionice-mq-deadline");
+}
+
+/* ---- the direct read against libtracecmd's ---- */
+
+/* A capture's figures, requests and warnings as text, to compare two reads of one file. */
+static char *
+describe (IochartCapture *capture)
+{
+  g_autoptr(IochartSummary) summary = iochart_summary_new (capture, -1, 0);
+  const char * const *warnings = iochart_capture_get_warnings (capture);
+  GString *out = g_string_new (NULL);
+
+  iochart_summary_print (summary, out);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    g_string_append_printf (out, "warning %s\n", warnings[i]);
+  g_string_append_printf (out, "events %" G_GUINT64_FORMAT "\n", (guint64) iochart_capture_get_n_events (capture));
+  for (guint i = 0; i < iochart_capture_get_n_requests (capture); i++)
+    {
+      IochartRequest r;
+
+      iochart_capture_get_request (capture, i, &r);
+      g_string_append_printf (out, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                              " %" G_GUINT64_FORMAT " %u %u %u %u %u %u %u %u %u %u %u %d\n", r.queue_ns, r.insert_ns,
+                              r.issue_ns, r.complete_ns, r.sector, r.bytes, r.process, r.device, r.op, r.flags,
+                              r.klass, r.level, r.class_source, r.issues, r.requeues, r.merges, r.error);
+    }
+  for (guint i = 0; i < iochart_capture_get_n_processes (capture); i++)
+    {
+      const IochartProcess *p = iochart_capture_get_process (capture, i);
+
+      g_string_append_printf (out, "process %d %s %u %u\n", p->pid, p->comm, p->klass, p->class_source);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+read_described (const char *path, gboolean direct)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartCapture) capture = NULL;
+
+  g_assert_true (direct ? _iochart_dat_read (b, path, &error) : _iochart_dat_read_libtracecmd (b, path, &error));
+  g_assert_no_error (error);
+  capture = _iochart_builder_finish (b);
+  return describe (capture);
+}
+
+/* The direct read (only the wanted event formats, kbuffer over the pages) must hand the builder
+ * what libtracecmd's open and iteration hand it: every sample, instance buffer or top level. */
+static void
+test_direct_equals_libtracecmd (void)
+{
+  const char *samples[] = { "ionice-bfq.dat", "ionice-mq-deadline.dat", "sim-deadline-idle-vs-normal.dat",
+                            "sim-none-alone.dat" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_autofree char *path = sample_path (samples[i]);
+      g_autofree char *direct = read_described (path, TRUE);
+      g_autofree char *lib = read_described (path, FALSE);
+
+      g_assert_cmpuint (strlen (direct), >, 10000);
+      g_assert_cmpstr (direct, ==, lib);
+    }
 }
 
 /* ---- made-up headers, both byte orders ---- */
@@ -275,6 +341,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/dat/sample/bfq", test_sample_bfq);
   g_test_add_func ("/dat/sample/mq-deadline", test_sample_mq_deadline);
+  g_test_add_func ("/dat/sample/direct-equals-libtracecmd", test_direct_equals_libtracecmd);
   g_test_add_func ("/dat/check/options-past-end", test_options_past_end);
   g_test_add_func ("/dat/check/cpu-data-past-end", test_cpu_data_past_end);
   g_test_add_func ("/dat/check/bad-section-id", test_bad_section_id);

@@ -178,6 +178,17 @@ make_events (guint seed, gint64 seconds, guint n_procs)
   return make_events_lives (seed, seconds, n_procs, (gint32) (seconds * 1000));
 }
 
+/* Feeds events [from, from + n) through the live capture's builder, as its worker would. */
+static void
+feed (IochartLiveCapture *live, const GArray *evs, guint from, guint n)
+{
+  IochartBuilder *b = _iochart_live_capture_lock (live);
+
+  for (guint i = 0; i < n; i++)
+    apply (b, &g_array_index (evs, Ev, from + i));
+  _iochart_live_capture_unlock (live);
+}
+
 static IochartCapture *
 batch_with_rules (const GArray *evs, guint n, const IochartClassRule *rules, guint n_rules)
 {
@@ -294,13 +305,10 @@ test_snapshot_equals_batch (void)
   while (fed < evs->len)
     {
       guint n = MIN (evs->len - fed, (guint) g_rand_int_range (rand, 1, evs->len / 20));
-      IochartBuilder *b = _iochart_live_capture_lock (live);
       IochartCapture *snap;
       g_autoptr(IochartCapture) ref = NULL;
 
-      for (guint i = 0; i < n; i++)
-        apply (b, &g_array_index (evs, Ev, fed + i));
-      _iochart_live_capture_unlock (live);
+      feed (live, evs, fed, n);
       fed += n;
       snap = iochart_live_capture_update (live);
       ref = batch (evs, fed);
@@ -343,11 +351,9 @@ test_builder_forgets (void)
   for (guint fed = 0; fed < evs->len;)
     {
       guint n = MIN (evs->len - fed, 200u);
-      IochartBuilder *b = _iochart_live_capture_lock (live);
+      IochartBuilder *b;
 
-      for (guint i = 0; i < n; i++)
-        apply (b, &g_array_index (evs, Ev, fed + i));
-      _iochart_live_capture_unlock (live);
+      feed (live, evs, fed, n);
       fed += n;
       total = iochart_capture_get_n_requests (iochart_live_capture_update (live));
       b = _iochart_live_capture_lock (live);
@@ -374,13 +380,10 @@ test_window (void)
   for (guint fed = 0; fed < evs->len;)
     {
       guint n = MIN (evs->len - fed, 500u);
-      IochartBuilder *b = _iochart_live_capture_lock (live);
       IochartCapture *c;
       guint tasks = 0, old = 0;
 
-      for (guint i = 0; i < n; i++)
-        apply (b, &g_array_index (evs, Ev, fed + i));
-      _iochart_live_capture_unlock (live);
+      feed (live, evs, fed, n);
       fed += n;
       c = iochart_live_capture_update (live);
       for (guint i = 0; i < iochart_capture_get_n_processes (c); i++)
@@ -423,11 +426,9 @@ test_window_drops_processes (void)
   for (guint fed = 0; fed < evs->len;)
     {
       guint n = MIN (evs->len - fed, 2000u);
-      IochartBuilder *b = _iochart_live_capture_lock (live);
+      IochartBuilder *b;
 
-      for (guint i = 0; i < n; i++)
-        apply (b, &g_array_index (evs, Ev, fed + i));
-      _iochart_live_capture_unlock (live);
+      feed (live, evs, fed, n);
       fed += n;
       c = iochart_live_capture_update (live);
       max_snap = MAX (max_snap, iochart_capture_get_n_processes (c));
@@ -497,12 +498,9 @@ test_rules (void)
   for (guint fed = 0; fed < evs->len;)
     {
       guint n = MIN (evs->len - fed, evs->len / 7 + 1);
-      IochartBuilder *b = _iochart_live_capture_lock (live);
       g_autoptr(IochartCapture) ref = NULL;
 
-      for (guint i = 0; i < n; i++)
-        apply (b, &g_array_index (evs, Ev, fed + i));
-      _iochart_live_capture_unlock (live);
+      feed (live, evs, fed, n);
       fed += n;
       ref = batch_with_rules (evs, fed, rules, G_N_ELEMENTS (rules));
       assert_same (iochart_live_capture_update (live), ref);

@@ -88,28 +88,43 @@ typedef struct {
   guint8      len;
 } Comm;
 
+/* What the merge's side works out from the records as it reads them. */
 typedef struct {
-  IochartBuilder *b;
   GHashTable     *comms;       /* pid -> Comm*, pointing into the mappings */
   GStringChunk   *short_comms; /* names from PROCESS notes shorter than 16 bytes */
   gint32          last_pid;
   Comm            last_comm;
-  guint32         named_dev;
-  gboolean        dev_named;
+  gboolean        dev_named;   /* the device of the first block record has its name */
+  guint8          rwbs[1 << 9][2]; /* op, flags by category bits; op 0xff: not yet worked out */
+} Decoder;
+
+/* The builder's side. */
+typedef struct {
+  IochartBuilder *b;
   gboolean        have_wall;
   gint64          wall_offset_ns;
-  guint8          rwbs[1 << 9][2]; /* op, flags by category bits; op 0xff: not yet worked out */
 } Reader;
 
-/* One record as the merge hands it on (where it lies: the builder's side decodes it, so that
- * little crosses between the cores), or a warning the merge gave at that point. */
+typedef enum { ITEM_BLOCK, ITEM_COMM, ITEM_NOTE, ITEM_DEVICE, ITEM_WARNING } ItemKind;
+
+/* One record as the merge hands it on: a block record or a PROCESS note decoded already (the
+ * merge's core has time to spare, the builder's has not), any other note where it lies, the
+ * name of the device, or a warning the merge gave at that point. */
 typedef struct {
-  const guint8  *rec;
-  const CpuFile *f;
-  char          *warning;   /* not NULL: no record, this to say */
+  guint8 kind;     /* ItemKind */
+  guint8 action;   /* ITEM_BLOCK: an IochartBlockAction */
+  union {
+    IochartBlockEvent ev;
+    struct { gint64 ts_ns; gint32 pid; const char *comm; guint8 len; } comm;
+    struct { const guint8 *rec; const CpuFile *f; } note;
+    struct { guint32 dev; char *name; } device;
+    char *warning;
+  };
 } Item;
 
-#define BATCH_ITEMS 4096
+#define BATCH_ITEMS 2048
+/* room for a record, the device's name before it and the warning its successor may bring */
+#define BATCH_ROOM 3
 
 typedef struct {
   Item     items[BATCH_ITEMS];
@@ -129,6 +144,7 @@ typedef struct {
   guint64         merged;
   Batch          *sink;     /* warnings go here while a batch fills, else straight to b */
   IochartSchedNoteTracker notes;  /* fed the notes handed on, as the builder's own is */
+  Decoder         d;
 } Merger;
 
 /* ---- one CPU file ---- */
@@ -227,7 +243,7 @@ merger_warn (Merger *m, const char *format, ...)
   text = g_strdup_vprintf (format, args);
   va_end (args);
   if (m->sink != NULL)
-    m->sink->items[m->sink->n++] = (Item) { .warning = text };
+    m->sink->items[m->sink->n++] = (Item) { .kind = ITEM_WARNING, .warning = text };
   else
     {
       _iochart_builder_warn (m->b, "%s", text);
@@ -301,11 +317,35 @@ cpu_file_load (Merger *m, CpuFile *f)
   f->live = TRUE;
 }
 
+/* Moves to f's next record. A sound record in the host's byte order, in time order, is the
+ * common case and is taken here inline; anything else goes through cpu_file_load(). */
 static inline void
 cpu_file_advance (Merger *m, CpuFile *f)
 {
+  gsize left;
+
   f->off += sizeof (BlkIoTrace) + f->cur.pdu_len;
   f->records++;
+  left = f->len - f->off;
+  if (G_LIKELY (left >= sizeof (BlkIoTrace) && !f->swap))
+    {
+      const guint8 *p = f->data + f->off;
+      guint64 time;
+      guint32 magic;
+      guint16 pdu_len;
+
+      memcpy (&magic, p, 4);
+      memcpy (&time, p + G_STRUCT_OFFSET (BlkIoTrace, time), 8);
+      memcpy (&pdu_len, p + G_STRUCT_OFFSET (BlkIoTrace, pdu_len), 2);
+      if (G_LIKELY (magic == f->magic_raw && pdu_len <= left - sizeof (BlkIoTrace) && time >= f->last_time))
+        {
+          if (left > 4096)
+            __builtin_prefetch (p + 4096);   /* as cpu_file_load() does */
+          memcpy (&f->cur, p, sizeof f->cur);
+          f->last_time = time;
+          return;
+        }
+    }
   cpu_file_load (m, f);
 }
 
@@ -374,38 +414,88 @@ rwbs_work_out (guint32 cat, guint32 bytes, guint8 *out)
 }
 
 static const Comm *
-comm_of (Reader *r, gint32 pid)
+comm_of (Decoder *d, gint32 pid)
 {
   const Comm *c;
 
-  if (pid == r->last_pid)
-    return &r->last_comm;
-  c = g_hash_table_lookup (r->comms, GINT_TO_POINTER (pid));
+  if (pid == d->last_pid)
+    return &d->last_comm;
+  c = g_hash_table_lookup (d->comms, GINT_TO_POINTER (pid));
   if (c == NULL)
     return NULL;
-  r->last_pid = pid;
-  r->last_comm = *c;
+  d->last_pid = pid;
+  d->last_comm = *c;
   return c;
 }
 
+/* A PROCESS note: the pid's name from here on, for the records that follow and the builder. */
 static void
-on_process_note (Reader *r, const BlkIoTrace *t, const char *pdu, gsize len)
+decode_process_note (Decoder *d, const BlkIoTrace *t, const guint8 *record_pdu, Item *it)
 {
-  Comm *c = g_hash_table_lookup (r->comms, GINT_TO_POINTER (t->pid));
+  gsize len;
+  const char *pdu = (const char *) note_payload (t, record_pdu, &len);
+  Comm *c = g_hash_table_lookup (d->comms, GINT_TO_POINTER (t->pid));
 
   len = strnlen (pdu, MIN (len, 16));
   if (c == NULL)
     {
       c = g_new (Comm, 1);
-      g_hash_table_insert (r->comms, GINT_TO_POINTER (t->pid), c);
+      g_hash_table_insert (d->comms, GINT_TO_POINTER (t->pid), c);
     }
-  c->comm = len == 16 ? pdu : g_string_chunk_insert_len (r->short_comms, pdu, len);
+  c->comm = len == 16 ? pdu : g_string_chunk_insert_len (d->short_comms, pdu, len);
   c->len = len;
-  r->last_pid = -1;
-  _iochart_builder_comm (r->b, t->time, t->pid, c->comm, c->len);
-  _iochart_builder_add_events (r->b, 1);
+  d->last_pid = -1;
+  it->kind = ITEM_COMM;
+  it->comm.ts_ns = t->time;
+  it->comm.pid = t->pid;
+  it->comm.comm = c->comm;
+  it->comm.len = c->len;
 }
 
+/* A block record as the builder takes it. */
+static void
+decode_block (Decoder *d, const BlkIoTrace *t, Item *it)
+{
+  guint32 cat = t->action >> 16, code = t->action & 0xff;
+  guint8 *rw = d->rwbs[rwbs_index (cat, t->bytes)];
+  IochartBlockEvent *ev = &it->ev;
+  const Comm *comm;
+
+  if (G_UNLIKELY (rw[0] == 0xff))
+    rwbs_work_out (cat, t->bytes, rw);
+  it->kind = ITEM_BLOCK;
+  it->action = code < G_N_ELEMENTS (action_of) ? action_of[code] : IOCHART_BLOCK_OTHER;
+  *ev = (IochartBlockEvent) IOCHART_BLOCK_EVENT_INIT;
+  ev->ts_ns = t->time;
+  ev->dev = t->device;
+  ev->sector = t->sector;
+  ev->nr_sector = t->bytes >> 9;
+  ev->bytes = t->bytes;
+  ev->op = rw[0];
+  ev->flags = rw[1];
+  ev->pid = t->pid;
+  ev->error = (gint16) t->error;
+  if ((comm = comm_of (d, t->pid)) != NULL)
+    {
+      ev->comm = comm->comm;
+      ev->comm_len = comm->len;
+    }
+}
+
+/* The files are named after the device they traced: the name, or NULL. */
+static char *
+device_name_of (const CpuFile *f)
+{
+  g_autofree char *base = g_path_get_basename (f->path);
+  char *dot = strstr (base, ".blktrace.");
+
+  if (dot == NULL || dot == base)
+    return NULL;
+  *dot = '\0';
+  return g_steal_pointer (&base);
+}
+
+/* A note other than PROCESS (the merge decodes those). */
 static void
 on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *record_pdu)
 {
@@ -415,9 +505,6 @@ on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *record_
 
   switch (t->action & 0xff)
     {
-    case TN_PROCESS:
-      on_process_note (r, t, (const char *) pdu, len);
-      break;
     case TN_TIMESTAMP:
       if (len >= 8 && !r->have_wall)
         {
@@ -439,53 +526,6 @@ on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *record_
       _iochart_builder_add_events (r->b, 1);
       break;
     }
-}
-
-static void
-on_record (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *pdu)
-{
-  guint32 cat = t->action >> 16, code = t->action & 0xff;
-  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
-  const Comm *comm;
-  guint8 *rw;
-
-  if (cat & TC_NOTIFY)
-    {
-      on_note (r, f, t, pdu);
-      return;
-    }
-  if (G_UNLIKELY (!r->dev_named))
-    {
-      g_autofree char *base = g_path_get_basename (f->path);
-      char *dot = strstr (base, ".blktrace.");
-
-      /* The files are named after the device they traced. */
-      if (dot != NULL && dot != base)
-        {
-          *dot = '\0';
-          _iochart_builder_device_name (r->b, t->device, base);
-        }
-      r->dev_named = TRUE;
-    }
-  rw = r->rwbs[rwbs_index (cat, t->bytes)];
-  if (G_UNLIKELY (rw[0] == 0xff))
-    rwbs_work_out (cat, t->bytes, rw);
-  ev.ts_ns = t->time;
-  ev.dev = t->device;
-  ev.sector = t->sector;
-  ev.nr_sector = t->bytes >> 9;
-  ev.bytes = t->bytes;
-  ev.op = rw[0];
-  ev.flags = rw[1];
-  ev.pid = t->pid;
-  ev.error = (gint16) t->error;
-  if ((comm = comm_of (r, t->pid)) != NULL)
-    {
-      ev.comm = comm->comm;
-      ev.comm_len = comm->len;
-    }
-  _iochart_builder_block (r->b, code < G_N_ELEMENTS (action_of) ? action_of[code] : IOCHART_BLOCK_OTHER,
-                          &ev);
 }
 
 /* ---- the merge ---- */
@@ -546,6 +586,32 @@ merge_drops (Merger *m, const CpuFile *f, Batch *batch)
   return TRUE;
 }
 
+/* Puts f's current record into the batch as the builder will take it, unless it is dropped. */
+static inline void
+hand_on (Merger *m, const CpuFile *f, Batch *batch)
+{
+  const BlkIoTrace *t = &f->cur;
+
+  if (merge_drops (m, f, batch))
+    return;
+  if (!(t->action & (TC_NOTIFY << 16)))
+    {
+      if (G_UNLIKELY (!m->d.dev_named))
+        {
+          char *name = device_name_of (f);
+
+          if (name != NULL)
+            batch->items[batch->n++] = (Item) { .kind = ITEM_DEVICE, .device = { t->device, name } };
+          m->d.dev_named = TRUE;
+        }
+      decode_block (&m->d, t, &batch->items[batch->n++]);
+    }
+  else if ((t->action & 0xff) == TN_PROCESS)
+    decode_process_note (&m->d, t, f->data + f->off + sizeof *t, &batch->items[batch->n++]);
+  else
+    batch->items[batch->n++] = (Item) { .kind = ITEM_NOTE, .note = { f->data + f->off, f } };
+}
+
 /* The file whose record comes next after the heap's top: NULL when the top is alone. */
 static inline const CpuFile *
 runner_up (const Merger *m)
@@ -564,8 +630,7 @@ take_run (Merger *m, CpuFile *f, const CpuFile *rival, Batch *batch)
 {
   do
     {
-      if (G_LIKELY (!merge_drops (m, f, batch)))
-        batch->items[batch->n++] = (Item) { f->data + f->off, f, NULL };
+      hand_on (m, f, batch);
       cpu_file_advance (m, f);
       if (G_UNLIKELY ((++m->merged & 0xffff) == 0))
         {
@@ -576,7 +641,7 @@ take_run (Merger *m, CpuFile *f, const CpuFile *rival, Batch *batch)
           batch->progress = (double) done_bytes / MAX (m->total_bytes, 1);
         }
     }
-  while (f->live && batch->n + 2 <= BATCH_ITEMS && (rival == NULL || before (f, rival)));
+  while (f->live && batch->n + BATCH_ROOM <= BATCH_ITEMS && (rival == NULL || before (f, rival)));
 }
 
 /* Fills a batch with the next records in time order; FALSE when every file is done. */
@@ -587,8 +652,7 @@ merge_batch (Merger *m, Batch *batch)
   batch->quiet = 0;
   batch->progress = -1;
   m->sink = batch;
-  /* room for a record and the warning its successor may bring */
-  while (m->n > 0 && batch->n + 2 <= BATCH_ITEMS)
+  while (m->n > 0 && batch->n + BATCH_ROOM <= BATCH_ITEMS)
     {
       CpuFile *f = m->heap[0];
 
@@ -613,15 +677,31 @@ build_batch (Reader *r, Batch *batch)
       Item *it = &batch->items[i];
       BlkIoTrace t;
 
-      if (G_UNLIKELY (it->warning != NULL))
+      switch ((ItemKind) it->kind)
         {
+        case ITEM_BLOCK:
+          _iochart_builder_block (r->b, it->action, &it->ev);
+          records++;
+          break;
+        case ITEM_COMM:
+          _iochart_builder_comm (r->b, it->comm.ts_ns, it->comm.pid, it->comm.comm, it->comm.len);
+          _iochart_builder_add_events (r->b, 1);
+          records++;
+          break;
+        case ITEM_NOTE:
+          record_decode (it->note.f, it->note.rec, &t);
+          on_note (r, it->note.f, &t, it->note.rec + sizeof t);
+          records++;
+          break;
+        case ITEM_DEVICE:
+          _iochart_builder_device_name (r->b, it->device.dev, it->device.name);
+          g_free (it->device.name);
+          break;
+        case ITEM_WARNING:
           _iochart_builder_warn (r->b, "%s", it->warning);
-          g_clear_pointer (&it->warning, g_free);
-          continue;
+          g_free (it->warning);
+          break;
         }
-      record_decode (it->f, it->rec, &t);
-      on_record (r, it->f, &t, it->rec + sizeof t);
-      records++;
     }
   _iochart_builder_quiet_events (r->b, batch->quiet, batch->quiet_min_ns, batch->quiet_max_ns);
   records += batch->quiet;
@@ -750,17 +830,16 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   g_autofree CpuFile **heap = g_new (CpuFile *, n_files);
   g_autoptr(GError) first_error = NULL;
   Reader *r = g_new0 (Reader, 1);
-  Merger m = { .b = b, .heap = heap };
+  Merger m = { .b = b, .heap = heap, .d.last_pid = -1 };
   gsize lost = 0;
   guint worst = 0;
   guint64 records = 0;
   gboolean ok = TRUE;
 
   r->b = b;
-  r->comms = g_hash_table_new_full (NULL, NULL, NULL, comm_free);
-  r->short_comms = g_string_chunk_new (1024);
-  r->last_pid = -1;
-  memset (r->rwbs, 0xff, sizeof r->rwbs);
+  m.d.comms = g_hash_table_new_full (NULL, NULL, NULL, comm_free);
+  m.d.short_comms = g_string_chunk_new (1024);
+  memset (m.d.rwbs, 0xff, sizeof m.d.rwbs);
   warn_missing_cpus (b, cpu_files);
   for (guint i = 0; i < n_files; i++)
     {
@@ -818,8 +897,8 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
                                files[i].path, files[i].out_of_order);
       g_clear_pointer (&files[i].map, g_mapped_file_unref);
     }
-  g_hash_table_unref (r->comms);
-  g_string_chunk_free (r->short_comms);
+  g_hash_table_unref (m.d.comms);
+  g_string_chunk_free (m.d.short_comms);
   g_free (r);
   return ok;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
 #include <zstd.h>
 
 #include "iochart-readers-private.h"
@@ -24,6 +25,7 @@
 #define DAT_SECTION_COMPRESSED 1
 #define DAT_MAX_OPTION_SECTIONS 4096
 #define DAT_MAX_INFLATED (256u << 20)   /* a text section inflated to check it: kallsyms is ~20 MB */
+#define DAT_MAX_KEPT (512u << 20)  /* inflated CPU data the direct read keeps in memory, at most */
 #define PROGRESS_EVERY 16384       /* records between progress reports */
 #define PROGRESS_CPUS  256
 
@@ -43,7 +45,34 @@ typedef struct {
   guint64       inflated_off;    /* and where that section is in the file */
   ZSTD_DCtx    *zstd;            /* for the CPU data's chunks, with their scratch buffer */
   GByteArray   *scratch;
+  /* what the direct read (read_direct ()) needs, kept when the caller asks (DatFile.plan != NULL) */
+  struct DatPlan *plan;
 } DatFile;
+
+/* One CPU's data as the direct read takes it: in the mapped file, or inflated (owned). */
+typedef struct {
+  guint         cpu;
+  const guint8 *data;
+  guint64       size;
+  GByteArray   *inflated;
+} DatCpu;
+
+typedef struct {
+  gboolean top;                  /* the top-level buffer, read before the instances as libtracecmd does */
+  guint    page_size;
+  GArray  *cpus;                 /* DatCpu */
+} DatBuffer;
+
+/* Where a v7 file keeps what the direct read needs, and whether it can read it at all. */
+typedef struct DatPlan {
+  GMappedFile *mapped;
+  gboolean     usable;           /* v7, known compression, no option that moves timestamps */
+  guint        long_size;
+  guint64      header_info;      /* section offsets */
+  guint64      event_formats;
+  GPtrArray   *buffers;          /* DatBuffer *, in option order */
+  guint64      kept;             /* bytes of CPU data inflated and kept */
+} DatPlan;
 
 /* v7 option (and section) ids we follow */
 enum {
@@ -367,7 +396,7 @@ check_chunk (DatFile *f, guint64 p, guint64 csize, guint64 usize, const char *ch
  * then (csize, usize, bytes) chunks. */
 static gboolean
 check_cpu_data (DatFile *f, const char *buffer, guint cpu, guint64 off, guint64 size, guint page_size,
-                gboolean chunked, GError **error)
+                gboolean chunked, GByteArray *keep, GError **error)
 {
   g_autofree char *what = g_strdup_printf ("cpu %u data of %s", cpu, buffer);
   guint64 n, p;
@@ -393,10 +422,52 @@ check_cpu_data (DatFile *f, const char *buffer, guint cpu, guint64 off, guint64 
       if (!need (f, p, 8, chunk, error) || !need (f, p + 8, (csize = rd (f, p, 4)), chunk, error) ||
           !check_chunk (f, p, csize, rd (f, p + 4, 4), chunk, error))
         return FALSE;
+      if (keep != NULL && f->plan->usable && (f->plan->kept += rd (f, p + 4, 4)) > DAT_MAX_KEPT)
+        f->plan->usable = FALSE;   /* libtracecmd inflates a large file's data into a temporary file */
+      if (keep != NULL && f->plan->usable)
+        g_byte_array_append (keep, f->scratch->data, rd (f, p + 4, 4));
       f->data_bytes += rd (f, p + 4, 4);
       p += 8 + csize;
     }
   return TRUE;
+}
+
+static void
+dat_buffer_free (gpointer data)
+{
+  DatBuffer *b = data;
+
+  for (guint i = 0; i < b->cpus->len; i++)
+    if (g_array_index (b->cpus, DatCpu, i).inflated != NULL)
+      g_byte_array_unref (g_array_index (b->cpus, DatCpu, i).inflated);
+  g_array_unref (b->cpus);
+  g_free (b);
+}
+
+static void
+dat_plan_free (DatPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_clear_pointer (&plan->mapped, g_mapped_file_unref);
+  g_clear_pointer (&plan->buffers, g_ptr_array_unref);
+  g_free (plan);
+}
+
+/* A buffer the direct read will take (NULL when no plan is kept). */
+static DatBuffer *
+plan_buffer (DatFile *f, gboolean top, guint page_size)
+{
+  DatBuffer *b;
+
+  if (f->plan == NULL)
+    return NULL;
+  b = g_new0 (DatBuffer, 1);
+  b->top = top;
+  b->page_size = page_size;
+  b->cpus = g_array_new (FALSE, FALSE, sizeof (DatCpu));
+  g_ptr_array_add (f->plan->buffers, b);
+  return b;
 }
 
 /* BUFFER option: section offset, name, clock, page size, cpu count, (cpu, offset, size)... */
@@ -405,6 +476,7 @@ check_buffer_v7 (DatFile *f, guint64 p, guint64 end, GError **error)
 {
   g_autofree char *label = NULL;
   const char *name, *clock;
+  DatBuffer *buffer;
   guint64 section;
   guint16 flags;
   guint ncpus, page_size;
@@ -427,10 +499,28 @@ check_buffer_v7 (DatFile *f, guint64 p, guint64 end, GError **error)
                     label, ncpus, end - p);
   if (!check_section (f, section, OPT_BUFFER, label, &flags, NULL, NULL, error))
     return FALSE;
+  buffer = plan_buffer (f, *name == '\0', page_size);
   for (guint i = 0; i < ncpus; i++, p += 20)
-    if (!check_cpu_data (f, label, rd (f, p, 4), rd (f, p + 4, 8), rd (f, p + 12, 8), page_size,
-                         (flags & DAT_SECTION_COMPRESSED) != 0, error))
-      return FALSE;
+    {
+      DatCpu c = { .cpu = rd (f, p, 4), .data = f->data + rd (f, p + 4, 8), .size = rd (f, p + 12, 8) };
+      gboolean chunked = (flags & DAT_SECTION_COMPRESSED) != 0;
+
+      if (buffer != NULL && chunked && g_strcmp0 (f->compression, "zstd") == 0)
+        c.inflated = g_byte_array_new ();
+      if (!check_cpu_data (f, label, c.cpu, rd (f, p + 4, 8), c.size, page_size, chunked, c.inflated, error))
+        {
+          if (c.inflated != NULL)
+            g_byte_array_unref (c.inflated);
+          return FALSE;
+        }
+      if (c.inflated != NULL)
+        {
+          c.data = c.inflated->data;
+          c.size = c.inflated->len;
+        }
+      if (buffer != NULL)
+        g_array_append_val (buffer->cpus, c);
+    }
   return TRUE;
 }
 
@@ -518,6 +608,23 @@ check_tail_v7 (const DatFile *f, guint64 end, GError **error)
   return check_section (f, end, id, section_name (id), NULL, NULL, NULL, error);
 }
 
+/* What the direct read takes from an option: where the header page and the event formats are;
+ * an option that moves timestamps (date, offset, time shift, guest, tsc2nsec) or a latency buffer
+ * leaves the file to libtracecmd. */
+static void
+plan_option (DatPlan *plan, const DatFile *f, guint id, guint64 p, guint64 size)
+{
+  enum { OPT_DATE = 1, OPT_OFFSET = 7, OPT_TIME_SHIFT = 12, OPT_GUEST = 13, OPT_TSC2NSEC = 14 };
+
+  if (id == OPT_HEADER_INFO && size >= 8)
+    plan->header_info = rd (f, p, 8);
+  if (id == OPT_EVENT_FORMATS && size >= 8)
+    plan->event_formats = rd (f, p, 8);
+  if (id == OPT_DATE || id == OPT_OFFSET || id == OPT_TIME_SHIFT || id == OPT_GUEST || id == OPT_TSC2NSEC ||
+      id == OPT_BUFFER_TEXT)
+    plan->usable = FALSE;
+}
+
 static gboolean
 check_options_v7 (DatFile *f, guint64 off, GError **error)
 {
@@ -534,7 +641,11 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
         return FALSE;
       /* trace-cmd writes options uncompressed; a compressed one we leave to libtracecmd. */
       if (flags & DAT_SECTION_COMPRESSED)
-        return TRUE;
+        {
+          if (f->plan != NULL)
+            f->plan->usable = FALSE;
+          return TRUE;
+        }
       end += p;
       last_end = MAX (last_end, end);
       while (p < end)
@@ -559,6 +670,8 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
             }
           if (id == OPT_BUFFER && !check_buffer_v7 (f, p, p + size, error))
             return FALSE;
+          if (f->plan != NULL)
+            plan_option (f->plan, f, id, p, size);
           if (id == OPT_CPUSTAT)
             add_cpu_stats (f, p, size);
           if (id == OPT_EVENT_FORMATS)
@@ -587,7 +700,7 @@ check_flyrecord_v6 (DatFile *f, guint64 p, guint ncpus, const char *name, GError
   if (!need (f, p, (guint64) ncpus * 16, "cpu table", error))
     return FALSE;
   for (guint i = 0; i < ncpus; i++, p += 16)
-    if (!check_cpu_data (f, label, i, rd (f, p, 8), rd (f, p + 8, 8), f->page_size, FALSE, error))
+    if (!check_cpu_data (f, label, i, rd (f, p, 8), rd (f, p + 8, 8), f->page_size, FALSE, NULL, error))
       return FALSE;
   return TRUE;
 }
@@ -693,18 +806,27 @@ check_layout (DatFile *f, GError **error)
     return damaged (f, error, p + 1, "bad long size %u", f->data[p + 1]);
   f->page_size = rd (f, p + 2, 4);
   p += 6;
+  if (f->plan != NULL)
+    f->plan->long_size = f->data[p - 5];
   if (version[0] == '6')
-    return check_v6 (f, p, error);
+    {
+      if (f->plan != NULL)
+        f->plan->usable = FALSE;
+      return check_v6 (f, p, error);
+    }
   if ((f->compression = name = take_string (f, &p, f->size, "compression name", error)) == NULL ||
       take_string (f, &p, f->size, "compression version", error) == NULL ||
       !need (f, p, 8, "first options offset", error))
     return FALSE;
+  if (f->plan != NULL && strcmp (name, "zstd") != 0 && strcmp (name, "none") != 0)
+    f->plan->usable = FALSE;
   return check_options_v7 (f, rd (f, p, 8), error);
 }
 
-/* Fills *out (its data pointer is not valid after return). */
+/* Fills *out (its data pointer is not valid after return unless plan is given: then *plan holds
+ * the mapping and what the direct read needs). */
 static gboolean
-inspect (const char *path, DatFile *out, GError **error)
+inspect (const char *path, DatFile *out, DatPlan **plan, GError **error)
 {
   g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GError) local = NULL;
@@ -719,11 +841,26 @@ inspect (const char *path, DatFile *out, GError **error)
     }
   f.data = (const guint8 *) g_mapped_file_get_contents (mapped);
   f.size = g_mapped_file_get_length (mapped);
+  if (plan != NULL)
+    {
+      f.plan = g_new0 (DatPlan, 1);
+      f.plan->usable = TRUE;
+      f.plan->buffers = g_ptr_array_new_with_free_func (dat_buffer_free);
+      f.plan->mapped = g_mapped_file_ref (mapped);
+    }
   ok = check_layout (&f, error);
   g_clear_pointer (&f.zstd, ZSTD_freeDCtx);
   g_clear_pointer (&f.scratch, g_byte_array_unref);
   if (ok && out != NULL)
     *out = f;
+  if (ok && plan != NULL && !f.plan->usable)
+    g_ptr_array_set_size (f.plan->buffers, 0);   /* what it kept is not needed */
+  if (ok && plan != NULL)
+    *plan = f.plan;
+  else
+    dat_plan_free (f.plan);
+  if (out != NULL)
+    out->plan = NULL;
   return ok;
 }
 
@@ -737,7 +874,7 @@ gboolean
 _iochart_dat_check (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, FALSE);
-  return inspect (path, NULL, error);
+  return inspect (path, NULL, NULL, error);
 }
 
 /* ---- the guard around libtracecmd ---- */
@@ -894,6 +1031,9 @@ typedef struct {
   guint              n_ids;
 } EventTable;
 
+typedef struct Stream Stream;
+static guint64 streams_done (const Stream *s, guint n);
+
 typedef struct {
   IochartBuilder         *b;
   const char             *path;
@@ -910,6 +1050,8 @@ typedef struct {
   guint64               (*offsets)[PROGRESS_CPUS][2];
   guint64                 data_bytes;
   guint64                 last_offset;  /* of the last record read, for messages */
+  Stream                 *streams;      /* the direct read's (progress from their positions) */
+  guint                   n_streams;
 } ReadState;
 
 static void
@@ -1177,6 +1319,8 @@ report_progress (ReadState *st)
 
   if (st->data_bytes == 0)
     return;
+  if (st->streams != NULL)
+    done = streams_done (st->streams, st->n_streams);
   for (guint h = 0; h < st->n_handles; h++)
     for (guint c = 0; c < PROGRESS_CPUS; c++)
       done += st->offsets[h][c][1] - st->offsets[h][c][0];
@@ -1221,11 +1365,10 @@ desc_for (ReadState *st, const EventTable *t, const struct tep_record *rec)
   return d;
 }
 
-static int
-on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+/* A record, from either read: counted, then handed to dispatch () if we read its event. */
+static void
+take_record (ReadState *st, const EventTable *t, struct tep_record *rec)
 {
-  ReadState *st = data;
-  EventTable *t = table_for (st, handle);
   const EventDesc *d;
 
   st->last_offset = rec->offset;
@@ -1233,10 +1376,8 @@ on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void 
     st->n_missed += rec->missed_events > 0 ? (guint64) rec->missed_events : 1;
   if (G_UNLIKELY (++st->n_records % PROGRESS_EVERY == 0))
     report_progress (st);
-  if (st->data_bytes != 0)
-    track_offset (st, handle, rec);
   if ((d = desc_for (st, t, rec)) == NULL)
-    return 0;
+    return;
   {
     /* our code: unguarded (see guarded ()) */
     sigjmp_buf *guard = lib_fault;
@@ -1245,6 +1386,16 @@ on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void 
     dispatch (st, d, t->tep, rec);
     lib_fault = guard;
   }
+}
+
+static int
+on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+{
+  ReadState *st = data;
+
+  if (st->data_bytes != 0)
+    track_offset (st, handle, rec);
+  take_record (st, table_for (st, handle), rec);
   return 0;
 }
 
@@ -1256,21 +1407,315 @@ iterate_call (gpointer data)
   tracecmd_iterate_events_multi (st->handles, st->n_handles, on_record, st);
 }
 
-gboolean
-_iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
+/* ---- reading without libtracecmd's open ---- */
+
+/* libtracecmd's open parses every event format the kernel has (about 1,500), kallsyms and the
+ * printk formats: three quarters of its work, none of it needed here. A v7 file whose layout the
+ * check has walked is read directly instead: the ring buffer's header page and only the wanted
+ * event formats go into a libtraceevent handle, and each CPU's pages (mapped, or inflated by the
+ * check) through kbuffer, merged by time in libtracecmd's own order (the top-level buffer, then the
+ * instances, each CPU in turn; the earliest record, the first stream on a tie), so that the builder
+ * sees the same records in the same order. */
+
+struct Stream {
+  const guint8      *data;
+  guint64            size;
+  guint64            pos;       /* of the loaded page */
+  guint64            base;      /* where the stream starts in the offsets records carry */
+  guint              page_size;
+  guint              cpu;
+  struct kbuffer    *kbuf;
+  const guint8      *page;      /* the loaded page */
+  void              *rec;       /* the next record's data; NULL: the stream has ended */
+  unsigned long long ts;
+  guint8            *pad;       /* a short last page, copied whole-page */
+};
+
+typedef enum { DIRECT_NOT, DIRECT_DONE, DIRECT_FAILED } DirectResult;
+
+static guint64
+streams_done (const Stream *s, guint n)
 {
-  ReadState st = { .b = b, .path = path };
+  guint64 done = 0;
+
+  for (guint i = 0; i < n; i++)
+    done += s[i].rec != NULL ? s[i].pos : s[i].size;
+  return done;
+}
+
+/* Loads the page at s->pos; FALSE for one libtracecmd refuses (its data larger than a page). */
+static gboolean
+stream_load (Stream *s)
+{
+  const guint8 *page = s->data + s->pos;
+
+  if (s->size - s->pos < s->page_size)
+    {
+      if (s->pad == NULL)
+        s->pad = g_malloc0 (s->page_size);
+      memcpy (s->pad, page, s->size - s->pos);
+      page = s->pad;
+    }
+  kbuffer_load_subbuffer (s->kbuf, (void *) page);
+  s->page = page;
+  return kbuffer_subbuffer_size (s->kbuf) <= (int) s->page_size;
+}
+
+/* Makes s->rec the stream's next record (tracecmd_peek_data ()): NULL after the last page, or at a
+ * page libtracecmd would refuse, where it ends the CPU too. */
+static void
+stream_peek (Stream *s)
+{
+  while ((s->rec = kbuffer_read_event (s->kbuf, &s->ts)) == NULL)
+    {
+      if (s->size - s->pos <= s->page_size)
+        return;
+      s->pos += s->page_size;
+      if (!stream_load (s))
+        return;
+    }
+}
+
+typedef struct {
+  ReadState         *st;
+  const DatFile     *f;
+  DatPlan           *plan;
+  struct tep_handle *tep;
+  Stream            *streams;
+  guint              n;
+} Direct;
+
+/* A section's body, inflated when it is compressed, as a view *out (the check has passed it). */
+static gboolean
+section_view (const DatFile *f, guint64 off, guint id, DatFile *out, guint8 **buf)
+{
+  guint16 flags;
+  guint64 body, len;
+
+  *buf = NULL;
+  if (!check_section (f, off, id, section_name (id), &flags, &body, &len, NULL))
+    return FALSE;
+  if (flags & DAT_SECTION_COMPRESSED)
+    {
+      if (!inflate_section (f, off, body, len, id, out, buf, NULL))
+        return FALSE;
+      out->inflated_what = NULL;
+      return TRUE;
+    }
+  *out = *f;
+  out->data = f->data + body;
+  out->size = len;
+  return TRUE;
+}
+
+static gboolean
+wanted_event (const char *system, const char *name, gsize len)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (wanted); i++)
+    if (strlen (wanted[i].name) == len && memcmp (wanted[i].name, name, len) == 0 &&
+        strcmp (wanted[i].system, system) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The event formats section: systems (name, count, formats of a size each); only the wanted ones
+ * are parsed. */
+static gboolean
+parse_formats (const DatFile *v, struct tep_handle *tep)
+{
+  guint64 p = 0, nsys;
+
+  if (!need (v, p, 4, "event formats", NULL))
+    return FALSE;
+  nsys = rd (v, p, 4);
+  p += 4;
+  for (guint64 i = 0; i < nsys; i++)
+    {
+      const char *system = take_string (v, &p, v->size, "event formats", NULL);
+      guint64 n;
+
+      if (system == NULL || !need (v, p, 4, "event formats", NULL))
+        return FALSE;
+      n = rd (v, p, 4);
+      p += 4;
+      for (guint64 j = 0; j < n; j++)
+        {
+          const char *text, *eol;
+          guint64 size;
+
+          if (!need (v, p, 8, "event formats", NULL) || !need (v, p + 8, (size = rd (v, p, 8)), "event formats", NULL))
+            return FALSE;
+          text = (const char *) v->data + p + 8;
+          p += 8 + size;
+          if (size < 6 || memcmp (text, "name: ", 6) != 0 || (eol = memchr (text, '\n', size)) == NULL)
+            continue;
+          if (wanted_event (system, text + 6, eol - text - 6))
+            tep_parse_event (tep, text, size, system);
+        }
+    }
+  return TRUE;
+}
+
+/* The libtraceevent handle: header page and the wanted formats (under the guard: libtraceevent
+ * parses them unchecked). */
+static void
+direct_tep_call (gpointer data)
+{
+  Direct *d = data;
+  const DatFile *f = d->f;
+  g_autofree guint8 *hbuf = NULL, *fbuf = NULL;
+  DatFile hv, fv;
+
+  if (d->plan->header_info == 0 || d->plan->event_formats == 0 ||
+      !section_view (f, d->plan->header_info, OPT_HEADER_INFO, &hv, &hbuf) ||
+      !section_view (f, d->plan->event_formats, OPT_EVENT_FORMATS, &fv, &fbuf) ||
+      !need (&hv, 12, 8, "header page", NULL) || !need (&hv, 20, rd (&hv, 12, 8), "header page", NULL))
+    return;
+  d->tep = tep_alloc ();
+  tep_set_file_bigendian (d->tep, f->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_local_bigendian (d->tep, G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_long_size (d->tep, d->plan->long_size);
+  tep_set_page_size (d->tep, f->page_size);
+  if (tep_parse_header_page (d->tep, (char *) hv.data + 20, rd (&hv, 12, 8), d->plan->long_size) != 0 ||
+      tep_get_header_timestamp_size (d->tep) != 8 || !parse_formats (&fv, d->tep))
+    g_clear_pointer (&d->tep, tep_free);
+}
+
+/* One stream per CPU with data, in libtracecmd's order; FALSE when a first page is one it
+ * refuses (it would drop the buffer: the libtracecmd read says so). */
+static gboolean
+direct_streams (Direct *d)
+{
+  GPtrArray *order = g_ptr_array_new ();
+  GArray *streams = g_array_new (FALSE, TRUE, sizeof (Stream));
+  int lsize = tep_get_header_page_size (d->tep) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
+  guint64 base = 0;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < d->plan->buffers->len; i++)
+    if (((DatBuffer *) d->plan->buffers->pdata[i])->top)
+      g_ptr_array_add (order, d->plan->buffers->pdata[i]);
+  for (guint i = 0; i < d->plan->buffers->len; i++)
+    if (!((DatBuffer *) d->plan->buffers->pdata[i])->top)
+      g_ptr_array_add (order, d->plan->buffers->pdata[i]);
+  for (guint i = 0; i < order->len && ok; i++)
+    {
+      DatBuffer *b = order->pdata[i];
+
+      for (guint c = 0; c < b->cpus->len && ok; c++)
+        {
+          const DatCpu *cpu = &g_array_index (b->cpus, DatCpu, c);
+          Stream s = { .data = cpu->data, .size = cpu->size, .base = base, .page_size = b->page_size,
+                       .cpu = cpu->cpu };
+
+          if (cpu->size == 0)
+            continue;
+          base += cpu->size;
+          s.kbuf = kbuffer_alloc (lsize, d->f->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+          if (tep_is_old_format (d->tep))
+            kbuffer_set_old_format (s.kbuf);
+          g_array_append_val (streams, s);
+          ok = b->page_size != 0 && stream_load (&g_array_index (streams, Stream, streams->len - 1));
+        }
+    }
+  g_ptr_array_unref (order);
+  d->n = streams->len;
+  d->streams = (Stream *) g_array_free (streams, FALSE);
+  return ok;
+}
+
+static void
+direct_free_streams (Direct *d)
+{
+  for (guint i = 0; i < d->n; i++)
+    {
+      kbuffer_free (d->streams[i].kbuf);
+      g_free (d->streams[i].pad);
+    }
+  g_clear_pointer (&d->streams, g_free);
+}
+
+/* The time merge (tracecmd_iterate_events_multi ()), under the guard like libtracecmd's. */
+static void
+direct_iterate_call (gpointer data)
+{
+  Direct *d = data;
+  ReadState *st = d->st;
+  const EventTable *t = NULL;
+
+  for (guint i = 0; i < d->n; i++)
+    stream_peek (&d->streams[i]);
+  for (;;)
+    {
+      Stream *best = NULL;
+      struct tep_record rec;
+
+      for (guint i = 0; i < d->n; i++)
+        if (d->streams[i].rec != NULL && (best == NULL || d->streams[i].ts < best->ts))
+          best = &d->streams[i];
+      if (best == NULL)
+        break;
+      if (G_UNLIKELY (t == NULL))
+        g_ptr_array_add (st->tables, (gpointer) (t = event_table_new (st, d->tep)));
+      rec = (struct tep_record) { .ts = best->ts, .data = best->rec, .size = kbuffer_event_size (best->kbuf),
+                                  .cpu = best->cpu, .missed_events = kbuffer_missed_events (best->kbuf),
+                                  .offset = best->base + best->pos + kbuffer_curr_offset (best->kbuf) };
+      /* a length field pointing past its page: libtracecmd would hand it on, we count it damaged */
+      if (G_UNLIKELY (rec.size < 0 || (const guint8 *) rec.data + rec.size > best->page + best->page_size))
+        {
+          st->last_offset = rec.offset;
+          st->n_damaged++;
+        }
+      else
+        take_record (st, t, &rec);
+      kbuffer_next_event (best->kbuf, NULL);
+      stream_peek (best);
+    }
+}
+
+static DirectResult
+read_direct (ReadState *st, const DatFile *f, DatPlan *plan, GError **error)
+{
+  Direct d = { .st = st, .f = f, .plan = plan };
+  DirectResult r = DIRECT_DONE;
+  int fault;
+
+  if (guarded (direct_tep_call, &d) != 0 || d.tep == NULL)
+    return DIRECT_NOT;   /* after a fault the half-built handle is left, as libtracecmd's would be */
+  if (!direct_streams (&d))
+    r = DIRECT_NOT;
+  else
+    {
+      st->streams = d.streams;
+      st->n_streams = d.n;
+      _iochart_builder_progress (st->b, 0.0);
+      fault = guarded (direct_iterate_call, &d);
+      _iochart_builder_progress (st->b, 1.0);
+      st->streams = NULL;
+      if (fault != 0)
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
+                       "'%s': damaged: reading fails on its CPU data after the record at offset %"
+                       G_GUINT64_FORMAT " (of the uncompressed data)", f->path, st->last_offset);
+          r = DIRECT_FAILED;
+        }
+    }
+  direct_free_streams (&d);
+  tep_free (d.tep);
+  return r;
+}
+
+/* libtracecmd's open and iteration: the files the direct read leaves (v6, other compressions,
+ * options that move timestamps, a first page it would refuse). */
+static gboolean
+read_libtracecmd (ReadState *st, const char *path, const DatFile *f, GError **error)
+{
   g_autoptr(GPtrArray) handles = g_ptr_array_new ();
   g_autoptr(GPtrArray) lost = g_ptr_array_new_with_free_func (g_free);
   Opened o = { path, NULL, handles, lost };
-  DatFile f;
+  IochartBuilder *b = st->b;
   int fault;
 
-  g_return_val_if_fail (b != NULL && path != NULL, FALSE);
-  num_tep = NULL;
-  if (!inspect (path, &f, error))
-    return FALSE;
-  st.data_bytes = f.data_bytes;
   if ((fault = guarded (open_call, &o)) != 0 || o.top == NULL)
     {
       /* after a fault the half-built handles cannot be freed safely: they are left */
@@ -1278,28 +1723,54 @@ _iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
                    ? "'%s': damaged: libtracecmd fails on its headers or event formats (offset %" G_GUINT64_FORMAT
                      " and after)"
                    : "'%s': damaged: libtracecmd cannot read its headers or event formats (offset %"
-                     G_GUINT64_FORMAT " and after)", path, f.formats != 0 ? f.formats : (guint64) DAT_MAGIC_LEN);
+                     G_GUINT64_FORMAT " and after)", path, f->formats != 0 ? f->formats : (guint64) DAT_MAGIC_LEN);
       return FALSE;
     }
   for (guint i = 0; i < lost->len; i++)
     _iochart_builder_warn (b, "'%s': buffer '%s' could not be read: its events are missing", path,
                            (const char *) lost->pdata[i]);
-  st.tables = g_ptr_array_new_with_free_func (event_table_free);
-  st.handles = (struct tracecmd_input **) handles->pdata;
-  st.n_handles = handles->len;
-  st.offsets = g_malloc0 (sizeof *st.offsets * handles->len);
+  st->handles = (struct tracecmd_input **) handles->pdata;
+  st->n_handles = handles->len;
+  st->offsets = g_malloc0 (sizeof *st->offsets * handles->len);
   _iochart_builder_progress (b, 0.0);
-  fault = guarded (iterate_call, &st);
+  fault = guarded (iterate_call, st);
   _iochart_builder_progress (b, 1.0);
-  g_free (st.offsets);
-  g_ptr_array_unref (st.tables);
+  g_clear_pointer (&st->offsets, g_free);
   if (fault != 0)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE,
                    "'%s': damaged: libtracecmd fails on its CPU data after the record at offset %"
-                   G_GUINT64_FORMAT, path, st.last_offset);
+                   G_GUINT64_FORMAT, path, st->last_offset);
       return FALSE;
     }
+  guarded (close_call, &o);
+  return TRUE;
+}
+
+static gboolean
+dat_read (IochartBuilder *b, const char *path, gboolean direct, GError **error)
+{
+  ReadState st = { .b = b, .path = path };
+  DatPlan *plan = NULL;
+  DatFile f;
+  gboolean ok;
+
+  g_return_val_if_fail (b != NULL && path != NULL, FALSE);
+  num_tep = NULL;
+  if (!inspect (path, &f, &plan, error))
+    return FALSE;
+  st.data_bytes = f.data_bytes;
+  st.tables = g_ptr_array_new_with_free_func (event_table_free);
+  switch (direct && plan->usable ? read_direct (&st, &f, plan, error) : DIRECT_NOT)
+    {
+    case DIRECT_DONE: ok = TRUE; break;
+    case DIRECT_FAILED: ok = FALSE; break;
+    default: ok = read_libtracecmd (&st, path, &f, error); break;
+    }
+  g_ptr_array_unref (st.tables);
+  dat_plan_free (plan);
+  if (!ok)
+    return FALSE;
 
   _iochart_builder_add_events (b, st.n_other);
   if (st.n_damaged > 0)
@@ -1308,8 +1779,19 @@ _iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
   if (MAX (st.n_missed, f.lost) > 0)
     _iochart_builder_warn (b, "'%s': the ring buffer lost about %" G_GUINT64_FORMAT " events while "
                            "recording: some requests may be unmatched", path, MAX (st.n_missed, f.lost));
-  guarded (close_call, &o);
   return TRUE;
+}
+
+gboolean
+_iochart_dat_read (IochartBuilder *b, const char *path, GError **error)
+{
+  return dat_read (b, path, TRUE, error);
+}
+
+gboolean
+_iochart_dat_read_libtracecmd (IochartBuilder *b, const char *path, GError **error)
+{
+  return dat_read (b, path, FALSE, error);
 }
 
 /* ---- records of the running kernel, one at a time (live recording) ---- */

@@ -24,6 +24,9 @@ typedef struct {
 gboolean _iochart_dat_sniff         (const guint8 *head, gsize len);
 gboolean _iochart_dat_check         (const char *path, GError **error);
 gboolean _iochart_dat_read          (IochartBuilder *b, const char *path, GError **error);
+/* The same through libtracecmd's open and iteration, as files the direct read leaves are read:
+ * tests compare the two. */
+gboolean _iochart_dat_read_libtracecmd (IochartBuilder *b, const char *path, GError **error);
 /* The same decoding for records of the running kernel (live recording), fed in time order;
  * flush adds the records it did not read to the builder's event count. */
 struct tep_handle;
