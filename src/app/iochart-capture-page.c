@@ -57,6 +57,7 @@ typedef struct {
   IochartCapture   *capture;
   IochartBootchart *bootchart;
   IochartSteal     *steal;
+  IochartBinIndex  *index;
 } LoadResult;
 
 static void
@@ -66,17 +67,21 @@ load_result_free (LoadResult *r)
   g_clear_object (&r->capture);
   g_clear_object (&r->bootchart);
   g_clear_pointer (&r->steal, iochart_steal_free);
+  g_clear_pointer (&r->index, iochart_bin_index_unref);
   g_free (r);
 }
 
 /* ---- loading, in a worker thread ---- */
+
+#define LOAD_PERMILLE 800
 
 static void
 progress_cb (double fraction, gpointer user_data)
 {
   IochartCapturePage *self = user_data;
 
-  g_atomic_int_set (&self->progress_permille, (gint) (fraction * 1000));
+  /* reading is most of the work; the steal figures and the bin index come after it */
+  g_atomic_int_set (&self->progress_permille, (gint) (fraction * LOAD_PERMILLE));
 }
 
 static void
@@ -112,7 +117,15 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
 
       so.device = iochart_steal_pick_device (r->capture);
+      /* the chart's index, here under the progress bar rather than in the first layout; the
+       * episode list's steal then sweeps the events it sorted */
+      g_atomic_int_set (&self->progress_permille, LOAD_PERMILLE);
+      if (so.device >= 0)
+        r->index = iochart_bin_index_new (r->capture, so.device, IOCHART_LATENCY_Q2C);
+      g_atomic_int_set (&self->progress_permille, (LOAD_PERMILLE + 3000) / 4);
+      so.index = r->index;
       r->steal = iochart_steal_new (r->capture, &so);
+      g_atomic_int_set (&self->progress_permille, 1000);
     }
   g_task_return_pointer (task, r, (GDestroyNotify) load_result_free);
   return;
@@ -173,6 +186,7 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->capture = g_steal_pointer (&r->capture);
   self->bootchart = g_steal_pointer (&r->bootchart);
   self->steal = g_steal_pointer (&r->steal);
+  iochart_timeline_view_set_index (self->timeline, r->index);
   load_result_free (r);
   if (self->bootchart && self->capture)
     g_free (iochart_bootchart_align_io (self->bootchart, self->capture, &self->boot_offset_ns));

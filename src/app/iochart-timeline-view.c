@@ -535,7 +535,7 @@ click (IochartTimelineView *self, double x, double y)
 void
 iochart_timeline_view_set_data (IochartTimelineView *self, IochartCapture *capture, IochartBootchart *bootchart)
 {
-  if (capture != self->capture)
+  if (capture != self->capture && !(self->index && iochart_bin_index_get_capture (self->index) == capture))
     g_clear_pointer (&self->index, iochart_bin_index_unref);
   g_set_object (&self->capture, capture);
   g_set_object (&self->bootchart, bootchart);
@@ -557,6 +557,16 @@ iochart_timeline_view_set_data (IochartTimelineView *self, IochartCapture *captu
   self->highlight = IOCHART_NO_PROCESS;
   g_clear_pointer (&self->expanded, g_array_unref);
   invalidate_all (self);
+}
+
+void
+iochart_timeline_view_set_index (IochartTimelineView *self, IochartBinIndex *index)
+{
+  if (index)
+    iochart_bin_index_ref (index);
+  g_clear_pointer (&self->index, iochart_bin_index_unref);
+  self->index = index;
+  self->index_auto = TRUE;
 }
 
 void

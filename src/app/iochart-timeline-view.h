@@ -25,6 +25,10 @@ GtkWidget          *iochart_timeline_view_new            (void);
 void                iochart_timeline_view_set_data       (IochartTimelineView *self,
                                                           IochartCapture      *capture,
                                                           IochartBootchart    *bootchart);
+/* The bin index of the picked device of the capture set next (built in the load worker, so that
+ * the first layout does not build it without progress); call it before set_data. */
+void                iochart_timeline_view_set_index      (IochartTimelineView *self,
+                                                          IochartBinIndex     *index);
 /* device: capture index, -1 the one the chart picks; pids/comms: lanes kept (NULL: all). */
 void                iochart_timeline_view_set_filter     (IochartTimelineView *self,
                                                           int                  device,

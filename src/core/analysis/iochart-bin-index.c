@@ -66,6 +66,7 @@ struct _IochartBinIndex {
   guint64            *done;           /* completions by time */
   DonePrefix         *done_prefix;    /* per DONE_BLOCK completions: counts before */
   GArray             *loose;          /* guint32 recs, ascending: see iochart_bin_index_find_all */
+  IochartStealEvents *steal;          /* the device's steal events, so a range sweeps only its own */
 };
 
 static gboolean
@@ -350,6 +351,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   for (guint i = 0; i < n; i++)
     self->done[i] = g_array_index (dones, Pair, i).value;
   build_done_prefix (self);
+  self->steal = iochart_steal_events_new (capture, device);
 
   if (n == 0)
     self->origin_ns = 0;
@@ -375,6 +377,7 @@ iochart_bin_index_unref (IochartBinIndex *index)
   g_free (index->done);
   g_free (index->done_prefix);
   g_array_unref (index->loose);
+  iochart_steal_events_free (index->steal);
   g_free (index);
 }
 
@@ -403,7 +406,14 @@ iochart_bin_index_get_size (const IochartBinIndex *index)
          (gsize) (index->n / SPAN_BLOCK + 1) * N_SERIES * sizeof (double) +
          (gsize) (index->n / DONE_BLOCK + 1) * sizeof (DonePrefix) +
          (gsize) index->loose->len * sizeof (guint32) +
-         g_hash_table_size (index->longs) * (sizeof (LongSpan) + 32);
+         g_hash_table_size (index->longs) * (sizeof (LongSpan) + 32) +
+         iochart_steal_events_get_size (index->steal);
+}
+
+const IochartStealEvents *
+iochart_bin_index_get_steal_events (const IochartBinIndex *index)
+{
+  return index->steal;
 }
 
 gboolean

@@ -14,6 +14,7 @@
 
 #include "iochart-capture.h"
 #include "iochart-latency.h"
+#include "iochart-steal.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,10 @@ GArray            *iochart_bin_index_find         (const IochartBinIndex *index,
 GArray            *iochart_bin_index_find_all     (const IochartBinIndex *index,
                                                    gint64                 from_ns,
                                                    gint64                 to_ns);
+
+/* The device's steal events, sorted once (iochart_steal_new takes them through its index
+ * option), or NULL. */
+const IochartStealEvents *iochart_bin_index_get_steal_events (const IochartBinIndex *index);
 
 /* Fills the per-column bytes, completions and in-flight figures of bins (allocated, zeroed,
  * with its range and columns set), and its latency histograms when has_latency says so. */

@@ -4,6 +4,7 @@
 #include "iochart-steal.h"
 #include "iochart-summary.h"
 #include "iochart-bins.h"
+#include "iochart-bin-index.h"
 
 struct _IochartSteal {
   IochartCapture *capture;
@@ -378,13 +379,130 @@ finish_device (Sweep *s)
   g_array_sort (s->dev->idle, share_cmp);
 }
 
+/* A device's events sorted by time, packed: the low 32 bits of each time since origin_ns with
+ * the process and kind beside them; the high bits start at the events `epochs` name. Also the
+ * issue times of idle and unknown-class requests, for the counts the figures come with. */
+#define PK_KIND_BITS 3
+#define PK_MAX_PROCESS (G_MAXUINT32 >> PK_KIND_BITS)
+
+typedef struct {
+  guint32 first;       /* first event of the epoch */
+  guint32 hi;          /* (ts - origin) >> 32 of its events */
+} Epoch;
+
+typedef struct {
+  gint64  *issue_ns;   /* ascending */
+  guint64 *issues;     /* issues before each, n + 1 */
+  guint    n;
+} IssueTimes;
+
+struct _IochartStealEvents {
+  int        device;
+  gint64     origin_ns;
+  guint      n;
+  guint32   *lo;
+  guint32   *pk;
+  Epoch     *epochs;
+  guint      n_epochs;
+  IssueTimes idle_issues, unknown_issues;
+};
+
+/* Where the sweep reads its events: an array (pre), then a stretch of a device's packed events. */
+typedef struct {
+  const Event              *pre;
+  guint                     n_pre;
+  const IochartStealEvents *packed;
+  guint                     at, end;     /* stretch [at, end) of packed */
+  guint                     epoch;
+} Cursor;
+
+static gint64
+packed_ts (const IochartStealEvents *e, guint i, guint *epoch)
+{
+  while (*epoch + 1 < e->n_epochs && e->epochs[*epoch + 1].first <= i)
+    (*epoch)++;
+  while (*epoch > 0 && e->epochs[*epoch].first > i)
+    (*epoch)--;
+  return e->origin_ns + ((gint64) e->epochs[*epoch].hi << 32 | e->lo[i]);
+}
+
+/* The next event into ev; FALSE when none is left. */
+static gboolean
+cursor_peek (Cursor *c, Event *ev)
+{
+  if (c->n_pre > 0)
+    {
+      *ev = c->pre[0];
+      return TRUE;
+    }
+  if (c->packed == NULL || c->at >= c->end)
+    return FALSE;
+  ev->ts_ns = packed_ts (c->packed, c->at, &c->epoch);
+  ev->process = c->packed->pk[c->at] >> PK_KIND_BITS;
+  ev->kind = c->packed->pk[c->at] & ((1u << PK_KIND_BITS) - 1);
+  ev->device = c->packed->device;
+  return TRUE;
+}
+
 static void
-sweep_device (Sweep *s, const Event *ev, guint n, guint device)
+cursor_next (Cursor *c)
+{
+  if (c->n_pre > 0)
+    {
+      c->pre++;
+      c->n_pre--;
+    }
+  else
+    c->at++;
+}
+
+static void
+apply_event (Sweep *s, const Event *ev, guint *n_fg_flight)
+{
+  guint32 p = ev->process;
+
+  switch ((EventKind) ev->kind)
+    {
+    case EV_FG_OUT_START:
+      proc_set_add (s->fg_out, p);
+      s->fg_dirty = TRUE;
+      break;
+    case EV_FG_ISSUE:
+      (*n_fg_flight)++;
+      break;
+    case EV_FG_END_ISSUED:
+      (*n_fg_flight)--;
+      G_GNUC_FALLTHROUGH;
+    case EV_FG_END:
+      proc_set_remove (s->fg_out, p);
+      break;
+    case EV_IDLE_ISSUE:
+      proc_set_add (s->idle, p);
+      s->idle_stolen[p] -= s->F;
+      s->ep_idle[p] -= s->F;
+      if (s->in_episode)
+        touch (s, p);
+      break;
+    case EV_IDLE_END:
+      proc_set_remove (s->idle, p);
+      s->idle_stolen[p] += s->F;
+      s->ep_idle[p] += s->F;
+      break;
+    }
+}
+
+/* Sweeps the cursor's events; with beyond_ns, the events after that time are not read: the
+ * time after the range books nothing, and the idle requests still in flight end at the F the
+ * range left (as their own completions would add it). */
+static void
+sweep_device (Sweep *s, Cursor *cur, guint device, gint64 beyond_ns)
 {
   ProcSet fg_out, idle;
   guint n_fg_flight = 0;
   IochartStealDevice dev = { .device = device };
   gsize np = s->n_processes + 1;
+  Event ev;
+  gboolean more;
 
   dev.idle = g_array_new (FALSE, FALSE, sizeof (IochartStealShare));
   if (s->n_columns)
@@ -404,46 +522,28 @@ sweep_device (Sweep *s, const Event *ev, guint n, guint device)
   s->fg_out = &fg_out;
   s->idle = &idle;
 
-  for (guint i = 0; i < n;)
+  more = cursor_peek (cur, &ev);
+  while (more)
     {
-      gint64 ts = ev[i].ts_ns;
+      gint64 ts = ev.ts_ns;
 
+      if (ts > beyond_ns)
+        break;   /* the segment before it was booked up to the range's end */
       /* every change at one instant first: zero-length states weigh nothing */
-      for (; i < n && ev[i].ts_ns == ts; i++)
+      while (more && ev.ts_ns == ts)
         {
-          guint32 p = ev[i].process;
-
-          switch ((EventKind) ev[i].kind)
-            {
-            case EV_FG_OUT_START:
-              proc_set_add (&fg_out, p);
-              s->fg_dirty = TRUE;
-              break;
-            case EV_FG_ISSUE:
-              n_fg_flight++;
-              break;
-            case EV_FG_END_ISSUED:
-              n_fg_flight--;
-              G_GNUC_FALLTHROUGH;
-            case EV_FG_END:
-              proc_set_remove (&fg_out, p);
-              break;
-            case EV_IDLE_ISSUE:
-              proc_set_add (&idle, p);
-              s->idle_stolen[p] -= s->F;
-              s->ep_idle[p] -= s->F;
-              if (s->in_episode)
-                touch (s, p);
-              break;
-            case EV_IDLE_END:
-              proc_set_remove (&idle, p);
-              s->idle_stolen[p] += s->F;
-              s->ep_idle[p] += s->F;
-              break;
-            }
+          apply_event (s, &ev, &n_fg_flight);
+          cursor_next (cur);
+          more = cursor_peek (cur, &ev);
         }
-      if (i < n)
-        segment (s, ts, ev[i].ts_ns, n_fg_flight);
+      if (more)
+        segment (s, ts, ev.ts_ns, n_fg_flight);
+    }
+  for (guint i = 0; i < idle.list->len; i++)
+    {
+      guint32 p = g_array_index (idle.list, guint32, i);
+      for (guint k = 0; k < idle.count[p]; k++)
+        s->idle_stolen[p] += s->F;
     }
   finish_device (s);
   proc_set_clear (&fg_out);
@@ -546,12 +646,194 @@ iochart_steal_device_is_unknown (const IochartStealDevice *d)
   return d != NULL && d->idle_requests == 0 && d->unknown_requests > 0;
 }
 
+/* ---- a device's events, sorted once ---- */
+
+static int
+pair_cmp (gconstpointer a, gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* pairs: (issue time, issues) */
+static void
+issue_times_init (IssueTimes *t, GArray *pairs)
+{
+  g_array_sort (pairs, pair_cmp);
+  t->n = pairs->len;
+  t->issue_ns = g_new (gint64, MAX (t->n, 1));
+  t->issues = g_new (guint64, t->n + 1);
+  t->issues[0] = 0;
+  for (guint i = 0; i < t->n; i++)
+    {
+      const gint64 *pair = &g_array_index (pairs, gint64, 2 * i);
+
+      t->issue_ns[i] = pair[0];
+      t->issues[i + 1] = t->issues[i] + (guint64) pair[1];
+    }
+}
+
+/* Issues at times in [from_ns, to_ns), as iochart_counts_request_in() takes them. */
+static guint64
+issue_times_count (const IssueTimes *t, gint64 from_ns, gint64 to_ns)
+{
+  guint lo = 0, hi = t->n, a;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (t->issue_ns[mid] < from_ns) lo = mid + 1; else hi = mid;
+    }
+  a = lo;
+  hi = t->n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (t->issue_ns[mid] < to_ns) lo = mid + 1; else hi = mid;
+    }
+  return t->issues[lo] - t->issues[a];
+}
+
+IochartStealEvents *
+iochart_steal_events_new (IochartCapture *capture, int device)
+{
+  IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
+  guint n_proc = iochart_capture_get_n_processes (capture);
+  guint n_rq = iochart_capture_get_n_requests (capture);
+  g_autoptr(GArray) events = NULL;
+  g_autoptr(GArray) idle = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  g_autoptr(GArray) unknown = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  g_autoptr(GArray) epochs = g_array_new (FALSE, FALSE, sizeof (Epoch));
+  IochartStealEvents *self;
+  const Event *ev;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  if (n_proc >= PK_MAX_PROCESS || device < 0)
+    return NULL;
+  o.device = device;
+  events = collect_events (capture, &o, n_proc);
+  ev = (const Event *) events->data;
+  self = g_new0 (IochartStealEvents, 1);
+  self->device = device;
+  self->n = events->len;
+  self->origin_ns = self->n ? ev[0].ts_ns : 0;
+  self->lo = g_new (guint32, MAX (self->n, 1));
+  self->pk = g_new (guint32, MAX (self->n, 1));
+  for (guint i = 0; i < self->n; i++)
+    {
+      guint64 off = (guint64) (ev[i].ts_ns - self->origin_ns);
+      Epoch e = { i, (guint32) (off >> 32) };
+
+      if (i == 0 || e.hi != g_array_index (epochs, Epoch, epochs->len - 1).hi)
+        g_array_append_val (epochs, e);
+      self->lo[i] = (guint32) off;
+      self->pk[i] = ev[i].process << PK_KIND_BITS | ev[i].kind;
+    }
+  if (epochs->len == 0)
+    g_array_append_val (epochs, ((Epoch) { 0, 0 }));
+  self->n_epochs = epochs->len;
+  self->epochs = (Epoch *) g_array_free (g_steal_pointer (&epochs), FALSE);
+  for (guint i = 0; i < n_rq; i++)
+    {
+      IochartRequest rq;
+      gint64 pair[2];
+
+      iochart_capture_get_request (capture, i, &rq);
+      /* an unknown issue time (G_MININT64) sorts first: only a range without a start takes it */
+      if (rq.device != device || rq.issues == 0 ||
+          (rq.klass != IOCHART_CLASS_IDLE && rq.klass != IOCHART_CLASS_UNKNOWN))
+        continue;
+      pair[0] = rq.issue_ns;
+      pair[1] = rq.issues;
+      g_array_append_vals (rq.klass == IOCHART_CLASS_IDLE ? idle : unknown, pair, 1);
+    }
+  issue_times_init (&self->idle_issues, idle);
+  issue_times_init (&self->unknown_issues, unknown);
+  return self;
+}
+
+void
+iochart_steal_events_free (IochartStealEvents *events)
+{
+  if (events == NULL)
+    return;
+  g_free (events->lo);
+  g_free (events->pk);
+  g_free (events->epochs);
+  g_free (events->idle_issues.issue_ns);
+  g_free (events->idle_issues.issues);
+  g_free (events->unknown_issues.issue_ns);
+  g_free (events->unknown_issues.issues);
+  g_free (events);
+}
+
+gsize
+iochart_steal_events_get_size (const IochartStealEvents *events)
+{
+  if (events == NULL)
+    return 0;
+  return sizeof *events + (gsize) events->n * 2 * sizeof (guint32) + events->n_epochs * sizeof (Epoch) +
+         (gsize) (events->idle_issues.n + events->unknown_issues.n) * (sizeof (gint64) + sizeof (guint64));
+}
+
+/* First packed event at or after ts. */
+static guint
+packed_lower (const IochartStealEvents *e, gint64 ts)
+{
+  guint lo = 0, hi = e->n, epoch = 0;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (packed_ts (e, mid, &epoch) < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The range's sweep from the device's sorted events: those of the requests open at its start
+ * that came before it, then every event from its start on, up to its end. Requests over before
+ * the start change nothing in it (no time before the start is booked). */
+static void
+sweep_packed (Sweep *s, IochartCapture *capture, const IochartStealOptions *o, const IochartStealEvents *packed)
+{
+  gboolean bounded = o->from_ns != IOCHART_TIME_UNKNOWN;
+  g_autoptr(GArray) open = bounded ? iochart_bin_index_find_all (o->index, o->from_ns, o->from_ns) : NULL;
+  IochartStealOptions po = *o;
+  g_autoptr(GArray) pre = NULL;
+  guint n_pre = 0;
+  Cursor cur = { 0 };
+  IochartStealDevice *d;
+
+  if (bounded)
+    {
+      po.requests = (const guint32 *) open->data;
+      po.n_requests = open->len;
+      po.index = NULL;
+      pre = collect_events (capture, &po, s->n_processes);
+      while (n_pre < pre->len && g_array_index (pre, Event, n_pre).ts_ns < o->from_ns)
+        n_pre++;
+    }
+  cur.pre = n_pre ? (const Event *) pre->data : NULL;
+  cur.n_pre = n_pre;
+  cur.packed = packed;
+  cur.at = bounded ? packed_lower (packed, o->from_ns) : 0;
+  cur.end = packed->n;
+  sweep_device (s, &cur, o->device, s->to_ns);
+  d = &g_array_index (s->self->devices, IochartStealDevice, s->self->devices->len - 1);
+  d->idle_requests = issue_times_count (&packed->idle_issues, bounded ? o->from_ns : G_MININT64, s->to_ns);
+  d->unknown_requests = issue_times_count (&packed->unknown_issues, bounded ? o->from_ns : G_MININT64, s->to_ns);
+}
+
 IochartSteal *
 iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
 {
   IochartStealOptions defaults = IOCHART_STEAL_OPTIONS_INIT;
   IochartSteal *self;
   g_autoptr(GArray) events = NULL;
+  const IochartStealEvents *packed;
   Sweep s = { 0 };
   int primary_dev;
 
@@ -587,9 +869,16 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
   s.ep_touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   s.ep_waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  events = collect_events (capture, options, s.n_processes);
-  for (guint d = 0; d < iochart_capture_get_n_devices (capture); d++)
+  packed = options->index && options->device >= 0 && iochart_bin_index_get_capture (options->index) == capture &&
+           iochart_bin_index_get_device (options->index) == options->device
+           ? iochart_bin_index_get_steal_events (options->index) : NULL;
+  if (packed)
+    sweep_packed (&s, capture, options, packed);
+  else
+    events = collect_events (capture, options, s.n_processes);
+  for (guint d = 0; !packed && d < iochart_capture_get_n_devices (capture); d++)
     {
+      Cursor cur = { 0 };
       const Event *ev = (const Event *) events->data;
       guint lo = 0, hi;
 
@@ -600,10 +889,13 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
       for (hi = lo; hi < events->len && ev[hi].device == d; hi++)
         ;
       /* no request at all leaves the array unallocated: no arithmetic on its NULL data */
-      sweep_device (&s, hi > lo ? ev + lo : NULL, hi - lo, d);
+      cur.pre = hi > lo ? ev + lo : NULL;
+      cur.n_pre = hi - lo;
+      sweep_device (&s, &cur, d, G_MAXINT64);
     }
   g_array_sort (self->episodes, episode_cmp);
-  count_classes (self, options);
+  if (!packed)
+    count_classes (self, options);
 
   primary_dev = options->device >= 0 ? options->device : iochart_steal_pick_device (capture);
   for (guint i = 0; i < self->devices->len; i++)

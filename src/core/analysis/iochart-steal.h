@@ -24,6 +24,9 @@ typedef struct {
   guint   n_columns;   /* >0: also keep stolen time per column of [from_ns, to_ns] */
   const guint32 *requests;   /* only these capture requests, ascending (a bin index's find_all), */
   guint          n_requests; /* or every request when NULL: the same figures */
+  /* The device's bin index: with one device and a range, the sweep takes the device's events
+   * presorted from it and only those of the range (requests is then not read): the same figures. */
+  const struct _IochartBinIndex *index;
 } IochartStealOptions;
 
 #define IOCHART_STEAL_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
@@ -100,6 +103,14 @@ void                       iochart_steal_to_json          (IochartSteal         
 /* No idle-class request is known on the device while some requests have no class (BFQ level 7
  * is idle or best-effort 7): no figure can be given, not even 0. */
 gboolean                   iochart_steal_device_is_unknown (const IochartStealDevice *device);
+
+/* One device's steal events sorted once (a bin index keeps them), so that a range sweeps only
+ * its own events; NULL when the capture is too big for their packing. */
+typedef struct _IochartStealEvents IochartStealEvents;
+IochartStealEvents        *iochart_steal_events_new       (IochartCapture            *capture,
+                                                           int                        device);
+void                       iochart_steal_events_free      (IochartStealEvents        *events);
+gsize                      iochart_steal_events_get_size  (const IochartStealEvents  *events);
 
 /* Picks the device a chart or headline is about when the user named none. */
 int                        iochart_steal_pick_device      (IochartCapture            *capture);

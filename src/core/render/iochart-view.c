@@ -83,6 +83,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   steal.n_columns = view->n_columns;
   steal.requests = lanes.requests;
   steal.n_requests = lanes.n_requests;
+  steal.index = view->requests ? options->index : NULL;
   steal_job = iochart_steal_start (capture, &steal);
 
   view->lanes = iochart_lanes_new (capture, &lanes);
