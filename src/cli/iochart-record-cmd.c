@@ -607,9 +607,11 @@ record_events (RecordOptions *o)
         g_string_append_printf (classes, "%s%s %" G_GUINT64_FORMAT, k ? ", " : "", iochart_class_name (k),
                                 counts.by_class[k].requests);
       fprintf (stderr, "iochart: built live %" G_GUINT64_FORMAT " events into %u requests of %u processes "
-               "(issued by class: %s); the live model holds %" G_GSIZE_FORMAT " KiB\n",
+               "(issued by class: %s; %" G_GUINT64_FORMAT " processes left the window); the live model holds %"
+               G_GSIZE_FORMAT " KiB\n",
                iochart_capture_get_n_events (c), iochart_capture_get_n_requests (c),
-               iochart_capture_get_n_processes (c), classes->str, iochart_live_capture_get_memory (live) / 1024);
+               iochart_capture_get_n_processes (c), classes->str, iochart_live_capture_get_n_dropped_processes (live),
+               iochart_live_capture_get_memory (live) / 1024);
     }
   report_written (rec, o->out, status);
   return IOCHART_EXIT_OK;

@@ -106,7 +106,10 @@ test_live (void)
 {
   const char *command[] = { "sh", g_getenv ("LIVE_COMMAND"), NULL };
   guint32 dev;
-  IochartLivePageOptions o = { .out = g_getenv ("LIVE_OUT"), .command = command, .devices = &dev, .n_devices = 1 };
+  /* a --class rule rides along (its effect on classes is checked by the record test) */
+  const char *rules[] = { "sync=idle", NULL };
+  IochartLivePageOptions o = { .out = g_getenv ("LIVE_OUT"), .command = command, .devices = &dev, .n_devices = 1,
+                               .class_rules = rules };
   IochartLivePage *page;
   IochartTimelineView *tl;
   gint64 from0 = 0, to0 = 0, from, to, t0, paused_from, paused_to;

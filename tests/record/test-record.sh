@@ -108,7 +108,7 @@ stored=$("$IOCHART" info --json "$tmp/live.dat" | python3 -c 'import json, sys; 
 "$IOCHART" info --json --class cat=rt:3 --class sh=idle "$tmp/live.dat" > "$tmp/live-info.json"
 python3 - "$tmp/live.log" "$tmp/live-info.json" <<'PY' || fail "record --live and info --class disagree"
 import json, re, sys
-line = re.search(r'issued by class: ([^)]*)\)', open(sys.argv[1]).read()).group(1)
+line = re.search(r'issued by class: ([^;)]*)', open(sys.argv[1]).read()).group(1)
 live = {k: int(n) for k, n in (part.split() for part in line.split(', '))}
 info = json.load(open(sys.argv[2]))['classes']
 saved = {k: info.get(k, {}).get('requests', 0) for k in live}
@@ -117,6 +117,20 @@ print(f'--class: live and info give the same issued requests by class: {live}')
 PY
 echo "live: $decoded events decoded, as many as trace-cmd report reads; $built requests built live, as many as" \
      "the file gives; $(grep -c 'events/s' "$tmp/live.log") status lines"
+
+# 4b. --keep drops the processes that left the window: 3,000 short-lived readers under a 1 s window
+rc=0; "$IOCHART" record -o "$tmp/churn.dat" --live --keep 1s --device "$majmin" -- sh -c \
+  "for i in \$(seq 3000); do dd if=$dev of=/dev/null bs=4k count=1 iflag=direct skip=\$i status=none; done" \
+  2> "$tmp/churn.log" || rc=$?
+[ $rc = 0 ] || fail "record --live (churn) exited $rc: $(cat "$tmp/churn.log")"
+read -r held dropped < <(sed -n 's/.* requests of \([0-9]*\) processes .*; \([0-9]*\) processes left the window.*/\1 \2/p' "$tmp/churn.log")
+readers=$("$IOCHART" info --json --all "$tmp/churn.dat" | python3 -c '
+import json, sys
+print(sum(1 for p in json.load(sys.stdin)["processes"] if p["comm"] == "dd"))')
+[ "$readers" -ge 2900 ] && [ "${dropped:-0}" -ge $((readers / 10)) ] \
+  || fail "--keep 1s: $readers short-lived readers, the live model dropped ${dropped:-no} processes and holds ${held:-?}"
+echo "--keep 1s: of $readers short-lived readers (and the machine's own processes), $dropped processes left the" \
+     "live model; it holds $held at the end"
 
 # 5. Ctrl-C in the middle of a recording without a command
 echo 3 > /proc/sys/vm/drop_caches

@@ -479,40 +479,36 @@ sort_spans (GArray *spans, guint n_lanes)
   return out;
 }
 
+/* spans: each request in view as fill_groups() found it, its group in `lane`; they become the
+ * lanes' spans in place, so that the requests are read once for both. */
 static void
-compute_outstanding (IochartLanes *self, const IochartLanesOptions *o)
+compute_outstanding (IochartLanes *self, const IochartLanesOptions *o, GArray *spans)
 {
-  IochartCapture *capture = self->capture;
-  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
-  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
-  GArray *sorted;
+  g_autoptr(GArray) sorted = NULL;
   gint64 from = known (o->from_ns) ? o->from_ns : G_MININT64 + 1;
   gint64 to = known (o->to_ns) ? o->to_ns : G_MAXINT64;
   gint64 cur_a = 0, cur_b = 0;
   int cur_lane = -1;
+  guint kept = 0;
 
-  for (guint j = 0; j < n; j++)
+  for (guint j = 0; j < spans->len; j++)
     {
-      IochartRequest rq;
-      Span s;
-      int lane;
+      Span s = g_array_index (spans, Span, j);
+      int lane = self->lane_of[s.lane];
 
-      iochart_capture_get_request (capture, o->requests ? o->requests[j] : j, &rq);
-      request_span (&rq, &s.a, &s.b);
-      if (!request_in_view (&rq, o, s.a, s.b) || (lane = iochart_lanes_lane_of_request (self, &rq)) < 0)
+      if (lane < 0)
         continue;
       s.a = MAX (s.a, from);
       s.b = MIN (s.b, to);
       s.lane = lane;
       if (s.b > s.a)
-        g_array_append_val (spans, s);
+        g_array_index (spans, Span, kept++) = s;
     }
+  g_array_set_size (spans, kept);
   sorted = sort_spans (spans, self->lanes->len);
-  g_array_unref (spans);
-  spans = sorted;
-  for (guint i = 0; i <= spans->len; i++)
+  for (guint i = 0; i <= sorted->len; i++)
     {
-      const Span *s = i < spans->len ? &g_array_index (spans, Span, i) : NULL;
+      const Span *s = i < sorted->len ? &g_array_index (sorted, Span, i) : NULL;
 
       if (s && (int) s->lane == cur_lane && s->a <= cur_b)
         {
@@ -545,9 +541,9 @@ add_lifetime (Group *g, const IochartProcess *proc)
     g->exit_ns = proc->exit_ns;
 }
 
-/* Fills groups from the requests in view; returns how many groups have I/O. */
+/* Fills groups from the requests in view, and spans with each one's span and group. */
 static void
-fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, guint n_groups)
+fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, guint n_groups, GArray *spans)
 {
   IochartCapture *capture = self->capture;
   guint n_proc = iochart_capture_get_n_processes (capture);
@@ -566,14 +562,18 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
       gint64 a, b;
       guint32 p;
       Group *g;
+      Span span;
 
       iochart_capture_get_request (capture, o->requests ? o->requests[j] : j, &rq);
       request_span (&rq, &a, &b);
       if (!request_in_view (&rq, o, a, b))
         continue;
       p = rq.process < n_proc ? rq.process : n_proc;
-      g = &groups[self->group_by == IOCHART_GROUP_CLASS ? MIN (rq.klass, IOCHART_N_CLASSES - 1)
-                                                        : self->group_of[p]];
+      span.a = a;
+      span.b = b;
+      span.lane = self->group_by == IOCHART_GROUP_CLASS ? MIN (rq.klass, IOCHART_N_CLASSES - 1) : self->group_of[p];
+      g_array_append_val (spans, span);
+      g = &groups[span.lane];
       /* counted as iochart_counts_compute() counts: issues */
       g->n_requests += rq.issues;
       g->bytes += (guint64) rq.issues * rq.bytes;
@@ -646,6 +646,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
   guint others_lanes = 0, n_folds = 0, n_plain = 0;
   g_autofree guint32 *family_of = NULL;
   g_autoptr(GHashTable) family_rank = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
   if (options == NULL)
@@ -689,7 +690,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
     }
 
   groups = g_new0 (Group, n_groups);
-  fill_groups (self, options, groups, n_groups);
+  fill_groups (self, options, groups, n_groups, spans);
   for (guint g = 0; g < n_groups; g++)
     groups[g].family = family_of && g < n_proc ? family_of[g] : IOCHART_NO_PROCESS;
   for (guint g = 0; g < n_groups; g++)
@@ -791,7 +792,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
     g_hash_table_unref (groups[g].comms);
   g_free (groups);
 
-  compute_outstanding (self, options);
+  compute_outstanding (self, options, spans);
   return self;
 }
 

@@ -13,8 +13,8 @@
 /* Events stamped this long before a drain began are all in hand by its end: a CPU commits an
  * event within microseconds of stamping it. */
 #define WATERMARK_MARGIN_NS (5 * G_GINT64_CONSTANT (1000000))
-/* With a window, processes that left it are dropped once the builder holds this many and twice
- * as many as it kept the last time. */
+/* With a window, processes that left it are dropped once the builder holds this many more, or
+ * half as many more, than it kept the last time. */
 #define DROP_MIN 256
 
 typedef struct {
@@ -60,6 +60,7 @@ struct _IochartLiveCapture {
   guint               front;         /* the copy the last update returned */
   GArray             *task_log;      /* IochartTaskRec not yet in both copies */
   guint               drop_at;       /* processes the builder holds before dropping is tried */
+  guint64             n_dropped;     /* processes dropped so far */
   guint64             task_log_base; /* the number of the log's first record */
   /* the recording worker */
   GThread            *thread;
@@ -542,12 +543,12 @@ drop_processes (IochartLiveCapture *self, Pub *pub)
   Pub *other = &self->pubs[pub == &self->pubs[0]];
   GArray *procs = _iochart_builder_peek (self->b)->processes;
   guint n = procs->len, kept = 0;
-  gint64 cutoff = pub->c->end_ns - self->keep_ns;
+  gint64 end = _iochart_builder_peek (self->b)->end_ns, cutoff = end - self->keep_ns;
   g_autofree gboolean *keep = NULL;
   g_autofree guint32 *remap = NULL;
   gboolean changed = TRUE;
 
-  if (self->keep_ns == 0 || n < self->drop_at || other->remap != NULL || pub->c->end_ns == IOCHART_TIME_UNKNOWN)
+  if (self->keep_ns == 0 || n < self->drop_at || other->remap != NULL || end == IOCHART_TIME_UNKNOWN)
     return;
   keep = g_new0 (gboolean, n);
   _iochart_builder_processes_in_use (self->b, keep);
@@ -570,10 +571,11 @@ drop_processes (IochartLiveCapture *self, Pub *pub)
   remap = g_new (guint32, n);
   for (guint i = 0; i < n; i++)
     remap[i] = keep[i] ? kept++ : IOCHART_NO_PROCESS;
-  self->drop_at = MAX (DROP_MIN, 2 * kept);
+  self->drop_at = kept + MAX (DROP_MIN, kept / 2);
   if (kept == n)
     return;
   _iochart_builder_drop_processes (self->b, remap);
+  self->n_dropped += n - kept;
   pub_remap (pub, remap, n);
   other->remap = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_append_vals (other->remap, remap, n);
@@ -831,6 +833,12 @@ gboolean
 iochart_live_capture_is_running (IochartLiveCapture *self)
 {
   return self->thread != NULL;
+}
+
+guint64
+iochart_live_capture_get_n_dropped_processes (IochartLiveCapture *self)
+{
+  return self->n_dropped;
 }
 
 gsize

@@ -76,6 +76,9 @@ gboolean            iochart_live_capture_stop    (IochartLiveCapture  *self,
                                                   GError             **error);
 gboolean            iochart_live_capture_is_running (IochartLiveCapture *self);
 
+/* Processes the window dropped so far (the updating thread's). */
+guint64             iochart_live_capture_get_n_dropped_processes (IochartLiveCapture *self);
+
 /* Bytes held: the builder's requests still matching, the pages waiting and the published
  * capture. */
 gsize               iochart_live_capture_get_memory (IochartLiveCapture *self);

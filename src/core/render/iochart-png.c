@@ -147,16 +147,19 @@ filter_up_opaque (guint8 *out, const guint8 *row, const guint8 *above, int width
     {
       Bytes16 a, b;
       Pixels4 d;
-      guint32 w[3];
 
       memcpy (&a, row + 4 * x, sizeof a);
       memcpy (&b, above + 4 * x, sizeof b);
       d = (Pixels4) (a - b);
 #if G_BYTE_ORDER == G_LITTLE_ENDIAN
-      w[0] = rgb_bytes (d[0]) | rgb_bytes (d[1]) << 24;
-      w[1] = rgb_bytes (d[1]) >> 8 | rgb_bytes (d[2]) << 16;
-      w[2] = rgb_bytes (d[2]) >> 16 | rgb_bytes (d[3]) << 8;
-      memcpy (out, w, sizeof w);
+      {
+        /* built in registers: words stored apart and read back as one stall the store buffer */
+        guint64 w01 = rgb_bytes (d[0]) | (guint64) rgb_bytes (d[1]) << 24 | (guint64) rgb_bytes (d[2]) << 48;
+        guint32 w2 = rgb_bytes (d[2]) >> 16 | rgb_bytes (d[3]) << 8;
+
+        memcpy (out, &w01, sizeof w01);
+        memcpy (out + 8, &w2, sizeof w2);
+      }
 #else
       for (int k = 0; k < 4; k++)
         out[3 * k] = d[k] >> 16, out[3 * k + 1] = d[k] >> 8, out[3 * k + 2] = d[k];
@@ -235,38 +238,74 @@ filter_row (const Band *band, int y, guint8 *out, guint8 **cur, guint8 **above)
   swap = *above, *above = *cur, *cur = swap;
 }
 
-static gpointer
-compress_band (gpointer user_data)
+/* zlib's state and a piece's filtered rows, kept across bands by a thread: allocated afresh for
+ * each, their pages were faulted in again each time. */
+typedef struct
 {
-  Band *band = user_data;
+  z_stream z;
+  guint8 *piece;
+  gboolean ready;
+} Deflater;
+
+static void
+deflater_init (Deflater *d, gsize piece_bytes)
+{
+  memset (d, 0, sizeof *d);
+  d->ready = deflateInit2 (&d->z, 1, Z_DEFLATED, -15, 8, Z_RLE) == Z_OK;
+  d->piece = g_malloc (piece_bytes);
+}
+
+static void
+deflater_clear (Deflater *d)
+{
+  if (d->ready)
+    deflateEnd (&d->z);
+  g_free (d->piece);
+}
+
+static void
+compress_band_with (Band *band, Deflater *d)
+{
   gsize row_bytes = (gsize) band->width * (band->alpha ? 4 : 3), line = row_bytes + 1;
   g_autofree guint8 *rows = band->alpha ? g_malloc0 (2 * row_bytes) : NULL;
-  g_autofree guint8 *piece = g_malloc (line * band->rows_per_piece);
   guint8 *above = rows, *cur = rows + row_bytes;
-  z_stream z = { 0 };
 
   band->adler = adler32 (0, NULL, 0);
   band->out = g_byte_array_new ();
-  if (deflateInit2 (&z, 1, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK)
-    return NULL;
+  band->ok = d->ready;
   /* the row above the band: zeros above the image */
   if (band->alpha && band->y0 > 0)
     convert_row ((const guint32 *) band_row (band, band->y0 - 1), above, band->width, TRUE);
-  band->ok = TRUE;
   for (int y = band->y0; y < band->y1 && band->ok;)
     {
       int n = MIN (band->rows_per_piece, band->y1 - y);
 
       for (int i = 0; i < n; i++, y++)
-        filter_row (band, y, piece + i * line, &cur, &above);
-      band->adler = adler32_z (band->adler, piece, n * line);
+        filter_row (band, y, d->piece + i * line, &cur, &above);
+      band->adler = adler32_z (band->adler, d->piece, n * line);
       band->n_in += n * line;
-      deflateReset (&z);
-      z.next_in = piece;
-      z.avail_in = n * line;
-      band->ok = deflate_into (&z, band->out, y == band->y1 && band->last ? Z_FINISH : Z_SYNC_FLUSH);
+      deflateReset (&d->z);
+      d->z.next_in = d->piece;
+      d->z.avail_in = n * line;
+      band->ok = deflate_into (&d->z, band->out, y == band->y1 && band->last ? Z_FINISH : Z_SYNC_FLUSH);
     }
-  deflateEnd (&z);
+}
+
+static gsize
+piece_bytes (const Band *band)
+{
+  return (1 + (gsize) band->width * (band->alpha ? 4 : 3)) * band->rows_per_piece;
+}
+
+static gpointer
+compress_band (gpointer user_data)
+{
+  Band *band = user_data;
+  Deflater d;
+
+  deflater_init (&d, piece_bytes (band));
+  compress_band_with (band, &d);
+  deflater_clear (&d);
   return NULL;
 }
 
@@ -420,7 +459,10 @@ strips_worker (gpointer user_data)
   Strips *job = user_data;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, job->width, job->strip_rows + 1);
   int stride = cairo_image_surface_get_stride (surface);
+  Deflater d;
   gint s;
+
+  deflater_init (&d, (1 + (gsize) job->width * 3) * job->piece_rows);
 
   while ((s = g_atomic_int_add (&job->next, 1)) < job->n_strips && !g_atomic_int_get (&job->translucent))
     {
@@ -445,8 +487,9 @@ strips_worker (gpointer user_data)
         }
       *band = (Band) { .rows = data, .first_row = y0 - 1, .stride = stride, .width = job->width,
                        .y0 = y0, .y1 = y1, .rows_per_piece = job->piece_rows, .last = s == job->n_strips - 1 };
-      compress_band (band);
+      compress_band_with (band, &d);
     }
+  deflater_clear (&d);
   cairo_surface_destroy (surface);
   return NULL;
 }
