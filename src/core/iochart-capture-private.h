@@ -12,6 +12,7 @@
 #include "iochart-capture.h"
 #include "iochart-error.h"
 #include "iochart-loader.h"
+#include "readers/iochart-sched-notes.h"
 
 G_BEGIN_DECLS
 
@@ -147,6 +148,11 @@ void            _iochart_builder_hint_class   (IochartBuilder    *b,
                                                IochartClass       klass,
                                                guint8             level,
                                                IochartClassSource source);
+/* A scheduler's note that the reader parsed itself with a tracker of its own
+ * (iochart_sched_note_track() said TRUE): what _iochart_builder_message() does after parsing. */
+void            _iochart_builder_sched_note   (IochartBuilder    *b,
+                                               gint64             ts_ns,
+                                               const IochartSchedNote *note);
 /* A scheduler's text note (blktrace MESSAGE, `m N ...` lines). */
 void            _iochart_builder_message      (IochartBuilder    *b,
                                                gint64             ts_ns,

@@ -1113,7 +1113,7 @@ struct _IochartStealJob {
 };
 
 /* Below this many requests the figures take less time than starting a thread. */
-#define STEAL_THREAD_MIN_REQUESTS 20000
+#define STEAL_THREAD_MIN_REQUESTS 2000
 
 static gpointer
 steal_job_run (gpointer data)

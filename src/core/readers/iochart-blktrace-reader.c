@@ -105,17 +105,18 @@ typedef struct {
   gint64          wall_offset_ns;
 } Reader;
 
-typedef enum { ITEM_BLOCK, ITEM_COMM, ITEM_NOTE, ITEM_DEVICE, ITEM_WARNING } ItemKind;
+typedef enum { ITEM_BLOCK, ITEM_COMM, ITEM_SCHED_NOTE, ITEM_NOTE, ITEM_DEVICE, ITEM_WARNING } ItemKind;
 
-/* One record as the merge hands it on: a block record or a PROCESS note decoded already (the
- * merge's core has time to spare, the builder's has not), any other note where it lies, the
- * name of the device, or a warning the merge gave at that point. */
+/* One record as the merge hands it on: a block record, a PROCESS note or a scheduler note that
+ * tells a class decoded already (the merge's core has time to spare, the builder's has not),
+ * any other note where it lies, the name of the device, or a warning the merge gave there. */
 typedef struct {
   guint8 kind;     /* ItemKind */
   guint8 action;   /* ITEM_BLOCK: an IochartBlockAction */
   union {
     IochartBlockEvent ev;
     struct { gint64 ts_ns; gint32 pid; const char *comm; guint8 len; } comm;
+    struct { gint64 ts_ns; IochartSchedNote note; } sched;
     struct { const guint8 *rec; const CpuFile *f; } note;
     struct { guint32 dev; char *name; } device;
     char *warning;
@@ -556,34 +557,33 @@ heap_sift_down (CpuFile **heap, guint n, guint i)
     }
 }
 
-/* Whether f's current record is a scheduler note that can tell the builder nothing (most of a
- * BFQ capture's records are such notes): it is then counted and timed in the batch, never
- * handed on, and the builder's core does not spend its time on it. The merge's tracker is fed
- * the very notes handed on, so it holds what the builder's will hold when it reads them: a note
- * is dropped exactly when the builder's iochart_sched_note_may_tell_class() would say no. */
-static inline gboolean
-merge_drops (Merger *m, const CpuFile *f, Batch *batch)
+typedef enum { NOTE_NONE, NOTE_QUIET, NOTE_PARSED } NoteVerdict;
+
+/* What becomes of f's current record if it is a scheduler note. Most of a BFQ capture's records
+ * are notes that can tell nothing (NOTE_QUIET): they are counted and timed in the batch, never
+ * handed on. The few that may tell a class are parsed here (NOTE_PARSED, into note) so that the
+ * builder only applies them. The merge's tracker is fed the very notes the builder's own would
+ * be fed, in the same order, so its choices are the ones the builder would make. NOTE_NONE: not
+ * a message note, or a time the builder drops (it counts those). */
+static inline NoteVerdict
+judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
 {
   const BlkIoTrace *t = &f->cur;
-  IochartSchedNote note;
   const char *text;
   gsize len;
 
-  /* a time the builder drops stays its business (it counts those) */
   if (!(t->action & (TC_NOTIFY << 16)) || (t->action & 0xff) != TN_MESSAGE || t->time >= IOCHART_TIME_MAX_NS)
-    return FALSE;
+    return NOTE_NONE;
   text = message_text (t, f->data + f->off + sizeof *t, &len);
-  if (iochart_sched_note_may_tell_class (&m->notes, t->device, t->pid, text, len))
-    {
-      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, &note);
-      return FALSE;
-    }
+  if (iochart_sched_note_may_tell_class (&m->notes, t->device, t->pid, text, len) &&
+      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, note))
+    return NOTE_PARSED;
   if (batch->quiet++ == 0)
     batch->quiet_min_ns = batch->quiet_max_ns = t->time;
   /* not simply first and last: a file's records may be out of time order */
   batch->quiet_min_ns = MIN (batch->quiet_min_ns, (gint64) t->time);
   batch->quiet_max_ns = MAX (batch->quiet_max_ns, (gint64) t->time);
-  return TRUE;
+  return NOTE_QUIET;
 }
 
 /* Puts f's current record into the batch as the builder will take it, unless it is dropped. */
@@ -591,9 +591,18 @@ static inline void
 hand_on (Merger *m, const CpuFile *f, Batch *batch)
 {
   const BlkIoTrace *t = &f->cur;
+  IochartSchedNote note;
 
-  if (merge_drops (m, f, batch))
-    return;
+  switch (judge_note (m, f, batch, &note))
+    {
+    case NOTE_QUIET:
+      return;
+    case NOTE_PARSED:
+      batch->items[batch->n++] = (Item) { .kind = ITEM_SCHED_NOTE, .sched = { t->time, note } };
+      return;
+    case NOTE_NONE:
+      break;
+    }
   if (!(t->action & (TC_NOTIFY << 16)))
     {
       if (G_UNLIKELY (!m->d.dev_named))
@@ -686,6 +695,10 @@ build_batch (Reader *r, Batch *batch)
         case ITEM_COMM:
           _iochart_builder_comm (r->b, it->comm.ts_ns, it->comm.pid, it->comm.comm, it->comm.len);
           _iochart_builder_add_events (r->b, 1);
+          records++;
+          break;
+        case ITEM_SCHED_NOTE:
+          _iochart_builder_sched_note (r->b, it->sched.ts_ns, &it->sched.note);
           records++;
           break;
         case ITEM_NOTE:
