@@ -741,6 +741,68 @@ test_bad_file (void)
   screenshot ("app-error.png");
 }
 
+/* The cairo node of the widget's own drawing (its own coordinates). */
+static gboolean
+find_cairo_node (GskRenderNode *node, graphene_rect_t *bounds)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CAIRO_NODE:
+      gsk_render_node_get_bounds (node, bounds);
+      return TRUE;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        if (find_cairo_node (gsk_container_node_get_child (node, i), bounds))
+          return TRUE;
+      return FALSE;
+    case GSK_CLIP_NODE:
+      return find_cairo_node (gsk_clip_node_get_child (node), bounds);
+    case GSK_DEBUG_NODE:
+      return find_cairo_node (gsk_debug_node_get_child (node), bounds);
+    default:
+      return FALSE;
+    }
+}
+
+static void
+drawn_rows (IochartTimelineView *tl, graphene_rect_t *bounds)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (tl));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (GTK_WIDGET (tl)),
+                          gtk_widget_get_height (GTK_WIDGET (tl)));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  g_assert_true (find_cairo_node (node, bounds));
+}
+
+/* A chart taller than the window costs what is in view: the node covers the scrolled window's
+ * rows, and a scroll draws the rows it brings into view. */
+static void
+test_visible_rows (void)
+{
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (open_sample ("ionice-bfq.dat"));
+  GtkWidget *sw = gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw));
+  int height = gtk_widget_get_height (GTK_WIDGET (tl)), view = gtk_widget_get_height (sw);
+  graphene_rect_t b;
+
+  g_assert_cmpint (height, >, view);
+  drawn_rows (tl, &b);
+  g_assert_cmpfloat (b.origin.y, ==, 0);
+  g_assert_cmpfloat (b.size.height, <=, view + 1);
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  settle ();
+  drawn_rows (tl, &b);
+  g_assert_cmpfloat (b.origin.y, >, 0);
+  g_assert_cmpfloat (b.origin.y + b.size.height, >=, height - 1);
+  screenshot ("app-scrolled-to-end.png");
+  gtk_adjustment_set_value (adj, 0);
+  settle ();
+}
+
 static void
 test_dark (void)
 {
@@ -779,6 +841,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/text", test_text);
   g_test_add_func ("/app/bootchart", test_bootchart);
   g_test_add_func ("/app/bad-file", test_bad_file);
+  g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/dark", test_dark);
   return g_test_run ();
 }
