@@ -817,6 +817,8 @@ orient (gpointer user_data)
   if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == o)
     return G_SOURCE_REMOVE;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), o);
+  /* the range in view is on the ruler too: narrow, the filters need its room more */
+  gtk_widget_set_visible (GTK_WIDGET (self->range_label), o == GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_position (self->paned, o == GTK_ORIENTATION_VERTICAL ? gtk_widget_get_height (GTK_WIDGET (self)) * 3 / 5
                                                                      : width - 440);
   return G_SOURCE_REMOVE;

@@ -46,6 +46,12 @@ app_test_window (void)
   return window;
 }
 
+void
+app_test_set_window (IochartWindow *w)
+{
+  window = w;
+}
+
 const char *
 app_test_shots (void)
 {

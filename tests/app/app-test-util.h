@@ -15,6 +15,8 @@ gboolean       app_test_init       (int          *argc,
                                     char       ***argv,
                                     const char  **required);
 IochartWindow *app_test_window     (void);
+/* The window the helpers look at from now on (a test's own, of another size). */
+void           app_test_set_window (IochartWindow *window);
 const char    *app_test_shots      (void);
 
 /* Runs the main loop for us microseconds, sleeping 5 ms between idle rounds. */

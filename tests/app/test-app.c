@@ -656,6 +656,18 @@ test_bootchart (void)
 
   g_assert_true (iochart_capture_page_is_ready (page));
   screenshot ("app-bootchart.png");
+  {
+    /* a 2 s capture half an hour after boot: its ends told apart in the header ("1969 s – 1971 s" before) */
+    IochartDisplayList *dl = iochart_timeline_view_get_display_list (tl);
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+      {
+        const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+        found |= item->kind == IOCHART_DL_TEXT && strstr (item->text, "samples 1968.87 s – 1970.88 s every") != NULL;
+      }
+    g_assert_true (found);
+  }
   /* the same zoom as the I/O chart */
   iochart_timeline_view_get_full_range (tl, &full_from, &full_to);
   action ("zoom-in");
@@ -818,6 +830,70 @@ test_dark (void)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
 
+/* What a user sees of each capture kind, light and dark, in a narrow (700 px) and a wide (2500 px)
+ * window, a range selected: screenshots to look at (app-gallery-*.png), the chart not clipped by
+ * the panel beside it, the figures there. */
+static void
+test_gallery (void)
+{
+  static const struct { const char *sample, *name; gint64 from_ns, to_ns; } kinds[] = {
+    { "ionice-bfq.dat", "dat", 500000000, 1200000000 },
+    { "blktrace/bfq-idle-vs-be-dd", "blktrace", 100000000, 250000000 },
+    { "ftrace-ionice-loop.trace", "ftrace", 100000000, 400000000 },
+    { "bootchart-ionice.tgz", "bootchart", G_GINT64_CONSTANT (1968870000000), G_GINT64_CONSTANT (1969490000000) },
+  };
+  static const int widths[] = { 700, 2500 };
+  IochartWindow *main_window = window;
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  for (guint dark = 0; dark < 2; dark++)
+    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+        {
+          IochartWindow *win = iochart_window_new (IOCHART_APPLICATION (gtk_window_get_application (GTK_WINDOW (main_window))));
+          g_autofree char *name = g_strdup_printf ("app-gallery-%s-%d-%s.png", kinds[k].name, widths[w],
+                                                   dark ? "dark" : "light");
+          IochartCapturePage *page;
+          IochartTimelineView *tl;
+          gint64 origin;
+
+          adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+          gtk_window_set_default_size (GTK_WINDOW (win), widths[w], 900);
+          gtk_window_present (GTK_WINDOW (win));
+          window = win;
+          app_test_set_window (win);
+          page = open_sample (kinds[k].sample);
+          g_assert_true (iochart_capture_page_is_ready (page));
+          tl = iochart_capture_page_get_timeline (page);
+          origin = iochart_timeline_view_get_origin_ns (tl);
+          iochart_timeline_view_set_selection (tl, origin + kinds[k].from_ns, origin + kinds[k].to_ns);
+          iochart_capture_page_update_figures (page);
+          settle ();
+          screenshot (name);
+          {
+            GtkPaned *paned = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_PANED));
+            GtkWidget *chart = gtk_paned_get_start_child (paned);
+
+            /* as wide as asked (give or take the decorations' margins): nothing asks for more */
+            g_assert_cmpint (abs (gtk_widget_get_width (GTK_WIDGET (win)) - widths[w]), <=, 12);
+            /* beside the panel, or over it when narrow: never wider than its share */
+            if (gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_HORIZONTAL)
+              g_assert_cmpint (gtk_widget_get_width (chart), <=, gtk_paned_get_position (paned));
+            else
+              g_assert_cmpint (gtk_widget_get_width (chart), <=, widths[w]);
+          }
+          if (g_str_equal (kinds[k].name, "bootchart"))
+            g_assert_nonnull (iochart_range_panel_get_boot_range (iochart_capture_page_get_panel (page)));
+          else
+            g_assert_nonnull (iochart_range_panel_get_summary (iochart_capture_page_get_panel (page)));
+          gtk_window_destroy (GTK_WINDOW (win));
+        }
+  window = main_window;
+  app_test_set_window (main_window);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -843,5 +919,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/bad-file", test_bad_file);
   g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/dark", test_dark);
+  g_test_add_func ("/app/gallery", test_gallery);
   return g_test_run ();
 }

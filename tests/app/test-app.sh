@@ -16,7 +16,7 @@ bus=""
 command -v dbus-run-session >/dev/null && bus="dbus-run-session --"
 if [ -z "${DISPLAY:-}" ]; then
   command -v xvfb-run >/dev/null || { echo "1..0 # SKIP no xvfb-run"; exit 77; }
-  $bus xvfb-run -a -s "-screen 0 1600x1000x24" env GSK_RENDERER=cairo NO_AT_BRIDGE=1 "$test_bin"
+  $bus xvfb-run -a -s "-screen 0 2600x1000x24" env GSK_RENDERER=cairo NO_AT_BRIDGE=1 "$test_bin"
   exit $?
 fi
 GSK_RENDERER=cairo NO_AT_BRIDGE=1 $bus "$test_bin"

@@ -1,4 +1,5 @@
-/* fuzz-dat.c: libFuzzer target for the trace-cmd .dat reader (our layout check, then libtracecmd)
+/* fuzz-dat.c: libFuzzer target for the trace-cmd .dat reader (our layout check, then the direct
+ * read of a v7 file's pages through kbuffer, or libtracecmd for the rest)
  *
  * libtracecmd reads a path, so each input goes into a memfd opened by its /proc/self/fd path.
  * Seeds: tests/dat/fuzz-corpus/dat/, small v6 files cut by make-fuzz-seeds.py. Allocations that

@@ -78,6 +78,20 @@ fmt_s (double ns)
   return g_strdup_printf ("%.0f ms", ns / 1e6);
 }
 
+/* A time since boot told apart at a hundredth of span_ns: "1968.87 s" in a 2 s capture that
+ * starts long after boot, where fmt_s() gives "1969 s" for both ends. */
+static char *
+fmt_s_in (double ns, double span_ns)
+{
+  int decimals = 0;
+
+  if (fabs (ns) < 100 * span_ns || span_ns <= 0)
+    return fmt_s (ns);
+  while (decimals < 6 && span_ns < 100 * pow (10, 9 - decimals))
+    decimals++;
+  return g_strdup_printf ("%.*f s", decimals, ns / NS_PER_S);
+}
+
 /* ---- annotations ---- */
 
 static void resolve_range (IochartBootchart *bc, const IochartBootchartChartOptions *o, gint64 *from, gint64 *to);
@@ -1395,7 +1409,8 @@ legend (Chart *c)
   guint n = 0;
   gboolean classes[IOCHART_N_CLASSES] = { 0 };
 
-  items[n++] = (IochartLegendItem) { "running (darker: more CPU)", c->pal->running };
+  items[n++] = (IochartLegendItem) { c->o->theme == IOCHART_THEME_DARK ? "running (lighter: more CPU)"
+                                                                      : "running (darker: more CPU)", c->pal->running };
   items[n++] = (IochartLegendItem) { "waiting for I/O (D state)", c->pal->dstate };
   items[n++] = (IochartLegendItem) { "sleeping", c->pal->life };
   if (c->has_io)
@@ -1466,6 +1481,7 @@ header (Chart *c)
   const char *cmdline = iochart_bootchart_get_header_value (bc, "system.kernel.options");
   g_autofree char *cpu = cpu_model (bc);
   g_autofree char *sys = NULL, *boot = NULL, *s0 = NULL, *s1 = NULL, *per = NULL, *win = NULL;
+  double span;
   g_autofree char *n_all = iochart_format_count (iochart_bootchart_get_processes (bc)->len);
   GString *line = g_string_new (NULL);
 
@@ -1484,23 +1500,24 @@ header (Chart *c)
       g_autofree char *k = g_strdup_printf ("Kernel command line: %s", cmdline);
       header_line (c, k, FONT, FALSE, c->pal->base.dim, NULL);
     }
-  s0 = fmt_s (iochart_bootchart_get_start_ns (bc));
-  s1 = fmt_s (iochart_bootchart_get_end_ns (bc));
+  span = iochart_bootchart_get_end_ns (bc) - iochart_bootchart_get_start_ns (bc);
+  s0 = fmt_s_in (iochart_bootchart_get_start_ns (bc), span);
+  s1 = fmt_s_in (iochart_bootchart_get_end_ns (bc), span);
   per = g_strdup_printf ("%.0f ms", iochart_bootchart_get_sample_period_ns (bc) / 1e6);
   win = fmt_s (c->window_ns);
   if (c->has_done)
     {
-      g_autofree char *d = fmt_s (c->done_ns);
+      g_autofree char *d = fmt_s_in (c->done_ns, span);
       boot = g_strdup_printf ("Boot done at %s after boot (CPU and disks then idle for %s)", d, win);
     }
   else if (c->window_ns > 0)
     {
-      g_autofree char *d = fmt_s (iochart_bootchart_get_end_ns (bc));
+      g_autofree char *d = fmt_s_in (iochart_bootchart_get_end_ns (bc), span);
       boot = g_strdup_printf ("Boot still busy at the last sample, %s after boot (no %s idle stretch)", d, win);
     }
   else
     {
-      g_autofree char *d = fmt_s (iochart_bootchart_get_end_ns (bc));
+      g_autofree char *d = fmt_s_in (iochart_bootchart_get_end_ns (bc), span);
       boot = g_strdup_printf ("Last sample %s after boot", d);
     }
   sys = g_strdup_printf ("%s · samples %s – %s every %s · %s processes, %u bars", boot, s0, s1, per, n_all,

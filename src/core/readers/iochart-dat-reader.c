@@ -500,6 +500,8 @@ check_buffer_v7 (DatFile *f, guint64 p, guint64 end, GError **error)
   if (!check_section (f, section, OPT_BUFFER, label, &flags, NULL, NULL, error))
     return FALSE;
   buffer = plan_buffer (f, *name == '\0', page_size);
+  if (f->plan != NULL && page_size != f->page_size)
+    f->plan->usable = FALSE;   /* which one libtracecmd's pages take is its business */
   for (guint i = 0; i < ncpus; i++, p += 20)
     {
       DatCpu c = { .cpu = rd (f, p, 4), .data = f->data + rd (f, p + 4, 8), .size = rd (f, p + 12, 8) };

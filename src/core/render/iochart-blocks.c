@@ -439,6 +439,18 @@ iochart_blocks_mark_lines (IochartBlocks *b, const IochartBlocksMark *marks, gui
 static const guint32 split_colors[IOCHART_N_SPLITS] = {
   0x555555ff, 0xe69f00ff, 0x8b4513ff, 0xc8a878ff, 0xd8d8d8ff,
 };
+/* on a dark background running stands out light and sleep fades dark, as the help says */
+static const guint32 split_colors_dark[IOCHART_N_SPLITS] = {
+  0xd0d0d0ff, 0xe69f00ff, 0xb5651dff, 0xc8a878ff, 0x505050ff,
+};
+
+static gboolean
+dark_background (const IochartBlocks *b)
+{
+  guint32 bg = b->colors ? b->colors->bg : 0xffffffff;
+
+  return ((bg >> 24) & 0xff) + ((bg >> 16) & 0xff) + ((bg >> 8) & 0xff) < 3 * 0x80;
+}
 
 static char *
 split_text (const IochartTimeSplit *s)
@@ -466,7 +478,7 @@ iochart_blocks_time_split_bar (IochartBlocks *b, double x, double y, double w, c
     {
       double dw = w * s->ns[k] / s->life_ns;
       if (dw > 0.05)
-        iochart_display_list_rect (b->dl, x, y, dw, 2, split_colors[k], 0);
+        iochart_display_list_rect (b->dl, x, y, dw, 2, (dark_background (b) ? split_colors_dark : split_colors)[k], 0);
       x += dw;
     }
   iochart_display_list_end_group (b->dl);

@@ -45,8 +45,8 @@ extern const IochartClass iochart_blocks_stack_order[IOCHART_N_CLASSES];
 guint32  iochart_rgba_with_alpha      (guint32 rgba, guint8 alpha);
 
 /* What the time-split bar's colours mean, for a section's note. */
-#define IOCHART_BLOCKS_TIME_SPLIT_HELP "Bar under a name: its time running (dark grey), waiting for a " \
-                                       "CPU (orange), for I/O (brown), in other D state (tan), asleep."
+#define IOCHART_BLOCKS_TIME_SPLIT_HELP "Bar under a name: its time running (strongest grey), waiting for a " \
+                                       "CPU (orange), for I/O (brown), in other D state (tan), asleep (faint grey)."
 
 void     iochart_blocks_init          (IochartBlocks *b, const IochartBlocksColors *colors,
                                        double width, double x0, guint n,
