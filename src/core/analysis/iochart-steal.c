@@ -392,7 +392,7 @@ typedef struct {
 
 typedef struct {
   gint64  *issue_ns;   /* ascending */
-  guint64 *issues;     /* issues before each, n + 1 */
+  guint32 *issues;     /* issues before each, n + 1, modulo 2^32 (a range's difference is exact) */
   guint    n;
 } IssueTimes;
 
@@ -662,14 +662,14 @@ issue_times_init (IssueTimes *t, GArray *pairs)
   g_array_sort (pairs, pair_cmp);
   t->n = pairs->len;
   t->issue_ns = g_new (gint64, MAX (t->n, 1));
-  t->issues = g_new (guint64, t->n + 1);
+  t->issues = g_new (guint32, t->n + 1);
   t->issues[0] = 0;
   for (guint i = 0; i < t->n; i++)
     {
       const gint64 *pair = &g_array_index (pairs, gint64, 2 * i);
 
       t->issue_ns[i] = pair[0];
-      t->issues[i + 1] = t->issues[i] + (guint64) pair[1];
+      t->issues[i + 1] = t->issues[i] + (guint32) pair[1];
     }
 }
 
@@ -691,7 +691,7 @@ issue_times_count (const IssueTimes *t, gint64 from_ns, gint64 to_ns)
       guint mid = lo + (hi - lo) / 2;
       if (t->issue_ns[mid] < to_ns) lo = mid + 1; else hi = mid;
     }
-  return t->issues[lo] - t->issues[a];
+  return (guint32) (t->issues[lo] - t->issues[a]);
 }
 
 IochartStealEvents *
@@ -773,7 +773,7 @@ iochart_steal_events_get_size (const IochartStealEvents *events)
   if (events == NULL)
     return 0;
   return sizeof *events + (gsize) events->n * 2 * sizeof (guint32) + events->n_epochs * sizeof (Epoch) +
-         (gsize) (events->idle_issues.n + events->unknown_issues.n) * (sizeof (gint64) + sizeof (guint64));
+         (gsize) (events->idle_issues.n + events->unknown_issues.n) * (sizeof (gint64) + sizeof (guint32));
 }
 
 /* First packed event at or after ts. */
