@@ -37,6 +37,7 @@ struct _IochartTimelineView {
   gboolean            building;
   IochartCapture     *building_capture; /* the capture that layout reads (not held) */
   int                 want_width;
+  GtkAdjustment      *vadj;            /* the scrolled window's, while mapped: a scroll redraws */
   /* pointer and drag state */
   double              pointer_x;
   enum { DRAG_NONE, DRAG_SELECT, DRAG_PAN } drag;
@@ -664,18 +665,67 @@ size_allocate (GtkWidget *widget, int width, int height, int baseline)
   ensure_chart (IOCHART_TIMELINE_VIEW (widget), width);
 }
 
+/* The rows of the widget the scrolled window shows; all of them outside one. */
+static void
+visible_rows (IochartTimelineView *self, double *top, double *bottom)
+{
+  GtkWidget *sw = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  double height = gtk_widget_get_height (GTK_WIDGET (self)), x, y;
+
+  *top = 0;
+  *bottom = height;
+  if (sw == NULL || !gtk_widget_translate_coordinates (sw, GTK_WIDGET (self), 0, 0, &x, &y))
+    return;
+  *top = CLAMP (floor (y), 0, height);
+  *bottom = CLAMP (ceil (y + gtk_widget_get_height (sw)), *top, height);
+}
+
+static void
+scrolled (IochartTimelineView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+map (GtkWidget *widget)
+{
+  IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
+  GtkWidget *sw = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+
+  GTK_WIDGET_CLASS (iochart_timeline_view_parent_class)->map (widget);
+  if (sw == NULL)
+    return;
+  self->vadj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw));
+  g_signal_connect_object (self->vadj, "value-changed", G_CALLBACK (scrolled), self, G_CONNECT_SWAPPED);
+}
+
+static void
+unmap (GtkWidget *widget)
+{
+  IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
+
+  if (self->vadj != NULL)
+    g_signal_handlers_disconnect_by_func (self->vadj, scrolled, self);
+  self->vadj = NULL;
+  GTK_WIDGET_CLASS (iochart_timeline_view_parent_class)->unmap (widget);
+}
+
 static void
 snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   cairo_t *cr;
-  double x0, w;
+  double x0, w, top, bottom;
 
   ensure_chart (self, width);
   if (self->dl == NULL)
     return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  visible_rows (self, &top, &bottom);
+  if (bottom <= top)
+    return;
+  /* a node the chart's full height costs its full surface every frame, in view or not */
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, top, width, bottom - top));
   iochart_cairo_draw_warped (self->dl, cr, self->from, self->to);
   if (self->has_selection && plot_axis (self, &x0, &w))
     {
@@ -879,6 +929,8 @@ iochart_timeline_view_class_init (IochartTimelineViewClass *klass)
   widget_class->measure = measure;
   widget_class->size_allocate = size_allocate;
   widget_class->snapshot = snapshot;
+  widget_class->map = map;
+  widget_class->unmap = unmap;
   widget_class->query_tooltip = query_tooltip;
   signals[DRAWN] = g_signal_new ("drawn", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                  NULL, NULL, NULL, G_TYPE_NONE, 0);

@@ -753,6 +753,68 @@ test_bad_file (void)
   screenshot ("app-error.png");
 }
 
+/* The cairo node of the widget's own drawing (its own coordinates). */
+static gboolean
+find_cairo_node (GskRenderNode *node, graphene_rect_t *bounds)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CAIRO_NODE:
+      gsk_render_node_get_bounds (node, bounds);
+      return TRUE;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        if (find_cairo_node (gsk_container_node_get_child (node, i), bounds))
+          return TRUE;
+      return FALSE;
+    case GSK_CLIP_NODE:
+      return find_cairo_node (gsk_clip_node_get_child (node), bounds);
+    case GSK_DEBUG_NODE:
+      return find_cairo_node (gsk_debug_node_get_child (node), bounds);
+    default:
+      return FALSE;
+    }
+}
+
+static void
+drawn_rows (IochartTimelineView *tl, graphene_rect_t *bounds)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (tl));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (GTK_WIDGET (tl)),
+                          gtk_widget_get_height (GTK_WIDGET (tl)));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  g_assert_true (find_cairo_node (node, bounds));
+}
+
+/* A chart taller than the window costs what is in view: the node covers the scrolled window's
+ * rows, and a scroll draws the rows it brings into view. */
+static void
+test_visible_rows (void)
+{
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (open_sample ("ionice-bfq.dat"));
+  GtkWidget *sw = gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw));
+  int height = gtk_widget_get_height (GTK_WIDGET (tl)), view = gtk_widget_get_height (sw);
+  graphene_rect_t b;
+
+  g_assert_cmpint (height, >, view);
+  drawn_rows (tl, &b);
+  g_assert_cmpfloat (b.origin.y, ==, 0);
+  g_assert_cmpfloat (b.size.height, <=, view + 1);
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  settle ();
+  drawn_rows (tl, &b);
+  g_assert_cmpfloat (b.origin.y, >, 0);
+  g_assert_cmpfloat (b.origin.y + b.size.height, >=, height - 1);
+  screenshot ("app-scrolled-to-end.png");
+  gtk_adjustment_set_value (adj, 0);
+  settle ();
+}
+
 static void
 test_dark (void)
 {
@@ -766,6 +828,140 @@ test_dark (void)
   g_assert_nonnull (iochart_view_get_highlight_bins (iochart_timeline_view_get_view (tl)));
   screenshot ("app-dark-highlighted.png");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+}
+
+/* The first toplevel of type t other than the test's window, or NULL. */
+static GtkWindow *
+toplevel_of_type (GType t)
+{
+  GListModel *tops = gtk_window_get_toplevels ();   /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (tops, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, t) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+/* The rest of what a user can do, each through what the app itself calls: recent files (the
+ * recent manager, and a new window's list), the shortcuts window and About (their actions),
+ * export (the export action's backend, SVG/PNG/PDF read back by their magic), the steal episode
+ * list (a row chosen), the type-ahead filter (win.find focuses the entry; text typed there). */
+static void
+test_features (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  g_autofree char *rel = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  g_autofree char *path = g_canonicalize_filename (rel, NULL);
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+  GtkWindow *w;
+  gint64 from, to;
+
+  /* recent files: the capture is listed, and the start page of a new window offers it */
+  g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
+  {
+    IochartWindow *other = iochart_window_new (IOCHART_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))));
+    GtkListBox *list = NULL;
+    GtkWidget *stack[64];
+    guint n = 0, rows = 0;
+
+    gtk_window_present (GTK_WINDOW (other));
+    app_test_run_for (200000);
+    /* the recent list is the window's only GtkListBox */
+    stack[n++] = GTK_WIDGET (other);
+    while (n > 0 && list == NULL)
+      {
+        GtkWidget *x = stack[--n];
+        if (GTK_IS_LIST_BOX (x))
+          list = GTK_LIST_BOX (x);
+        for (GtkWidget *c = gtk_widget_get_first_child (x); c && n < G_N_ELEMENTS (stack); c = gtk_widget_get_next_sibling (c))
+          stack[n++] = c;
+      }
+    g_assert_nonnull (list);
+    for (GtkWidget *r = gtk_widget_get_first_child (GTK_WIDGET (list)); r; r = gtk_widget_get_next_sibling (r))
+      rows += g_strcmp0 (g_object_get_data (G_OBJECT (r), "uri"), uri) == 0;
+    g_assert_cmpuint (rows, ==, 1);
+    app_test_set_window (other);
+    app_test_screenshot ("app-start-recent.png");
+    app_test_set_window (window);
+    gtk_window_destroy (GTK_WINDOW (other));
+  }
+
+  /* keyboard shortcuts window, About */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
+  app_test_run_for (300000);
+  w = toplevel_of_type (GTK_TYPE_SHORTCUTS_WINDOW);
+  g_assert_nonnull (w);
+  app_test_set_window ((IochartWindow *) w);   /* only its GtkWindow side is used */
+  app_test_screenshot ("app-shortcuts.png");
+  app_test_set_window (window);
+  gtk_window_close (w);   /* the help overlay belongs to the window: hidden, not destroyed */
+  g_action_group_activate_action (G_ACTION_GROUP (gtk_window_get_application (GTK_WINDOW (window))), "about", NULL);
+  app_test_run_for (300000);
+  w = toplevel_of_type (ADW_TYPE_ABOUT_WINDOW);
+  g_assert_nonnull (w);
+  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (w)), ==, PACKAGE_VERSION);
+  app_test_set_window ((IochartWindow *) w);
+  app_test_screenshot ("app-about.png");
+  app_test_set_window (window);
+  gtk_window_destroy (w);
+
+  /* export the view: the three backends */
+  {
+    static const struct { const char *ext; const char *magic; } kinds[] = {
+      { "svg", "<?xml" }, { "png", "\x89PNG" }, { "pdf", "%PDF" },
+    };
+
+    for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+      {
+        g_autofree char *name = g_strdup_printf ("export.%s", kinds[k].ext);
+        g_autofree char *out = g_build_filename (shots, name, NULL);
+        g_autofree char *data = NULL;
+        gsize len = 0;
+        g_autoptr(GError) error = NULL;
+
+        g_assert_true (iochart_capture_page_export (page, out, &error));
+        g_assert_no_error (error);
+        g_assert_true (g_file_get_contents (out, &data, &len, NULL));
+        g_assert_cmpuint (len, >, 1000);
+        g_assert_true (memcmp (data, kinds[k].magic, strlen (kinds[k].magic)) == 0);
+      }
+  }
+
+  /* the steal episode list: choosing the row selects the episode and zooms around it */
+  {
+    GtkWidget *panel = GTK_WIDGET (iochart_capture_page_get_panel (page));
+
+    g_signal_emit_by_name (panel, "episode-activated", 0u);
+    settle ();
+    g_assert_true (iochart_timeline_view_get_selection (tl, &from, &to));
+    iochart_timeline_view_get_range (tl, &from, &to);
+    g_assert_cmpint (to - from, <, 200000000);   /* zoomed from 1.8 s to around a 290 µs episode */
+    screenshot ("app-episode.png");
+    action ("zoom-fit");
+  }
+
+  /* type-ahead: win.find puts the focus in the search entry; typing filters the lanes */
+  {
+    GtkWidget *focus;
+    IochartLanes *lanes;
+
+    action ("find");
+    focus = gtk_root_get_focus (GTK_ROOT (window));
+    g_assert_nonnull (focus);
+    g_assert_nonnull (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY));
+    gtk_editable_set_text (GTK_EDITABLE (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY)), "jbd2");
+    app_test_run_for (400000);   /* search-changed comes after a pause in the typing */
+    settle ();
+    lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+    g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, 1);
+    g_assert_nonnull (strstr (iochart_lanes_get_lane (lanes, 0)->label, "jbd2"));
+    screenshot ("app-typed-filter.png");
+    iochart_capture_page_set_search (page, "");
+  }
 }
 
 /* What a user sees of each capture kind, light and dark, in a narrow (700 px) and a wide (2500 px)
@@ -855,7 +1051,9 @@ main (int argc, char **argv)
   g_test_add_func ("/app/text", test_text);
   g_test_add_func ("/app/bootchart", test_bootchart);
   g_test_add_func ("/app/bad-file", test_bad_file);
+  g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/dark", test_dark);
+  g_test_add_func ("/app/features", test_features);
   g_test_add_func ("/app/gallery", test_gallery);
   return g_test_run ();
 }
