@@ -127,7 +127,10 @@ read -r held dropped < <(sed -n 's/.* requests of \([0-9]*\) processes .*; \([0-
 readers=$("$IOCHART" info --json --all "$tmp/churn.dat" | python3 -c '
 import json, sys
 print(sum(1 for p in json.load(sys.stdin)["processes"] if p["comm"] == "dd"))')
-[ "$readers" -ge 2900 ] && [ "${dropped:-0}" -ge $((readers / 10)) ] \
+# Processes are dropped only at the live model's updates, after their requests left in batches of
+# 1,024: how many depends on how far the decoding lags the disk (1,315-1,602 on a quiet machine, 248
+# at load 17). A hundred shows the window dropping processes without asserting the machine's load.
+[ "$readers" -ge 2900 ] && [ "${dropped:-0}" -ge 100 ] \
   || fail "--keep 1s: $readers short-lived readers, the live model dropped ${dropped:-no} processes and holds ${held:-?}"
 echo "--keep 1s: of $readers short-lived readers (and the machine's own processes), $dropped processes left the" \
      "live model; it holds $held at the end"
