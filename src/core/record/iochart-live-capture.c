@@ -34,6 +34,7 @@ typedef struct {
   guint32             settled_in;    /* builder requests below this are in c for good */
   guint               n_perm;        /* c's requests before the tail copied each update */
   guint               n_stale;       /* c's first requests older than the window */
+  gboolean            shed;          /* a batch left the window since processes were last dropped */
   GArray             *tallies;       /* IochartProcTally per process, of c's first n_perm */
   GHashTable         *strmap;        /* builder's interned string -> c's */
   gint64              tasks_trimmed_ns;
@@ -463,6 +464,7 @@ trim (IochartLiveCapture *self, Pub *pub)
       g_array_remove_range (p->requests, 0, pub->n_stale);
       pub->n_perm -= pub->n_stale;
       pub->n_stale = 0;
+      pub->shed = TRUE;
     }
   if (pub->tasks_trimmed_ns == IOCHART_TIME_UNKNOWN || cutoff - pub->tasks_trimmed_ns > self->keep_ns / 4)
     trim_tasks (pub, cutoff);
@@ -548,8 +550,12 @@ drop_processes (IochartLiveCapture *self, Pub *pub)
   g_autofree guint32 *remap = NULL;
   gboolean changed = TRUE;
 
-  if (self->keep_ns == 0 || n < self->drop_at || other->remap != NULL || end == IOCHART_TIME_UNKNOWN)
+  /* tried as processes grow, and once both copies have let a batch of requests go: the processes
+   * those named are free then, however few come after (a short run of many short-lived ones) */
+  if (self->keep_ns == 0 || (n < self->drop_at && !(pub->shed && other->shed)) || other->remap != NULL ||
+      end == IOCHART_TIME_UNKNOWN)
     return;
+  pub->shed = other->shed = FALSE;
   keep = g_new0 (gboolean, n);
   _iochart_builder_processes_in_use (self->b, keep);
   for (guint i = 0; i < n; i++)
