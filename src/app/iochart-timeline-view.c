@@ -570,11 +570,56 @@ iochart_timeline_view_set_index (IochartTimelineView *self, IochartBinIndex *ind
   self->index_auto = TRUE;
 }
 
+/* Process i of old in now: a live capture's update may have dropped processes that left its
+ * window and numbered the rest again (the same pid started at the same time); IOCHART_NO_PROCESS
+ * when it was dropped. */
+static guint32
+renumbered (IochartCapture *old, IochartCapture *now, guint32 i)
+{
+  const IochartProcess *p;
+  guint n = iochart_capture_get_n_processes (now);
+
+  if (i == IOCHART_NO_PROCESS || i >= iochart_capture_get_n_processes (old))
+    return IOCHART_NO_PROCESS;
+  p = iochart_capture_get_process (old, i);
+  if (i < n && iochart_capture_get_process (now, i)->pid == p->pid &&
+      iochart_capture_get_process (now, i)->start_ns == p->start_ns)
+    return i;
+  /* dropping only moves processes down */
+  for (guint j = MIN (i, n); j-- > 0;)
+    if (iochart_capture_get_process (now, j)->pid == p->pid && iochart_capture_get_process (now, j)->start_ns == p->start_ns)
+      return j;
+  return IOCHART_NO_PROCESS;
+}
+
+/* The clicked lane and the expanded ones follow their processes into the new numbering. */
+static void
+follow_processes (IochartTimelineView *self, IochartCapture *capture)
+{
+  GArray *next;
+
+  self->highlight = renumbered (self->capture, capture, self->highlight);
+  if (self->expanded == NULL)
+    return;
+  /* a new array: a layout in a worker may hold the old one */
+  next = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < self->expanded->len; i++)
+    {
+      guint32 head = renumbered (self->capture, capture, g_array_index (self->expanded, guint32, i));
+
+      if (head != IOCHART_NO_PROCESS)
+        g_array_append_val (next, head);
+    }
+  g_array_unref (self->expanded);
+  self->expanded = next;
+}
+
 void
 iochart_timeline_view_data_changed (IochartTimelineView *self, IochartCapture *capture, gint64 follow_span_ns)
 {
   if (self->capture == NULL || self->bootchart != NULL)
     return;
+  follow_processes (self, capture);
   g_set_object (&self->capture, capture);
   /* the requests changed: the index is built again with the next layout */
   g_clear_pointer (&self->index, iochart_bin_index_unref);
