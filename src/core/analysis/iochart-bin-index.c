@@ -67,6 +67,7 @@ struct _IochartBinIndex {
   DonePrefix         *done_prefix;    /* per DONE_BLOCK completions: counts before */
   GArray             *loose;          /* guint32 recs, ascending: see iochart_bin_index_find_all */
   IochartStealEvents *steal;          /* the device's steal events, so a range sweeps only its own */
+  IochartLaneIndex   *lanes;          /* the device's lane index: lanes and legend counts */
 };
 
 static gboolean
@@ -352,6 +353,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
     self->done[i] = g_array_index (dones, Pair, i).value;
   build_done_prefix (self);
   self->steal = iochart_steal_events_new (capture, device);
+  self->lanes = iochart_lane_index_new (capture, device);
 
   if (n == 0)
     self->origin_ns = 0;
@@ -378,6 +380,7 @@ iochart_bin_index_unref (IochartBinIndex *index)
   g_free (index->done_prefix);
   g_array_unref (index->loose);
   iochart_steal_events_free (index->steal);
+  iochart_lane_index_free (index->lanes);
   g_free (index);
 }
 
@@ -408,6 +411,12 @@ iochart_bin_index_get_size (const IochartBinIndex *index)
          (gsize) index->loose->len * sizeof (guint32) +
          g_hash_table_size (index->longs) * (sizeof (LongSpan) + 32) +
          iochart_steal_events_get_size (index->steal);
+}
+
+const IochartLaneIndex *
+iochart_bin_index_get_lane_index (const IochartBinIndex *index)
+{
+  return index->lanes;
 }
 
 const IochartStealEvents *
