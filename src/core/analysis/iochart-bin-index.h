@@ -63,5 +63,11 @@ const IochartStealEvents *iochart_bin_index_get_steal_events (const IochartBinIn
  * with its range and columns set), and its latency histograms when has_latency says so. */
 void               iochart_bin_index_fill         (const IochartBinIndex *index,
                                                    IochartBins           *bins);
+/* Sets the sector map's band of bins (allocated, zeroed, with its range, columns and rows set)
+ * and counts its cells, from the device's data requests by issue time (a pass over those of the
+ * range, no capture request decoded); FALSE when the index could not keep them (a sector past
+ * 2^40 or a request of 8 GiB): the caller walks. */
+gboolean           iochart_bin_index_fill_sectors (const IochartBinIndex *index,
+                                                   IochartBins           *bins);
 
 G_END_DECLS
