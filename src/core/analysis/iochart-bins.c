@@ -383,8 +383,13 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
   bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
   latency = !iochart_bin_index_has_latency (index, bins->latency_kind);
   iochart_bin_index_fill (index, bins);
-  found = requests ? g_array_ref (requests) : iochart_bin_index_find_all (index, from_ns, to_ns);
+  if (lanes)
+    iochart_bin_index_fill_lanes (index, bins, lanes);
   sectors = iochart_bin_index_fill_sectors (index, bins);
+  /* what the index does not answer: walked over the requests it finds */
+  if (!latency && sectors)
+    return bins;
+  found = requests ? g_array_ref (requests) : iochart_bin_index_find_all (index, from_ns, to_ns);
   if (!sectors)
     device_sector_band (bins, capture, iochart_bin_index_get_device (index), found);
   for (guint i = 0; i < found->len; i++)
@@ -399,7 +404,6 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
         add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
       if (!sectors)
         _iochart_bins_add_sector (bins, &rq);
-      add_lane (bins, &rq, lanes, start, issue, done);
     }
   return bins;
 }
