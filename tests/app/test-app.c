@@ -964,6 +964,40 @@ test_features (void)
   }
 }
 
+/* The first widget of type t under root (itself included), depth first, or NULL; not in a popover
+ * (a drop-down's holds a search entry of its own). */
+static GtkWidget *
+find_widget (GtkWidget *root, GType t)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, t))
+    return root;
+  if (GTK_IS_POPOVER (root))
+    return NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, t);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The search entry shows its whole placeholder (it was "Proces…" at 700 px). */
+static void
+assert_placeholder_shown (IochartCapturePage *page)
+{
+  GtkWidget *search = find_widget (GTK_WIDGET (page), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *text = find_widget (search, GTK_TYPE_TEXT);
+  g_autoptr(PangoLayout) layout = NULL;
+  int w;
+
+  g_assert_nonnull (text);
+  layout = gtk_widget_create_pango_layout (text, gtk_text_get_placeholder_text (GTK_TEXT (text)));
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  g_test_message ("search entry text %d px for a %d px placeholder", gtk_widget_get_width (text), w);
+  g_assert_cmpint (gtk_widget_get_width (text), >=, w);
+}
+
 /* What a user sees of each capture kind, light and dark, in a narrow (700 px) and a wide (2500 px)
  * window, a range selected: screenshots to look at (app-gallery-*.png), the chart not clipped by
  * the panel beside it, the figures there. */
@@ -1019,7 +1053,10 @@ test_gallery (void)
           if (g_str_equal (kinds[k].name, "bootchart"))
             g_assert_nonnull (iochart_range_panel_get_boot_range (iochart_capture_page_get_panel (page)));
           else
-            g_assert_nonnull (iochart_range_panel_get_summary (iochart_capture_page_get_panel (page)));
+            {
+              g_assert_nonnull (iochart_range_panel_get_summary (iochart_capture_page_get_panel (page)));
+              assert_placeholder_shown (page);
+            }
           gtk_window_destroy (GTK_WINDOW (win));
         }
   window = main_window;
