@@ -267,6 +267,7 @@ iochart_capture_page_show_capture (IochartCapturePage *self, IochartCapture *cap
   g_free (self->title);
   self->title = g_strdup (title);
   iochart_timeline_view_set_data (self->timeline, self->capture, NULL);
+  iochart_whatif_panel_capture_changed (self->whatif, self->capture);
   fill_filters (self);
   set_episodes (self);
   gtk_stack_set_visible_child_name (self->stack, "chart");
@@ -282,6 +283,7 @@ iochart_capture_page_capture_changed (IochartCapturePage *self, IochartCapture *
 
   g_set_object (&self->capture, capture);
   iochart_timeline_view_data_changed (self->timeline, capture, follow_span_ns);
+  iochart_whatif_panel_capture_changed (self->whatif, capture);
   /* the range moved with the data: the caller updates the figures at its own pace, not 150 ms
    * after every change (a live view changes ten times a second) */
   g_clear_handle_id (&self->figures_source, g_source_remove);
