@@ -249,7 +249,7 @@ void
 iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int lane, gint64 from_ns, gint64 to_ns)
 {
   const IochartLane *l;
-  g_autofree char *bytes = NULL, *out = NULL, *life = NULL, *rq = NULL, *text = NULL;
+  g_autofree char *bytes = NULL, *out = NULL, *life = NULL, *rq = NULL, *text = NULL, *in_rq = NULL, *procs = NULL;
 
   if (lanes == NULL || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (lanes))
     {
@@ -262,8 +262,13 @@ iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int 
   out = iochart_format_duration (l->outstanding_ns);
   life = iochart_format_duration (iochart_lane_get_life_ns (l, from_ns, to_ns));
   rq = iochart_format_count (l->n_requests);
-  text = g_strdup_printf (_("%s\nclass %s · %s in %s requests · %u processes\nI/O outstanding %s of %s"),
-                          l->label, iochart_class_name (l->klass), bytes, rq, l->n_processes, out, life);
+  in_rq = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s in %s request", "%s in %s requests", l->n_requests),
+                           bytes, rq);
+  procs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u process", "%u processes", l->n_processes),
+                           l->n_processes);
+  /* Translators: a lane's label; its class, "2 MiB in 3 requests", "1 process"; durations */
+  text = g_strdup_printf (_("%s\nclass %s · %s · %s\nI/O outstanding %s of %s"),
+                          l->label, iochart_class_name (l->klass), in_rq, procs, out, life);
   gtk_label_set_text (self->lane_label, text);
   gtk_widget_set_visible (self->lane_buttons, !l->others);
   /* a lane of one process has nothing to expand; one out of an expanded lane folds it back */

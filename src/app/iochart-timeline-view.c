@@ -632,6 +632,14 @@ iochart_timeline_view_data_changed (IochartTimelineView *self, IochartCapture *c
       self->from = self->full_to - span;
       self->to = self->full_to;
     }
+  else if (self->from < self->full_from)
+    {
+      /* a window dropped what the view showed: its earliest data, not an empty chart before it */
+      gint64 span = MIN (self->to - self->from, self->full_to - self->full_from);
+
+      self->from = self->full_from;
+      self->to = self->full_from + span;
+    }
   invalidate_all (self);
 }
 
