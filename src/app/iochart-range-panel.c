@@ -208,14 +208,11 @@ iochart_range_panel_set_boot_figures (IochartRangePanel *self, const char *range
                           100 * range->cpu_user, 100 * range->cpu_sys, 100 * range->cpu_iowait);
   for (guint i = 0; i < range->disks->len; i++)
     {
-      const IochartBootchartRangeDisk *d = &g_array_index (range->disks, IochartBootchartRangeDisk, i);
-      g_autofree char *rb = iochart_format_bytes (d->read_bytes), *wb = iochart_format_bytes (d->written_bytes);
-      g_autofree char *rs = iochart_format_bytes (d->read_bytes_per_s);
-      g_autofree char *ws = iochart_format_bytes (d->write_bytes_per_s);
+      g_autofree char *line = iochart_bootchart_range_disk_text (&g_array_index (range->disks,
+                                                                                 IochartBootchartRangeDisk, i), TRUE);
 
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("%s: %s read (%s/s), %s written (%s/s), %.1f%% busy"), d->disk->name, rb, rs,
-                              wb, ws, 100 * d->util);
+      g_string_append (text, line);
     }
   gtk_label_set_text (self->boot_label, text->str);
   row (self->boot_grid, 0, head, 4, TRUE);
