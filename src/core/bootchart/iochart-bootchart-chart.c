@@ -619,7 +619,8 @@ mem_strip (Chart *c)
     peak = MAX (peak, u[i]);
   p = iochart_format_bytes (peak);
   sub = g_strdup_printf ("used (peak %s)", p);
-  strip_frame (c, top, h, "Memory", sub, "cache (light)", t, "0");
+  /* the dark palette draws cache darker than what is used */
+  strip_frame (c, top, h, "Memory", sub, c->o->theme == IOCHART_THEME_DARK ? "cache (darker)" : "cache (lighter)", t, "0");
   area (c, NULL, u, base, h / scale, c->pal->mem_used, "memory used (not buffers or cache)");
   area (c, u, uc, base, h / scale, c->pal->mem_cache, "memory in buffers and page cache");
   c->b.y += h;
