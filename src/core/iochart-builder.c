@@ -22,8 +22,9 @@ typedef struct {
   guint32 nr;         /* current size in sectors, as the events give it */
   guint8  state;
   guint8  field_rank; /* which event's ioprio field set the class: 0 none, 1 C, 2 I, 3 D */
-  guint8  in_qlist;   /* on its device's list of queued bios */
-  guint8  split;      /* its first bio was split: btt leaves it out */
+  guint8  in_qlist : 1; /* on its device's list of queued bios */
+  guint8  split : 1;    /* its first bio was split: btt leaves it out */
+  guint8  folded : 1;   /* has an entry in the builder's folded table */
   guint32 qprev, qnext;
 } Pending;
 
@@ -50,16 +51,14 @@ typedef struct {
   guint32 dev;
   guint32 nr;
   guint32 head;       /* NONE: empty slot */
-  guint32 tail;       /* TOMB in head: deleted slot */
+  guint32 tail;
 } Slot;
-
-#define TOMB (NONE - 1)
 
 typedef struct {
   Slot  *slots;
   gsize  mask;
-  gsize  used;        /* live + tombstones */
   gsize  live;
+  guint  shift;       /* 64 - log2 (size) */
 } RqMap;
 
 typedef struct {
@@ -74,9 +73,15 @@ typedef struct {
   const char *comm;
 } CommEntry;
 
+typedef struct {
+  gpointer data;
+  guint    room;
+} ArrayRoom;
+
 struct _IochartBuilder {
   IochartCapture     *capture;
   GArray             *pending;       /* Pending */
+  ArrayRoom           requests_room, pending_room;
   RqMap               queued, inserted, inflight;
   RqMap               ends, starts;  /* single request per key, for merges */
   GArray             *qlists;        /* QueuedList per device index */
@@ -110,18 +115,14 @@ struct _IochartBuilder {
 
 /* ---- the table ---- */
 
-static inline guint64
-mix (guint64 x)
-{
-  x ^= x >> 30; x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  x ^= x >> 27; x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return x ^ (x >> 31);
-}
-
+/* Fibonacci hashing: one multiply, the table's index from the product's top bits, which every
+ * bit of the key reaches (nearby sectors spread over the table). */
 static inline gsize
-slot_hash (guint32 dev, guint64 sector, guint32 nr)
+slot_hash (const RqMap *m, guint32 dev, guint64 sector, guint32 nr)
 {
-  return mix (sector ^ ((guint64) dev << 32) ^ ((guint64) nr * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
+  guint64 x = sector ^ ((guint64) dev << 32) ^ ((guint64) nr << 48) ^ ((guint64) nr >> 16);
+
+  return (x * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> m->shift;
 }
 
 static void map_grow (RqMap *m);
@@ -131,15 +132,13 @@ static void map_grow (RqMap *m);
 static inline G_ALWAYS_INLINE Slot *
 map_find (RqMap *m, guint32 dev, guint64 sector, guint32 nr, gboolean insert)
 {
-  Slot *tomb = NULL;
-
   if (m->slots == NULL)
     {
       if (!insert)
         return NULL;
       map_grow (m);
     }
-  for (gsize i = slot_hash (dev, sector, nr) & m->mask;; i = (i + 1) & m->mask)
+  for (gsize i = slot_hash (m, dev, sector, nr);; i = (i + 1) & m->mask)
     {
       Slot *s = &m->slots[i];
 
@@ -147,19 +146,11 @@ map_find (RqMap *m, guint32 dev, guint64 sector, guint32 nr, gboolean insert)
         {
           if (!insert)
             return NULL;
-          if (tomb == NULL)
-            m->used++;
-          s = tomb ? tomb : s;
           *s = (Slot) { sector, dev, nr, NONE, NONE };
           m->live++;
           return s;
         }
-      if (s->head == TOMB)
-        {
-          if (tomb == NULL)
-            tomb = s;
-        }
-      else if (s->sector == sector && s->dev == dev && s->nr == nr)
+      if (s->sector == sector && s->dev == dev && s->nr == nr)
         return s;
     }
 }
@@ -169,15 +160,16 @@ map_grow (RqMap *m)
 {
   Slot *old = m->slots;
   gsize old_size = old ? m->mask + 1 : 0;
-  gsize size = MAX (1024, (m->live * 4 > old_size) ? old_size * 2 : old_size);
+  gsize size = MAX (1024, old_size * 2);
 
   m->slots = g_new (Slot, size);
   for (gsize i = 0; i < size; i++)
     m->slots[i].head = NONE;
   m->mask = size - 1;
-  m->used = m->live = 0;
+  m->shift = 64 - g_bit_storage (m->mask);
+  m->live = 0;
   for (gsize i = 0; i < old_size; i++)
-    if (old[i].head != NONE && old[i].head != TOMB)
+    if (old[i].head != NONE)
       {
         Slot *s = map_find (m, old[i].dev, old[i].sector, old[i].nr, TRUE);
         s->head = old[i].head;
@@ -186,19 +178,35 @@ map_grow (RqMap *m)
   g_free (old);
 }
 
+/* Every request is deleted again: instead of a tombstone (they piled up and made the table be
+ * rebuilt over and over), the entries after s that probed past it move back (linear probing's
+ * deletion), so a search still stops at the first empty slot. */
 static void
 map_delete (RqMap *m, Slot *s)
 {
-  s->head = TOMB;
+  gsize i = s - m->slots;
+
+  for (gsize j = (i + 1) & m->mask; m->slots[j].head != NONE; j = (j + 1) & m->mask)
+    {
+      const Slot *t = &m->slots[j];
+      gsize home = slot_hash (m, t->dev, t->sector, t->nr);
+
+      /* t may fill the hole at i unless its home lies cyclically in (i, j] */
+      if (((j - home) & m->mask) >= ((j - i) & m->mask))
+        {
+          m->slots[i] = *t;
+          i = j;
+        }
+    }
+  m->slots[i].head = NONE;
   m->live--;
 }
 
-/* Rebuilt at half full, tombstones counted: few requests are in flight at once but every one is
- * deleted, so tombstones pile up, and at three quarters a miss walks about eight slots. */
+/* Kept at most half full: a miss then walks about two slots. */
 static void
 map_maybe_grow (RqMap *m)
 {
-  if (m->slots == NULL || (m->used + 1) * 2 > m->mask + 1)
+  if (m->slots == NULL || (m->live + 1) * 2 > m->mask + 1)
     map_grow (m);
 }
 
@@ -206,7 +214,7 @@ static void
 map_clear (RqMap *m)
 {
   g_clear_pointer (&m->slots, g_free);
-  m->mask = m->used = m->live = 0;
+  m->mask = m->live = 0;
 }
 
 /* ---- requests ---- */
@@ -486,6 +494,28 @@ btt_sample (IochartBuilder *b, guint16 device, guint32 process, gint64 q2c_ns, g
   btt_add (&f->d2c, d2c_ns);
 }
 
+/* The bios folded into rq, taken out of the table (most requests have none: no lookup). */
+static GArray *
+folded_take (IochartBuilder *b, guint32 rq)
+{
+  GArray *bios = NULL;
+
+  if (!pending_at (b, rq)->folded)
+    return NULL;
+  pending_at (b, rq)->folded = FALSE;
+  g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (rq), NULL, (gpointer *) &bios);
+  return bios;
+}
+
+static void
+folded_drop (IochartBuilder *b, guint32 rq)
+{
+  GArray *bios = folded_take (b, rq);
+
+  if (bios != NULL)
+    g_array_unref (bios);
+}
+
 /* Moves the bios of `from` (its own and those folded into it) to `into`, which it joined. */
 static void
 btt_fold (IochartBuilder *b, guint32 from, guint32 into)
@@ -495,14 +525,15 @@ btt_fold (IochartBuilder *b, guint32 from, guint32 into)
   gboolean own = queue_ns != IOCHART_TIME_UNKNOWN && !pending_at (b, from)->split;
   GArray *src = NULL, *dst;
 
-  g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (from), NULL, (gpointer *) &src);
+  src = folded_take (b, from);
   if (!own && src == NULL)
     return;
-  dst = g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into));
+  dst = pending_at (b, into)->folded ? g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into)) : NULL;
   if (dst == NULL)
     {
       dst = g_array_new (FALSE, FALSE, sizeof (FoldedBio));
       g_hash_table_insert (b->folded, GUINT_TO_POINTER (into), dst);
+      pending_at (b, into)->folded = TRUE;
     }
   if (own)
     {
@@ -525,7 +556,7 @@ btt_complete (IochartBuilder *b, guint32 rq)
   gint64 q = _iochart_rec_get_time (b->capture, rec, IOCHART_T_QUEUE);
   g_autoptr(GArray) folded = NULL;
 
-  g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (rq), NULL, (gpointer *) &folded);
+  folded = folded_take (b, rq);
   if (d == IOCHART_TIME_UNKNOWN)
     return;
   if (q != IOCHART_TIME_UNKNOWN && !pending_at (b, rq)->split)
@@ -660,6 +691,8 @@ proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm,
   const char *interned;
   CommEntry c;
 
+  if (len == 0 || comm[0] == '\0')
+    return;   /* what most records carry: no need to measure it */
   len = strnlen (comm, len);
   if (!comm_is_useful (comm, len))
     return;
@@ -973,27 +1006,51 @@ apply_field (IochartBuilder *b, guint32 rq, gint32 ioprio, guint8 rank)
   rec->merges_source = (rec->merges_source & 0xfff) | IOCHART_CLASS_SOURCE_IOPRIO_FIELD << 12;
 }
 
+static void
+room_grow (ArrayRoom *r, GArray *a)
+{
+  guint len = a->len;
+
+  r->room = MAX (len + 1, MAX (1024, len * 2));
+  g_array_set_size (a, r->room);   /* GArray keeps its allocation when it shrinks */
+  g_array_set_size (a, len);
+  r->data = a->data;
+}
+
+/* One more element at a's end (not cleared, the array must not be zero-terminated), filled by
+ * the caller: g_array_append_val's and g_array_set_size's calls cost a fifth of a request's
+ * creation. The allocation is known to hold r->room while it is at r->data. */
+static inline gpointer
+array_push (ArrayRoom *r, GArray *a, gsize elt_size)
+{
+  if (G_UNLIKELY (a->data != r->data || a->len >= r->room))
+    room_grow (r, a);
+  return a->data + (gsize) (a->len++) * elt_size;
+}
+
 static guint32
 request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  IochartRequestRec rec = { 0 };
-  Pending p = { .next = NONE, .nr = ev->nr_sector, .state = ST_DEAD };
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   ClassHint hint = { IOCHART_CLASS_UNKNOWN, 0, IOCHART_CLASS_SOURCE_UNKNOWN };
+  guint16 device = device_index (b, ev->dev);
+  IochartRequestRec *rec = array_push (&b->requests_room, b->capture->requests, sizeof *rec);
+  Pending *p = array_push (&b->pending_room, b->pending, sizeof *p);
 
   if (proc != IOCHART_NO_PROCESS)
     hint = g_array_index (b->hints, ClassHint, proc);
-  rec.sector = ev->sector;
-  rec.bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u;
-  rec.process = proc;
-  rec.device = device_index (b, ev->dev);
-  rec.op_flags = ev->op | ev->flags << 3;
-  rec.prio = hint.klass | hint.level << 3;
-  rec.merges_source = hint.source << 12;
+  *p = (Pending) { .next = NONE, .nr = ev->nr_sector, .state = ST_DEAD };
+  *rec = (IochartRequestRec) {
+    .sector = ev->sector,
+    .bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u,
+    .process = proc,
+    .device = device,
+    .op_flags = ev->op | ev->flags << 3,
+    .prio = hint.klass | hint.level << 3,
+    .merges_source = hint.source << 12,
+  };
   for (guint i = 0; i < 4; i++)
-    _iochart_rec_set_time (b->capture, &rec, i, IOCHART_TIME_UNKNOWN);
-  g_array_append_val (b->capture->requests, rec);
-  g_array_append_val (b->pending, p);
+    _iochart_rec_set_time (b->capture, rec, i, IOCHART_TIME_UNKNOWN);
   return b->base + b->capture->requests->len - 1;
 }
 
@@ -1087,7 +1144,7 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
     {
       b->lost_merges++;
       if (merged != NONE)
-        g_hash_table_remove (b->folded, GUINT_TO_POINTER (merged));
+        folded_drop (b, merged);
       return;
     }
   if (merged != NONE)
@@ -1106,8 +1163,8 @@ clone_piece (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
   copy.sector = sector;
   copy.bytes = nr * 512u;
   copy.merges_source &= 0xf000;
-  g_array_append_val (b->capture->requests, copy);
-  g_array_append_val (b->pending, pend);
+  *(IochartRequestRec *) array_push (&b->requests_room, b->capture->requests, sizeof copy) = copy;
+  *(Pending *) array_push (&b->pending_room, b->pending, sizeof pend) = pend;
   return b->base + b->capture->requests->len - 1;
 }
 
@@ -1802,7 +1859,7 @@ _iochart_builder_expire (IochartBuilder *b, gint64 before_ns)
                       key_sector (rec->sector, p->nr), p->nr, rq);
       untrack_extent (b, rq);
       qlist_remove (b, rq);
-      g_hash_table_remove (b->folded, GUINT_TO_POINTER (rq));
+      folded_drop (b, rq);
       if (p->state == ST_INFLIGHT)
         b->capture->unmatched_issues++;
       p->state = ST_DONE;
