@@ -22,25 +22,10 @@ iochart_latency_kind_from_name (const char *name, IochartLatencyKind *kind)
   return FALSE;
 }
 
-static gint64
-span (gint64 a, gint64 b)
-{
-  return a == IOCHART_TIME_UNKNOWN || b == IOCHART_TIME_UNKNOWN || b < a ? IOCHART_TIME_UNKNOWN : b - a;
-}
-
 gint64
 iochart_latency_of (const IochartRequest *rq, IochartLatencyKind kind)
 {
-  if (rq->issues == 0)
-    return IOCHART_TIME_UNKNOWN;
-  switch (kind)
-    {
-    case IOCHART_LATENCY_Q2I: return span (rq->queue_ns, rq->insert_ns);
-    case IOCHART_LATENCY_I2D: return span (rq->insert_ns, rq->issue_ns);
-    case IOCHART_LATENCY_D2C: return span (rq->issue_ns, rq->complete_ns);
-    case IOCHART_LATENCY_Q2C: return span (rq->queue_ns, rq->complete_ns);
-    default: return IOCHART_TIME_UNKNOWN;
-    }
+  return _iochart_latency_of (rq, kind);
 }
 
 /* Nearest rank, as btt and fio report percentiles: the 1-based position in sorted order. */
@@ -234,10 +219,8 @@ _iochart_latency_compute_values (const gint64 *values, gsize n, const gint32 *gr
 }
 
 void
-iochart_latency_compute (IochartCapture *capture, IochartLatencyGrouping *groupings, guint n_groupings)
+_iochart_latency_compute_all (const gint64 *values, gsize n, IochartLatencyGrouping *groupings, guint n_groupings)
 {
-  gsize n = iochart_capture_get_n_requests (capture);
-  g_autofree gint64 *values = g_new (gint64, MAX (n, 1) * IOCHART_N_LATENCY_KINDS);
   g_autofree IochartLatencyGrouping *distinct = g_new (IochartLatencyGrouping, MAX (n_groupings, 1));
   g_autofree gint32 *groups = NULL;
   guint n_distinct = 0;
@@ -250,15 +233,6 @@ iochart_latency_compute (IochartCapture *capture, IochartLatencyGrouping *groupi
   for (gsize i = 0; i < n; i++)
     for (guint g = 0; g < n_distinct; g++)
       groups[i * n_distinct + g] = distinct[g].group[i];
-  /* one unpacking of each request for all kinds: it costs more than the rest of the work */
-  for (gsize i = 0; i < n; i++)
-    {
-      IochartRequest rq;
-
-      iochart_capture_get_request (capture, i, &rq);
-      for (guint kind = 0; kind < IOCHART_N_LATENCY_KINDS; kind++)
-        values[kind * n + i] = iochart_latency_of (&rq, kind);
-    }
   for (guint kind = 0; kind < IOCHART_N_LATENCY_KINDS; kind++)
     _iochart_latency_compute_values (values + kind * n, n, groups, distinct, n_distinct, kind);
   for (guint g = 0; g < n_groupings; g++)
@@ -268,4 +242,22 @@ iochart_latency_compute (IochartCapture *capture, IochartLatencyGrouping *groupi
       if (same != NULL)
         memcpy (groupings[g].rows, same->rows, same->n_groups * sizeof *same->rows);
     }
+}
+
+void
+iochart_latency_compute (IochartCapture *capture, IochartLatencyGrouping *groupings, guint n_groupings)
+{
+  gsize n = iochart_capture_get_n_requests (capture);
+  g_autofree gint64 *values = g_new (gint64, MAX (n, 1) * IOCHART_N_LATENCY_KINDS);
+
+  /* one unpacking of each request for all kinds: it costs more than the rest of the work */
+  for (gsize i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+
+      iochart_capture_get_request (capture, i, &rq);
+      for (guint kind = 0; kind < IOCHART_N_LATENCY_KINDS; kind++)
+        values[kind * n + i] = _iochart_latency_of (&rq, kind);
+    }
+  _iochart_latency_compute_all (values, n, groupings, n_groupings);
 }
