@@ -91,6 +91,12 @@ struct _IochartBuilder {
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
   gint32              last_pid;      /* the pid proc_for() saw last (-1: none) and its process: */
   guint32             last_proc;     /* a run of records from one task looks it up once */
+  /* the bytes proc_set_comm() was given last, for which process and what that process's comm was
+   * after it: given the same again, with the comm unchanged, it would change nothing */
+  guint32             comm_proc;
+  guint8              comm_len;
+  char                comm_bytes[16];
+  const char         *comm_after;
   GArray             *hints;         /* ClassHint per process */
   GHashTable         *dev_to_index;  /* dev + 1 -> device index + 1 */
   guint32             last_dev;      /* the dev device_index() saw last + 1 (0: none), and its */
@@ -684,15 +690,13 @@ comm_is_useful (const char *comm, gsize len)
   return comm != NULL && len > 0 && comm[0] != '\0' && !(len == 5 && memcmp (comm, "<...>", 5) == 0);
 }
 
-static void
-proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm, gsize len)
+static G_NO_INLINE void
+proc_take_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm, gsize len)
 {
   IochartProcess *p = proc_at (b, index);
   const char *interned;
   CommEntry c;
 
-  if (len == 0 || comm[0] == '\0')
-    return;   /* what most records carry: no need to measure it */
   len = strnlen (comm, len);
   if (!comm_is_useful (comm, len))
     return;
@@ -708,6 +712,44 @@ proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm,
   c.ns = ts_ns;
   c.comm = interned;
   g_array_append_val (b->comm_log, c);
+}
+
+/* proc_take_comm() is the same for the same bytes while the process's comm stays as it left it
+ * (it changes nothing the second time): records repeat their task's name, so the last bytes and
+ * what followed from them are kept. */
+/* a[0..len) == b[0..len) for len <= 16, as two overlapping loads of fixed size (inlined, where
+ * memcmp's call cost more than the comparison) */
+static inline gboolean
+same_short (const char *a, const char *b, gsize len)
+{
+  if (len >= 8)
+    return memcmp (a, b, 8) == 0 && memcmp (a + len - 8, b + len - 8, 8) == 0;
+  if (len >= 4)
+    return memcmp (a, b, 4) == 0 && memcmp (a + len - 4, b + len - 4, 4) == 0;
+  for (gsize i = 0; i < len; i++)
+    if (a[i] != b[i])
+      return FALSE;
+  return TRUE;
+}
+
+static inline void
+proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm, gsize len)
+{
+  IochartProcess *p = proc_at (b, index);
+
+  gsize given = len;
+
+  if (index == b->comm_proc && len == b->comm_len && p->comm == b->comm_after &&
+      same_short (comm, b->comm_bytes, len))
+    return;
+  proc_take_comm (b, index, ts_ns, comm, len);
+  if (given <= sizeof b->comm_bytes)
+    {
+      b->comm_proc = index;
+      b->comm_len = given;
+      memcpy (b->comm_bytes, comm, given);
+      b->comm_after = p->comm;
+    }
 }
 
 /* Task states seen before the pid had a process (a process that was running before the capture
@@ -808,6 +850,7 @@ _iochart_builder_new (const char *name)
   b->btt_retired = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
   b->last_pid = -1;
+  b->comm_proc = NONE;
   b->hints = g_array_new (FALSE, FALSE, sizeof (ClassHint));
   b->dev_to_index = g_hash_table_new (NULL, NULL);
   b->rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
@@ -1974,6 +2017,7 @@ _iochart_builder_drop_processes (IochartBuilder *b, const guint32 *remap)
     else
       g_hash_table_iter_replace (&iter, GUINT_TO_POINTER (remap[GPOINTER_TO_UINT (value) - 1] + 1));
   b->last_pid = -1;
+  b->comm_proc = NONE;
   g_hash_table_iter_init (&iter, b->ambiguous);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (remap[GPOINTER_TO_UINT (key) - 1] != IOCHART_NO_PROCESS)

@@ -186,7 +186,13 @@ compute_latency (IochartSummary *s, IochartCapture *capture, GArray *procs)
   for (guint i = 0; i < 5; i++)
     g[i].group = groups[i] = g_new (gint32, MAX (n, 1));
   count_requests (s, capture, procs, groups, values);
-  _iochart_latency_compute_all (values, n, g, 5);
+  if (s->options.text_only && s->group_by != IOCHART_GROUP_PID)
+    {
+      g[3] = g[4];   /* no process rows are printed */
+      _iochart_latency_compute_all (values, n, g, 4);
+    }
+  else
+    _iochart_latency_compute_all (values, n, g, 5);
   for (guint d = 0; d < n_dev; d++)
     {
       IochartSummaryDevice *sd = &g_array_index (s->devices, IochartSummaryDevice, d);
