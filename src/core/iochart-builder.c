@@ -187,11 +187,9 @@ map_grow (RqMap *m)
 /* Every request is deleted again: instead of a tombstone (they piled up and made the table be
  * rebuilt over and over), the entries after s that probed past it move back (linear probing's
  * deletion), so a search still stops at the first empty slot. */
-static void
-map_delete (RqMap *m, Slot *s)
+static G_NO_INLINE void
+map_delete_shifting (RqMap *m, gsize i)
 {
-  gsize i = s - m->slots;
-
   for (gsize j = (i + 1) & m->mask; m->slots[j].head != NONE; j = (j + 1) & m->mask)
     {
       const Slot *t = &m->slots[j];
@@ -205,7 +203,18 @@ map_delete (RqMap *m, Slot *s)
         }
     }
   m->slots[i].head = NONE;
+}
+
+static inline void
+map_delete (RqMap *m, Slot *s)
+{
+  gsize i = s - m->slots;
+
   m->live--;
+  if (m->slots[(i + 1) & m->mask].head == NONE)
+    s->head = NONE;   /* nothing probed past it: most deletions */
+  else
+    map_delete_shifting (m, i);
 }
 
 /* Kept at most half full: a miss then walks about two slots. */
@@ -237,23 +246,27 @@ pending_at (IochartBuilder *b, guint32 rq)
   return &g_array_index (b->pending, Pending, rq - b->base);
 }
 
-static QueuedList *
+static G_NO_INLINE void
+qlists_grow (IochartBuilder *b, guint16 device)
+{
+  guint old = b->qlists->len;
+
+  g_array_set_size (b->qlists, device + 1);
+  for (guint i = old; i <= device; i++)
+    g_array_index (b->qlists, QueuedList, i) = (QueuedList) { NONE, NONE, 0 };
+}
+
+static inline QueuedList *
 qlist_of (IochartBuilder *b, guint32 rq)
 {
   guint16 device = rec_at (b, rq)->device;
 
-  if (device >= b->qlists->len)
-    {
-      guint old = b->qlists->len;
-
-      g_array_set_size (b->qlists, device + 1);
-      for (guint i = old; i <= device; i++)
-        g_array_index (b->qlists, QueuedList, i) = (QueuedList) { NONE, NONE, 0 };
-    }
+  if (G_UNLIKELY (device >= b->qlists->len))
+    qlists_grow (b, device);
   return &g_array_index (b->qlists, QueuedList, device);
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 qlist_remove (IochartBuilder *b, guint32 rq)
 {
   Pending *p = pending_at (b, rq);
@@ -275,7 +288,7 @@ qlist_remove (IochartBuilder *b, guint32 rq)
 }
 
 /* Puts rq after `after` on its device's list, or at the end when after is NONE. */
-static void
+static inline G_ALWAYS_INLINE void
 qlist_insert (IochartBuilder *b, guint32 rq, guint32 after)
 {
   QueuedList *l = qlist_of (b, rq);
@@ -314,7 +327,7 @@ qlist_find (IochartBuilder *b, guint16 device, guint64 sector)
   return NONE;
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 chain_push (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
 {
   Slot *s;
@@ -329,7 +342,7 @@ chain_push (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr
   s->tail = rq;
 }
 
-static guint32
+static inline G_ALWAYS_INLINE guint32
 chain_pop (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr)
 {
   Slot *s = map_find (m, dev, sector, nr, FALSE);
@@ -369,7 +382,7 @@ chain_remove (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 
     }
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 single_set (RqMap *m, guint32 dev, guint64 sector, guint32 rq)
 {
   Slot *s;
@@ -379,7 +392,7 @@ single_set (RqMap *m, guint32 dev, guint64 sector, guint32 rq)
   s->head = s->tail = rq;
 }
 
-static guint32
+static inline G_ALWAYS_INLINE guint32
 single_get (RqMap *m, guint32 dev, guint64 sector)
 {
   Slot *s = map_find (m, dev, sector, 0, FALSE);
@@ -406,7 +419,7 @@ key_sector (guint64 sector, guint32 nr)
   return (nr == 0 && (sector == 0 || sector == G_MAXUINT64)) ? G_MAXUINT64 : sector;
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 track_extent (IochartBuilder *b, guint32 rq)
 {
   IochartRequestRec *rec = rec_at (b, rq);
@@ -421,7 +434,7 @@ track_extent (IochartBuilder *b, guint32 rq)
 
 /* Merges only join waiting requests: forget the extent of one that left, so the tables stay
  * the size of the queue, not of the capture. */
-static void
+static inline G_ALWAYS_INLINE void
 untrack_extent (IochartBuilder *b, guint32 rq)
 {
   IochartRequestRec *rec = rec_at (b, rq);
@@ -474,19 +487,19 @@ btt_add (IochartBttStat *st, gint64 v)
   st->n++;
 }
 
-static IochartBttFigures *
+static inline IochartBttFigures *
 btt_slot (GArray *figures, guint index)
 {
   IochartBttFigures *f;
 
-  if (index >= figures->len)
+  if (G_UNLIKELY (index >= figures->len))
     g_array_set_size (figures, index + 1);
   f = &g_array_index (figures, IochartBttFigures, index);
   f->index = index;
   return f;
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 btt_sample (IochartBuilder *b, guint16 device, guint32 process, gint64 q2c_ns, gint64 d2c_ns)
 {
   IochartBttFigures *f = btt_slot (b->capture->btt_devices, device);
@@ -732,7 +745,7 @@ same_short (const char *a, const char *b, gsize len)
   return TRUE;
 }
 
-static inline void
+static inline G_ALWAYS_INLINE void
 proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm, gsize len)
 {
   IochartProcess *p = proc_at (b, index);
@@ -786,7 +799,7 @@ proc_new (IochartBuilder *b, gint32 pid)
   return b->capture->processes->len - 1;
 }
 
-static guint32
+static inline guint32
 proc_for (IochartBuilder *b, gint32 pid, gint64 ts_ns, const char *comm, gsize len)
 {
   gpointer v;
@@ -818,7 +831,7 @@ widen_span (IochartCapture *c, gint64 ts_ns)
 }
 
 /* FALSE for a time no clock gives: the event is dropped (and counted). */
-static gboolean
+static inline gboolean
 see_time (IochartBuilder *b, gint64 ts_ns)
 {
   IochartCapture *c = b->capture;

@@ -138,12 +138,30 @@ static void
 walk_sorted (const guint64 *keys, const guint32 *idx, gsize m, gint64 vmin, const gint32 *groups,
              IochartLatencyGrouping *groupings, guint n_groupings, IochartLatencyKind kind, GroupWalk **walks)
 {
+  g_autofree guint *walked = g_new (guint, MAX (n_groupings, 1));
+  guint n_walked = 0;
+
+  /* a group that holds every value (the device of a one-device capture) reads its ranks off the
+   * sorted values: its grouping needs no walk */
+  for (guint g = 0; g < n_groupings; g++)
+    {
+      guint k = 0;
+
+      while (k < groupings[g].n_groups && walks[g][k].n != m)
+        k++;
+      if (m == 0 || k == groupings[g].n_groups)
+        walked[n_walked++] = g;
+      else
+        for (GroupWalk *w = &walks[g][k]; w->next < 5; w->next++)
+          set_stat (&groupings[g].rows[k].kind[kind], w->next, (gint64) ((guint64) vmin + keys[w->at[w->next] - 1]));
+    }
   for (gsize j = 0; j < m; j++)
     {
       const gint32 *of = &groups[(gsize) idx[j] * n_groupings];
 
-      for (guint g = 0; g < n_groupings; g++)
+      for (guint i = 0; i < n_walked; i++)
         {
+          guint g = walked[i];
           GroupWalk *w;
           guint64 c;
 
