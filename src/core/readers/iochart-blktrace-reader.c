@@ -142,7 +142,8 @@ typedef struct {
   CpuFile       **heap;
   guint           n;
   gsize           total_bytes;
-  guint64         merged;
+  gsize           done_bytes;     /* of the files the merge is done with */
+  gsize           reported_bytes; /* what the last progress report said */
   Batch          *sink;     /* warnings go here while a batch fills, else straight to b */
   IochartSchedNoteTracker notes;  /* fed the notes handed on, as the builder's own is */
   Decoder         d;
@@ -617,16 +618,6 @@ runner_up (const Merger *m)
   return m->heap[2];
 }
 
-static void
-report_progress (Merger *m, Batch *batch)
-{
-  gsize done_bytes = 0;
-
-  for (guint i = 0; i < m->n; i++)
-    done_bytes += m->heap[i]->off;
-  batch->progress = (double) done_bytes / MAX (m->total_bytes, 1);
-}
-
 /* Whether a record at time_ns of f comes before the rival's record at rival_ns; tie: f's goes
  * first at equal times (as before() has it). */
 static inline gboolean
@@ -640,54 +631,42 @@ ahead_of_rival (guint64 time_ns, guint64 rival_ns, gboolean tie)
  * A message note among them that can tell no class (most records of a BFQ capture) is only
  * counted into the batch, as judge_note() would count it, while it still belongs to this run
  * (ahead of the rival's record at rival_ns, room in the batch): f->cur is not even filled for
- * it, and the loop keeps its state in locals. Anything else goes through cpu_file_load(). */
+ * it. Anything else goes through cpu_file_load(). */
 static inline void
-cpu_file_advance (Merger *m, CpuFile *f, Batch *batch, guint64 rival_ns, gboolean tie)
+cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolean tie)
 {
   const guint32 note_mask = (TC_NOTIFY << 16) | 0xff, message = (TC_NOTIFY << 16) | TN_MESSAGE;
-  const guint8 *data = f->data;
-  const gsize size = f->len;
+  const guint8 *p = f->data + f->off + sizeof (BlkIoTrace) + f->cur.pdu_len;
+  const guint8 *end = f->data + f->len;
   const guint32 magic_raw = f->magic_raw;
   /* a record that fills the batch ends the run: then no note is skipped past it */
-  const gboolean room = batch->n + BATCH_ROOM <= BATCH_ITEMS, swap = f->swap;
+  const gboolean room = batch->n + BATCH_ROOM <= BATCH_ITEMS;
   /* what judge_note() and ahead_of_rival() ask, as two comparisons */
   const guint64 skip_before_ns = room ? MIN (rival_ns, IOCHART_TIME_MAX_NS) : 0;
   const gboolean skip_tie = room && tie && rival_ns < IOCHART_TIME_MAX_NS;
-  gsize off = f->off + sizeof (BlkIoTrace) + f->cur.pdu_len;
-  guint64 last_ns = f->last_time, merged = m->merged, quiet = batch->quiet;
-  gint64 quiet_min_ns = batch->quiet_min_ns, quiet_max_ns = batch->quiet_max_ns;
-  gboolean slow = TRUE;
+  guint64 last_ns = f->last_time, skipped = 0, first_skipped_ns = 0, last_skipped_ns = 0;
+  gboolean sound = FALSE;
 
-  for (;;)
+  while (G_LIKELY (!f->swap && (gsize) (end - p) >= sizeof (BlkIoTrace)))
     {
-      gsize left = size - off;
-      const guint8 *p = data + off;
       guint64 time;
       guint32 magic, action, dev, pid;
       guint16 pdu_len;
       const char *text;
       gsize len;
 
-      if (G_UNLIKELY ((++merged & 0xffff) == 0))
-        {
-          f->off = off;
-          m->merged = merged;
-          report_progress (m, batch);
-        }
-      if (G_UNLIKELY (left < sizeof (BlkIoTrace) || swap))
-        break;
       memcpy (&magic, p, 4);
       memcpy (&time, p + G_STRUCT_OFFSET (BlkIoTrace, time), 8);
       memcpy (&pdu_len, p + G_STRUCT_OFFSET (BlkIoTrace, pdu_len), 2);
-      if (G_UNLIKELY (magic != magic_raw || pdu_len > left - sizeof (BlkIoTrace) || time < last_ns))
+      if (G_UNLIKELY (magic != magic_raw || pdu_len > (gsize) (end - p) - sizeof (BlkIoTrace) || time < last_ns))
         break;
       /* the hardware's prefetch stops at each page's end: ask for the next pages' records early */
-      if (left > 4096)
+      if (end - p > 4096)
         __builtin_prefetch (p + 4096);
       last_ns = time;
-      slow = FALSE;
+      sound = TRUE;
       memcpy (&action, p + G_STRUCT_OFFSET (BlkIoTrace, action), 4);
-      /* a note the builder sees (a time it keeps) and this run takes */
+      /* a note the builder would see (a time it keeps) and this run takes */
       if ((action & note_mask) != message || !(time < skip_before_ns || (time == rival_ns && skip_tie)))
         break;
       text = (const char *) p + sizeof (BlkIoTrace);
@@ -702,22 +681,25 @@ cpu_file_advance (Merger *m, CpuFile *f, Batch *batch, guint64 rival_ns, gboolea
       /* the padding NULs left on: the test gives the same answer with them */
       if (iochart_sched_note_may_tell_class (&m->notes, dev, pid, text, len))
         break;
-      quiet++;
-      quiet_min_ns = MIN (quiet_min_ns, (gint64) time);
-      quiet_max_ns = MAX (quiet_max_ns, (gint64) time);
-      off += sizeof (BlkIoTrace) + pdu_len;
-      slow = TRUE;
+      /* this loop's times never go down: the first and the last are the least and the most */
+      if (skipped++ == 0)
+        first_skipped_ns = time;
+      last_skipped_ns = time;
+      p += sizeof (BlkIoTrace) + pdu_len;
+      sound = FALSE;
     }
-  f->off = off;
+  f->off = p - f->data;
   f->last_time = last_ns;
-  m->merged = merged;
-  batch->quiet = quiet;
-  batch->quiet_min_ns = quiet_min_ns;
-  batch->quiet_max_ns = quiet_max_ns;
-  if (slow)
-    cpu_file_load (m, f);
+  if (skipped > 0)
+    {
+      batch->quiet += skipped;
+      batch->quiet_min_ns = MIN (batch->quiet_min_ns, (gint64) first_skipped_ns);
+      batch->quiet_max_ns = MAX (batch->quiet_max_ns, (gint64) last_skipped_ns);
+    }
+  if (sound)
+    memcpy (&f->cur, p, sizeof f->cur);
   else
-    memcpy (&f->cur, data + off, sizeof f->cur);
+    cpu_file_load (m, f);
 }
 
 /* Takes f's records into the batch while they come before rival's (a CPU's records come in
@@ -731,9 +713,24 @@ take_run (Merger *m, CpuFile *f, const CpuFile *rival, Batch *batch)
   do
     {
       hand_on (m, f, batch);
-      cpu_file_advance (m, f, batch, rival_ns, tie);
+      cpu_file_advance (f, m, batch, rival_ns, tie);
     }
   while (f->live && batch->n + BATCH_ROOM <= BATCH_ITEMS && ahead_of_rival (f->cur.time, rival_ns, tie));
+}
+
+/* A batch tells the builder how far the merge has come, each 1/256 of the capture's bytes. */
+static void
+report_progress (Merger *m, Batch *batch)
+{
+  gsize done_bytes = 0;
+
+  for (guint i = 0; i < m->n; i++)
+    done_bytes += m->heap[i]->off;
+  done_bytes += m->done_bytes;
+  if (done_bytes < m->reported_bytes + m->total_bytes / 256)
+    return;
+  m->reported_bytes = done_bytes;
+  batch->progress = (double) done_bytes / MAX (m->total_bytes, 1);
 }
 
 /* Fills a batch with the next records in time order; FALSE when every file is done. */
@@ -755,10 +752,14 @@ merge_batch (Merger *m, Batch *batch)
 
       take_run (m, f, runner_up (m), batch);
       if (!f->live)
-        m->heap[0] = m->heap[--m->n];
+        {
+          m->done_bytes += f->len;
+          m->heap[0] = m->heap[--m->n];
+        }
       heap_sift_down (m->heap, m->n, 0);
     }
   m->sink = NULL;
+  report_progress (m, batch);
   batch->last = m->n == 0;
   return !batch->last;
 }

@@ -43,12 +43,14 @@ static gboolean
 seek (Cursor *c, const char *word)
 {
   gsize n = strlen (word);
-  const char *q = memmem (c->p, c->end - c->p, word, n);
 
-  if (q == NULL)
-    return FALSE;
-  c->p = q + n;
-  return TRUE;
+  for (const char *q = c->p; q + n <= c->end; q++)
+    if (*q == *word && memcmp (q, word, n) == 0)
+      {
+        c->p = q + n;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 /* "PID[SA]" after the scheduler's name; older kernels and group scheduling add a cgroup path. */

@@ -100,15 +100,24 @@ _iochart_same10 (const char *p, const char *word)
  * note. It may let through a note that tells nothing (iochart_sched_note_track() parses it
  * exactly), never hold one back. Trailing NULs in text (a note's padding) change no answer:
  * every word compared has none. */
-static inline gboolean
+/* 8 or 2 bytes of a word as one little-endian number */
+#define _IOCHART_LE8(a, b, c, d, e, f, g, h) \
+  ((guint64) (a) | (guint64) (b) << 8 | (guint64) (c) << 16 | (guint64) (d) << 24 | \
+   (guint64) (e) << 32 | (guint64) (f) << 40 | (guint64) (g) << 48 | (guint64) (h) << 56)
+#define _IOCHART_LE2(a, b) ((guint16) ((a) | (b) << 8))
+
+G_ALWAYS_INLINE static inline gboolean
 iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
                                    const char *text, gsize len)
 {
-  const char *p = text + 3, *q, *w;
+  const char *p = text + 3, *w;
   guint32 head;
+  guint16 after, tail;
+  guint64 word;
   guint n;
 
-  if (G_UNLIKELY (tracker->live != 0) || len < 12)
+  /* room for "bfq", 7 digits, "S " and 8 bytes of the word, read without more checks */
+  if (G_UNLIKELY (tracker->live != 0) || len < 20)
     return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
   memcpy (&head, text, 4);
   head = GUINT32_FROM_LE (head);
@@ -116,11 +125,28 @@ iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint
   if (((head | 1) & 0xffffff) != ('c' | 'f' << 8 | 'q' << 16))
     return FALSE;
   n = _iochart_leading_digits8 (p);
-  q = p + n + (p[n] == 'S' || p[n] == 'A');
-  w = q + 1;
-  if (n == 8 || (head >> 24) == 'S' || *q != ' ' || w >= text + len || *w == ' ' || *w == '/')
+  memcpy (&after, p + n, 2);
+  after = GUINT16_FROM_LE (after);
+  if ((after & 0xff) == ' ')
+    w = p + n + 1;                            /* "bfq word", "bfqPID word" */
+  else if (n < 8 && (head >> 24) != 'S' && (after == _IOCHART_LE2 ('S', ' ') || after == _IOCHART_LE2 ('A', ' ')))
+    w = p + n + 2;                            /* "bfqPID[SA] word" */
+  else
     return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
-  return text + len - w >= 10 && (_iochart_same10 (w, "new_ioprio") || _iochart_same10 (w, "set_active"));
+  memcpy (&word, w, 8);
+  word = GUINT64_FROM_LE (word);
+  if (word == _IOCHART_LE8 ('n', 'e', 'w', '_', 'i', 'o', 'p', 'r'))
+    tail = _IOCHART_LE2 ('i', 'o');
+  else if (word == _IOCHART_LE8 ('s', 'e', 't', '_', 'a', 'c', 't', 'i'))
+    tail = _IOCHART_LE2 ('v', 'e');
+  else if ((word & 0xff) == ' ' || (word & 0xff) == '/')
+    return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);   /* more spaces, a path */
+  else
+    return FALSE;
+  if (text + len - w < 10)
+    return FALSE;
+  memcpy (&after, w + 8, 2);
+  return GUINT16_FROM_LE (after) == tail;
 }
 
 G_END_DECLS
