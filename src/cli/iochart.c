@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "iochart-cli-private.h"
+#include "render/iochart-fonts.h"
 
 typedef struct {
   const char *name;
@@ -58,6 +59,8 @@ main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
   g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, on_core_warning, NULL);
+  /* files for others: fonts without the system's rules, which were a third of a small chart */
+  iochart_fonts_use_own_config ();
   if (argc < 2)
     return iochart_cli_open_app (NULL);   /* the app, with nothing open yet */
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)

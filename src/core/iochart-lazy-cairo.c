@@ -7,10 +7,14 @@
  */
 #include <cairo.h>
 #include <cairo-pdf.h>
+#include <cairo-ft.h>
+#include <fontconfig/fontconfig.h>
 #include "iochart-lazy-private.h"
 
 G_STATIC_ASSERT (CAIRO_VERSION_MAJOR == 1);
 static IochartLazyLib libcairo = IOCHART_LAZY_LIB_INIT ("libcairo.so.2");
+/* cairo's own: loaded with it, asked for directly by the faces of charts (iochart-fonts.c) */
+static IochartLazyLib libfontconfig = IOCHART_LAZY_LIB_INIT ("libfontconfig.so.1");
 
 #define FORWARD(ret, name, params, args) IOCHART_LAZY_FORWARD (libcairo, ret, name, params, args)
 
@@ -49,7 +53,6 @@ FORWARD (void, cairo_rectangle, (cairo_t *cr, double x, double y, double width, 
 FORWARD (void, cairo_restore, (cairo_t *cr), (cr))
 FORWARD (void, cairo_save, (cairo_t *cr), (cr))
 FORWARD (void, cairo_scale, (cairo_t *cr, double sx, double sy), (cr, sx, sy))
-FORWARD (void, cairo_select_font_face, (cairo_t *cr, const char *family, cairo_font_slant_t slant, cairo_font_weight_t weight), (cr, family, slant, weight))
 FORWARD (void, cairo_set_dash, (cairo_t *cr, const double *dashes, int num_dashes, double offset), (cr, dashes, num_dashes, offset))
 FORWARD (void, cairo_set_font_options, (cairo_t *cr, const cairo_font_options_t *options), (cr, options))
 FORWARD (void, cairo_set_font_size, (cairo_t *cr, double size), (cr, size))
@@ -69,3 +72,25 @@ FORWARD (cairo_status_t, cairo_surface_set_user_data, (cairo_surface_t *surface,
 FORWARD (cairo_status_t, cairo_surface_status, (cairo_surface_t *surface), (surface))
 FORWARD (void, cairo_text_extents, (cairo_t *cr, const char *utf8, cairo_text_extents_t *extents), (cr, utf8, extents))
 FORWARD (void, cairo_translate, (cairo_t *cr, double tx, double ty), (cr, tx, ty))
+FORWARD (void, cairo_font_face_destroy, (cairo_font_face_t *font_face), (font_face))
+FORWARD (cairo_status_t, cairo_font_face_status, (cairo_font_face_t *font_face), (font_face))
+FORWARD (cairo_font_face_t *, cairo_ft_font_face_create_for_pattern, (FcPattern *pattern), (pattern))
+FORWARD (void, cairo_set_font_face, (cairo_t *cr, cairo_font_face_t *font_face), (cr, font_face))
+FORWARD (cairo_font_face_t *, cairo_toy_font_face_create, (const char *family, cairo_font_slant_t slant, cairo_font_weight_t weight), (family, slant, weight))
+
+#undef FORWARD
+#define FORWARD(ret, name, params, args) IOCHART_LAZY_FORWARD (libfontconfig, ret, name, params, args)
+
+FORWARD (FcBool, FcConfigBuildFonts, (FcConfig *config), (config))
+FORWARD (FcConfig *, FcConfigCreate, (void), ())
+FORWARD (void, FcConfigDestroy, (FcConfig *config), (config))
+FORWARD (FcBool, FcConfigParseAndLoadFromMemory, (FcConfig *config, const FcChar8 *buffer, FcBool complain), (config, buffer, complain))
+FORWARD (FcBool, FcConfigSubstitute, (FcConfig *config, FcPattern *p, FcMatchKind kind), (config, p, kind))
+FORWARD (void, FcDefaultSubstitute, (FcPattern *pattern), (pattern))
+FORWARD (FcPattern *, FcFontMatch, (FcConfig *config, FcPattern *p, FcResult *result), (config, p, result))
+FORWARD (FcBool, FcPatternAddInteger, (FcPattern *p, const char *object, int i), (p, object, i))
+FORWARD (FcBool, FcPatternAddString, (FcPattern *p, const char *object, const FcChar8 *s), (p, object, s))
+FORWARD (FcPattern *, FcPatternCreate, (void), ())
+FORWARD (void, FcPatternDestroy, (FcPattern *p), (p))
+FORWARD (FcResult, FcPatternGetInteger, (const FcPattern *p, const char *object, int n, int *i), (p, object, n, i))
+FORWARD (FcResult, FcPatternGetString, (const FcPattern *p, const char *object, int n, FcChar8 **s), (p, object, n, s))

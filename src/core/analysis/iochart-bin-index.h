@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 
 typedef struct _IochartBinIndex IochartBinIndex;
 typedef struct _IochartBins IochartBins;
+struct _IochartLanes;
 
 /* Indexes a device's requests (device: a capture device index); latency_kind is what the
  * latency columns will be asked of (histograms are kept for Q2C and D2C, which end at the
@@ -63,5 +64,18 @@ const IochartStealEvents *iochart_bin_index_get_steal_events (const IochartBinIn
  * with its range and columns set), and its latency histograms when has_latency says so. */
 void               iochart_bin_index_fill         (const IochartBinIndex *index,
                                                    IochartBins           *bins);
+/* Sets the sector map's band of bins (allocated, zeroed, with its range, columns and rows set)
+ * and counts its cells, from the device's data requests by issue time (a pass over those of the
+ * range, no capture request decoded); FALSE when the index could not keep them (a sector past
+ * 2^40 or a request of 8 GiB): the caller walks. */
+gboolean           iochart_bin_index_fill_sectors (const IochartBinIndex *index,
+                                                   IochartBins           *bins);
+/* Fills the lanes' strips of bins (allocated for lanes, zeroed, its in-flight figures filled):
+ * per lane, from its processes' streams of starts, issues and completions, a few searches per
+ * column each; the lane of the most streams (the folded "others") is the device's less the
+ * rest. The walk's figures up to rounding. */
+void               iochart_bin_index_fill_lanes   (const IochartBinIndex *index,
+                                                   IochartBins           *bins,
+                                                   struct _IochartLanes  *lanes);
 
 G_END_DECLS

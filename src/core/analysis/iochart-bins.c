@@ -1,6 +1,6 @@
 /* iochart-bins.c: one pass over the requests, spread over pixel columns */
 #include <math.h>
-#include "iochart-bins.h"
+#include "iochart-bins-private.h"
 
 static gboolean
 known (gint64 ts)
@@ -29,15 +29,7 @@ iochart_columns_spread (double *cols, guint n_columns, gint64 from_ns, double ns
     }
 }
 
-static int
-column_of (const IochartBins *bins, gint64 ts)
-{
-  double r = (double) (ts - bins->from_ns) / bins->ns_per_column;
-
-  if (ts < bins->from_ns || ts > bins->to_ns)
-    return -1;
-  return MIN ((int) r, (int) bins->n_columns - 1);
-}
+#define column_of _iochart_bins_column_of
 
 guint
 iochart_bins_latency_bucket (gint64 latency_ns)
@@ -80,11 +72,7 @@ iochart_bins_column_ns (const IochartBins *bins, guint i)
   return bins->ns_per_column;
 }
 
-/* The band of sectors the range's requests touch; from 0 unless the unused band below it would
- * take a fifth of the map, so that I/O in a small band of a big device is not squashed. */
-typedef struct {
-  guint64 start, end;
-} SectorSpan;
+typedef IochartSectorSpan SectorSpan;
 
 static int
 cmp_start (gconstpointer a, gconstpointer b)
@@ -100,71 +88,89 @@ cmp_end (gconstpointer a, gconstpointer b)
   return x->end < y->end ? -1 : x->end > y->end;
 }
 
-#define SECTOR_SAMPLE 8192
-
 /* The band of sectors the range's requests touch: from 0 unless the unused band below it would
  * take a fifth of the map, so that I/O in a small band of a big device is not squashed. With
- * many requests the band leaves out the 1% furthest on each side (a sample decides, with a
- * fixed seed so that a chart is the same every time): one stray request must not flatten the
- * rest; the outliers are drawn at the map's edges. recs: the capture indices to look at, in
- * order (NULL: every request). */
-static void
-device_sector_band (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns, GArray *recs,
-                    guint64 *min_out, guint64 *max_out, gboolean *trimmed)
+ * many requests the band leaves out the 1% furthest on each side (a sample decides, taken by
+ * the requests' own levels so that a chart is the same every time and an index takes the same
+ * one): one stray request must not flatten the rest; the outliers are drawn at the map's edges. */
+void
+_iochart_bins_set_band (IochartBins *bins, guint64 min, guint64 max, guint64 seen, GArray *sample)
 {
-  guint n = recs ? recs->len : iochart_capture_get_n_requests (capture);
-  guint64 min = G_MAXUINT64, max = 0, seen = 0;
-  g_autoptr(GArray) sample = g_array_sized_new (FALSE, FALSE, sizeof (SectorSpan), SECTOR_SAMPLE);
-  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
-
-  *trimmed = FALSE;
-  for (guint i = 0; i < n; i++)
-    {
-      IochartRequest rq;
-      SectorSpan span;
-
-      iochart_capture_get_request (capture, recs ? g_array_index (recs, guint32, i) : i, &rq);
-      if (rq.device != device || rq.op == IOCHART_OP_FLUSH || rq.bytes == 0)
-        continue;
-      if (known (rq.issue_ns) && (rq.issue_ns < from_ns || rq.issue_ns > to_ns))
-        continue;
-      span.start = rq.sector;
-      span.end = rq.sector + rq.bytes / 512;
-      min = MIN (min, span.start);
-      max = MAX (max, span.end);
-      if (sample->len < SECTOR_SAMPLE)
-        g_array_append_val (sample, span);
-      else
-        {
-          guint64 j = (guint64) (g_rand_double (rand) * (seen + 1));
-          if (j < SECTOR_SAMPLE)
-            g_array_index (sample, SectorSpan, j) = span;
-        }
-      seen++;
-    }
-  if (seen >= 100)
+  bins->sector_trimmed = FALSE;
+  if (seen >= 100 && sample->len > 0)
     {
       guint cut = MAX (sample->len / 100, 1);
       guint64 lo, hi;
 
       g_array_sort (sample, cmp_start);
-      lo = g_array_index (sample, SectorSpan, cut).start;
+      lo = g_array_index (sample, SectorSpan, MIN (cut, sample->len - 1)).start;
       g_array_sort (sample, cmp_end);
-      hi = g_array_index (sample, SectorSpan, sample->len - 1 - cut).end;
+      hi = g_array_index (sample, SectorSpan, sample->len - 1 - MIN (cut, sample->len - 1)).end;
       /* trim only when it buys the rest at least twice the room */
       if (hi > lo && (double) (hi - lo) * 2 < (double) (max - min))
         {
           min = lo;
           max = hi;
-          *trimmed = TRUE;
+          bins->sector_trimmed = TRUE;
         }
     }
   if (max == 0)
     min = 0;
   else if (min < (max - min) / 4)
     min = 0;
-  *min_out = min;
-  *max_out = max;
+  bins->min_sector = min;
+  bins->max_sector = max;
+}
+
+/* A data request the sector band looks at: issued in the range, or at no known time. */
+static gboolean
+band_span (const IochartBins *bins, const IochartRequest *rq, int device, SectorSpan *span)
+{
+  if (rq->device != device || rq->op == IOCHART_OP_FLUSH || rq->bytes == 0)
+    return FALSE;
+  if (known (rq->issue_ns) && (rq->issue_ns < bins->from_ns || rq->issue_ns > bins->to_ns))
+    return FALSE;
+  span->start = rq->sector;
+  span->end = rq->sector + rq->bytes / 512;
+  return TRUE;
+}
+
+/* recs: the capture indices to look at, in order (NULL: every request). Two passes: the count
+ * decides the sample's level. */
+static void
+device_sector_band (IochartBins *bins, IochartCapture *capture, int device, GArray *recs)
+{
+  guint n = recs ? recs->len : iochart_capture_get_n_requests (capture);
+  guint64 min = G_MAXUINT64, max = 0, seen = 0;
+  g_autoptr(GArray) sample = g_array_sized_new (FALSE, FALSE, sizeof (SectorSpan), IOCHART_SECTOR_SAMPLE);
+  guint level;
+
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+      SectorSpan span;
+
+      iochart_capture_get_request (capture, recs ? g_array_index (recs, guint32, i) : i, &rq);
+      if (!band_span (bins, &rq, device, &span))
+        continue;
+      min = MIN (min, span.start);
+      max = MAX (max, span.end);
+      seen++;
+    }
+  level = _iochart_sector_sample_level (seen);
+  for (guint i = 0; i < n && seen >= 100; i++)
+    {
+      guint32 rec = recs ? g_array_index (recs, guint32, i) : i;
+      IochartRequest rq;
+      SectorSpan span;
+
+      if (_iochart_sector_level (rec) < level)
+        continue;
+      iochart_capture_get_request (capture, rec, &rq);
+      if (band_span (bins, &rq, device, &span))
+        g_array_append_val (sample, span);
+    }
+  _iochart_bins_set_band (bins, min, max, seen, sample);
 }
 
 /* Each span is counted in the column where it ended, as a latency plot of completions is. */
@@ -221,22 +227,26 @@ add_strips (IochartBins *bins, const IochartRequest *rq, gint64 issue, gint64 do
     bins->completions[k][col] += 1;
 }
 
-/* The sector map and the lanes: per request, whoever finds the requests. */
-static void
-add_detail (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes, gint64 start, gint64 issue,
-            gint64 done)
+void
+_iochart_bins_add_sector (IochartBins *bins, const IochartRequest *rq)
 {
   guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
-  int col, lane;
+  gint64 start, issue, done;
+  int col;
 
-  if (rq->op != IOCHART_OP_FLUSH && rq->bytes > 0 && bins->max_sector > 0 && (col = column_of (bins, issue)) >= 0)
-    {
-      guint row = (guint) ((double) (rq->sector - MIN (rq->sector, bins->min_sector)) /
-                           (bins->max_sector - bins->min_sector + 1) * bins->sector_rows);
-      /* outliers of a trimmed band sit at its edges */
-      row = MIN (row, bins->sector_rows - 1);
-      bins->sectors[k][(gsize) row * bins->n_columns + col]++;
-    }
+  if (rq->op != IOCHART_OP_FLUSH && rq->bytes > 0 && bins->max_sector > 0 &&
+      request_life (bins, rq, &start, &issue, &done) && (col = column_of (bins, issue)) >= 0)
+    bins->sectors[k][(gsize) _iochart_bins_sector_row (bins, rq->sector) * bins->n_columns + col]++;
+}
+
+/* The lanes: per request, whoever finds the requests. */
+static void
+add_lane (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes, gint64 start, gint64 issue,
+          gint64 done)
+{
+  guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
+  int lane;
+
   if (lanes && (lane = iochart_lanes_lane_of_request (lanes, rq)) >= 0)
     {
       iochart_columns_spread (bins->lane_wait_ns[lane], bins->n_columns, bins->from_ns,
@@ -303,7 +313,8 @@ add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
     return;
   add_strips (bins, rq, issue, done);
   add_latency (bins, rq, MIN (rq->klass, IOCHART_N_CLASSES - 1));
-  add_detail (bins, rq, lanes, start, issue, done);
+  _iochart_bins_add_sector (bins, rq);
+  add_lane (bins, rq, lanes, start, issue, done);
 }
 
 IochartBins *
@@ -317,8 +328,7 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
   g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
 
   bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
-  device_sector_band (capture, device, from_ns, to_ns, NULL, &bins->min_sector, &bins->max_sector,
-                      &bins->sector_trimmed);
+  device_sector_band (bins, capture, device, NULL);
   for (guint i = 0; i < n; i++)
     {
       IochartRequest rq;
@@ -364,7 +374,7 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
   IochartCapture *capture;
   IochartBins *bins;
   g_autoptr(GArray) found = NULL;
-  gboolean latency;
+  gboolean latency, sectors;
 
   g_return_val_if_fail (index != NULL, NULL);
   g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
@@ -373,9 +383,15 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
   bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
   latency = !iochart_bin_index_has_latency (index, bins->latency_kind);
   iochart_bin_index_fill (index, bins);
+  if (lanes)
+    iochart_bin_index_fill_lanes (index, bins, lanes);
+  sectors = iochart_bin_index_fill_sectors (index, bins);
+  /* what the index does not answer: walked over the requests it finds */
+  if (!latency && sectors)
+    return bins;
   found = requests ? g_array_ref (requests) : iochart_bin_index_find_all (index, from_ns, to_ns);
-  device_sector_band (capture, iochart_bin_index_get_device (index), from_ns, to_ns, found,
-                      &bins->min_sector, &bins->max_sector, &bins->sector_trimmed);
+  if (!sectors)
+    device_sector_band (bins, capture, iochart_bin_index_get_device (index), found);
   for (guint i = 0; i < found->len; i++)
     {
       IochartRequest rq;
@@ -386,7 +402,8 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
         continue;
       if (latency)
         add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
-      add_detail (bins, &rq, lanes, start, issue, done);
+      if (!sectors)
+        _iochart_bins_add_sector (bins, &rq);
     }
   return bins;
 }

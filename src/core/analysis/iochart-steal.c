@@ -212,6 +212,7 @@ typedef struct {
   guint         n_columns;
   gint64        col_from_ns;
   double        ns_per_column;
+  gboolean      columns_later;    /* the columns come from the events' running integrals */
   /* the device being swept */
   IochartStealDevice *dev;
   /* Each idle request in flight during a stolen instant takes 1 / (n_idle + n_fg) of it: with
@@ -326,7 +327,7 @@ segment (Sweep *s, gint64 a, gint64 b, guint n_fg_flight)
   if (b <= a || s->fg_out->total == 0)
     return;
   s->dev->foreground_active_ns += b - a;
-  if (s->n_columns)
+  if (s->n_columns && !s->columns_later)
     iochart_columns_spread (s->dev->active_columns, s->n_columns, s->col_from_ns,
                             s->ns_per_column, a, b, 1.0);
   if (s->idle->total == 0)
@@ -343,7 +344,7 @@ segment (Sweep *s, gint64 a, gint64 b, guint n_fg_flight)
   share = s->idle->total / denom;
   s->stolen += dt * share;
   s->F += dt / denom;
-  if (s->n_columns)
+  if (s->n_columns && !s->columns_later)
     iochart_columns_spread (s->dev->stolen_columns, s->n_columns, s->col_from_ns,
                             s->ns_per_column, a, b, share);
   s->ep_end = b;
@@ -396,7 +397,17 @@ typedef struct {
   guint    n;
 } IssueTimes;
 
+/* Every STEAL_CHECK events: the device's stolen and foreground-active time before the event, and
+ * the counts in force then, so that a column's figures are differences of running integrals. */
+#define STEAL_CHECK 64
+
+typedef struct {
+  double  stolen, active;
+  guint32 idle, flight, fg_out;
+} Check;
+
 struct _IochartStealEvents {
+  Check     *checks;
   int        device;
   gint64     origin_ns;
   guint      n;
@@ -694,6 +705,92 @@ issue_times_count (const IssueTimes *t, gint64 from_ns, gint64 to_ns)
   return (guint32) (t->issues[lo] - t->issues[a]);
 }
 
+/* The counts an event changes (the sweep's sets, counted only). */
+static void
+check_apply (Check *c, guint kind)
+{
+  switch ((EventKind) kind)
+    {
+    case EV_FG_OUT_START: c->fg_out++; break;
+    case EV_FG_ISSUE: c->flight++; break;
+    case EV_FG_END_ISSUED: c->flight--; c->fg_out--; break;
+    case EV_FG_END: c->fg_out--; break;
+    case EV_IDLE_ISSUE: c->idle++; break;
+    case EV_IDLE_END: c->idle--; break;
+    }
+}
+
+/* Books [a, b) under c's counts as segment() does. */
+static void
+check_book (Check *c, double a, double b)
+{
+  if (b <= a || c->fg_out == 0)
+    return;
+  c->active += b - a;
+  if (c->idle > 0)
+    c->stolen += (b - a) * c->idle / (c->idle + c->flight);
+}
+
+static void
+build_checks (IochartStealEvents *self)
+{
+  Check c = { 0 };
+  guint epoch = 0;
+
+  self->checks = g_new (Check, self->n / STEAL_CHECK + 1);
+  for (guint i = 0; i < self->n; i++)
+    {
+      gint64 t = packed_ts (self, i, &epoch);
+
+      if (i % STEAL_CHECK == 0)
+        self->checks[i / STEAL_CHECK] = c;
+      check_apply (&c, self->pk[i] & ((1u << PK_KIND_BITS) - 1));
+      if (i + 1 < self->n)
+        check_book (&c, (double) t, (double) packed_ts (self, i + 1, &epoch));
+    }
+  if (self->n % STEAL_CHECK == 0)
+    self->checks[self->n / STEAL_CHECK] = c;
+}
+
+static guint packed_lower (const IochartStealEvents *e, gint64 ts);
+
+/* The device's stolen and foreground-active time before x. */
+static Check
+steal_integral (const IochartStealEvents *e, double x)
+{
+  guint end = packed_lower (e, (gint64) ceil (x)), epoch = 0;
+  /* the check before the last event under x: a check books up to its own event's time */
+  guint i = end > 0 ? (end - 1) / STEAL_CHECK * STEAL_CHECK : 0;
+  Check c = e->checks[i / STEAL_CHECK];
+
+  for (; i < end; i++)
+    {
+      double t = (double) packed_ts (e, i, &epoch);
+
+      check_apply (&c, e->pk[i] & ((1u << PK_KIND_BITS) - 1));
+      check_book (&c, t, i + 1 < end ? (double) packed_ts (e, i + 1, &epoch) : x);
+    }
+  return c;
+}
+
+/* The range's columns as differences of the device's running integrals at their edges. */
+static void
+columns_from_checks (Sweep *s, const IochartStealEvents *e)
+{
+  Check before, after;
+
+  if (e->n == 0)
+    return;
+  before = steal_integral (e, (double) s->col_from_ns);
+  for (guint c = 0; c < s->n_columns; c++)
+    {
+      after = steal_integral (e, (double) s->col_from_ns + (c + 1) * s->ns_per_column);
+      s->dev->stolen_columns[c] = after.stolen - before.stolen;
+      s->dev->active_columns[c] = after.active - before.active;
+      before = after;
+    }
+}
+
 IochartStealEvents *
 iochart_steal_events_new (IochartCapture *capture, int device)
 {
@@ -749,6 +846,7 @@ iochart_steal_events_new (IochartCapture *capture, int device)
     }
   issue_times_init (&self->idle_issues, idle);
   issue_times_init (&self->unknown_issues, unknown);
+  build_checks (self);
   return self;
 }
 
@@ -760,6 +858,7 @@ iochart_steal_events_free (IochartStealEvents *events)
   g_free (events->lo);
   g_free (events->pk);
   g_free (events->epochs);
+  g_free (events->checks);
   g_free (events->idle_issues.issue_ns);
   g_free (events->idle_issues.issues);
   g_free (events->unknown_issues.issue_ns);
@@ -773,6 +872,7 @@ iochart_steal_events_get_size (const IochartStealEvents *events)
   if (events == NULL)
     return 0;
   return sizeof *events + (gsize) events->n * 2 * sizeof (guint32) + events->n_epochs * sizeof (Epoch) +
+         ((gsize) events->n / STEAL_CHECK + 1) * sizeof (Check) +
          (gsize) (events->idle_issues.n + events->unknown_issues.n) * (sizeof (gint64) + sizeof (guint32));
 }
 
@@ -821,8 +921,11 @@ sweep_packed (Sweep *s, IochartCapture *capture, const IochartStealOptions *o, c
   cur.packed = packed;
   cur.at = bounded ? packed_lower (packed, o->from_ns) : 0;
   cur.end = packed->n;
+  s->columns_later = s->n_columns > 0 && bounded;
   sweep_device (s, &cur, o->device, s->to_ns);
   d = &g_array_index (s->self->devices, IochartStealDevice, s->self->devices->len - 1);
+  if (s->columns_later)
+    columns_from_checks (s, packed);
   d->idle_requests = issue_times_count (&packed->idle_issues, bounded ? o->from_ns : G_MININT64, s->to_ns);
   d->unknown_requests = issue_times_count (&packed->unknown_issues, bounded ? o->from_ns : G_MININT64, s->to_ns);
 }

@@ -6,6 +6,7 @@
 #include "iochart-output.h"
 #include "iochart-error.h"
 #include "iochart-png.h"
+#include "iochart-fonts.h"
 
 static void
 set_rgba (cairo_t *cr, guint32 c)
@@ -42,9 +43,7 @@ draw_text (cairo_t *cr, const IochartDlItem *item)
 {
   double x = item->x;
 
-  cairo_select_font_face (cr, IOCHART_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
-                          item->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, item->font_size);
+  iochart_fonts_select (cr, item->font_size, item->bold);
   if (item->anchor == IOCHART_ANCHOR_MIDDLE)
     x -= item->w / 2;
   else if (item->anchor == IOCHART_ANCHOR_END)

@@ -2,6 +2,7 @@
 #include <cairo.h>
 #include <string.h>
 #include "iochart-display-list.h"
+#include "iochart-fonts.h"
 
 struct _IochartDisplayList {
   double   width, height;
@@ -257,14 +258,6 @@ measure_context (void)
   return cr;
 }
 
-static void
-select_font (cairo_t *cr, double font_size, gboolean bold)
-{
-  cairo_select_font_face (cr, IOCHART_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
-                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, font_size);
-}
-
 double
 iochart_text_width (const char *text, double font_size, gboolean bold)
 {
@@ -273,7 +266,7 @@ iochart_text_width (const char *text, double font_size, gboolean bold)
 
   g_mutex_lock (&measure_lock);
   cr = measure_context ();
-  select_font (cr, font_size, bold);
+  iochart_fonts_select (cr, font_size, bold);
   cairo_text_extents (cr, text, &ext);
   g_mutex_unlock (&measure_lock);
   return ext.x_advance;
@@ -295,7 +288,7 @@ iochart_font_extents (double font_size, double *ascent, double *descent)
   if (i == n_known)
     {
       cr = measure_context ();
-      select_font (cr, font_size, FALSE);
+      iochart_fonts_select (cr, font_size, FALSE);
       cairo_font_extents (cr, &ext);
       i = n_known < G_N_ELEMENTS (known) ? n_known++ : 0;
       known[i].size = font_size, known[i].ascent = ext.ascent, known[i].descent = ext.descent;

@@ -1,0 +1,76 @@
+/* iochart-bins-private.h: what the bin index shares with the bins' walk, so that the sector map
+ * answered from the index is the walk's, cell for cell */
+#pragma once
+
+#include "iochart-bins.h"
+
+G_BEGIN_DECLS
+
+/* The sector map's band is decided on at most about this many requests of the range. */
+#define IOCHART_SECTOR_SAMPLE 8192
+
+typedef struct {
+  guint64 start, end;
+} IochartSectorSpan;
+
+/* A request's sample level, from its capture index alone (so that walking the requests in any
+ * order, or asking an index, takes the same sample): the leading zero bits of a hash of it. A
+ * range of `seen` requests samples those with a level of at least
+ * _iochart_sector_sample_level (seen): about half of each level is left in the next. */
+static inline guint
+_iochart_sector_level (guint32 rec)
+{
+  guint32 x = rec + 0x9e3779b9u;
+
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x ? (guint) __builtin_clz (x) : 32;
+}
+
+static inline guint
+_iochart_sector_sample_level (guint64 seen)
+{
+  guint level = 0;
+
+  while (seen > ((guint64) IOCHART_SECTOR_SAMPLE << level))
+    level++;
+  return level;
+}
+
+/* Sets bins' band from the least start and greatest end of the `seen` requests of the range
+ * (data requests issued in it, or of no known issue) and the sample of them (reordered). */
+void     _iochart_bins_set_band     (IochartBins *bins,
+                                     guint64      min,
+                                     guint64      max,
+                                     guint64      seen,
+                                     GArray      *sample);
+/* The sector map's row of sector, once the band is set. */
+static inline guint
+_iochart_bins_sector_row (const IochartBins *bins, guint64 sector)
+{
+  guint row = (guint) ((double) (sector - MIN (sector, bins->min_sector)) /
+                       (bins->max_sector - bins->min_sector + 1) * bins->sector_rows);
+
+  /* outliers of a trimmed band sit at its edges */
+  return MIN (row, bins->sector_rows - 1);
+}
+
+/* Column of ts in bins, or -1 outside its range. */
+static inline int
+_iochart_bins_column_of (const IochartBins *bins, gint64 ts)
+{
+  double r = (double) (ts - bins->from_ns) / bins->ns_per_column;
+
+  if (ts < bins->from_ns || ts > bins->to_ns)
+    return -1;
+  return MIN ((int) r, (int) bins->n_columns - 1);
+}
+
+/* Counts rq in the sector map as the walk does (its band set). */
+void     _iochart_bins_add_sector   (IochartBins          *bins,
+                                     const IochartRequest *rq);
+
+G_END_DECLS
