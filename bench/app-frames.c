@@ -161,6 +161,10 @@ main (int argc, char **argv)
   printf ("bin index: built in %.0f ms (CPU), %zu bytes = %.1f bytes/request (the model: 48)\n", cpu_ms () - t0,
           iochart_bin_index_get_size (index),
           (double) iochart_bin_index_get_size (index) / MAX (iochart_bin_index_get_n_requests (index), 1));
+  printf ("  with its lane index (lanes, legend counts): %zu bytes = %.1f bytes/request\n",
+          iochart_lane_index_get_size (iochart_bin_index_get_lane_index (index)),
+          (double) iochart_lane_index_get_size (iochart_bin_index_get_lane_index (index)) /
+          MAX (iochart_lane_index_get_n_requests (iochart_bin_index_get_lane_index (index)), 1));
   full_from = from = iochart_capture_get_start_ns (c);
   full_to = to = iochart_capture_get_end_ns (c);
   dl = exact (c, index, from, to);
