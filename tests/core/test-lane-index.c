@@ -121,7 +121,7 @@ tree_capture (guint32 seed, guint n)
   for (; i < n; i++)
     {
       guint p = (guint) (N_LONG * pow (g_rand_double (r), 2.5));
-      add_request (r, evs, &lives[i], i, 100 + MIN (p, N_LONG - 1), g_rand_int_range (r, 0, span / 10000) * 10000);
+      add_request (r, evs, &lives[i], i, 100 + MIN (p, N_LONG - 1), (gint64) g_rand_int_range (r, 0, span / 10000) * 10000);
     }
   g_array_sort (evs, ev_cmp);
   for (guint e = 0; e < evs->len; e++)
@@ -308,7 +308,9 @@ test_samples (void)
     }
 }
 
-/* What the index costs a request: reported, and bounded. */
+/* What the index costs a request: reported, and bounded: 56 bytes for the spans by start and by
+ * end, 24 for the issue times, 24 a run of outstanding time (on this capture's sparse requests
+ * about one a request, on a busy device far fewer: 80 bytes a request in all on bench/'s). */
 static void
 test_size (void)
 {
@@ -317,7 +319,7 @@ test_size (void)
   double per = (double) iochart_lane_index_get_size (index) / iochart_lane_index_get_n_requests (index);
 
   g_test_message ("%.1f bytes a request", per);
-  g_assert_cmpfloat (per, <, 100);
+  g_assert_cmpfloat (per, <, 140);
 }
 
 int
