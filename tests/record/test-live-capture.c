@@ -337,6 +337,30 @@ test_snapshot_equals_batch (void)
   }
 }
 
+/* iochart_capture_copy of a live copy: the same capture (task states, btt figures, names), and
+ * still the same after the updates that rewrite the copy it was taken from. */
+static void
+test_copy_stays (void)
+{
+  g_autoptr(GArray) evs = make_events (5, 20, 10);
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 0);
+  g_autoptr(IochartCapture) ref = NULL, copy = NULL;
+  IochartCapture *snap;
+  guint half = evs->len / 2;
+
+  feed (live, evs, 0, half);
+  snap = iochart_live_capture_update (live);
+  copy = iochart_capture_copy (snap);
+  ref = batch (evs, half);
+  assert_same (copy, ref);
+  /* two updates: the second fills snap again, with the rest */
+  feed (live, evs, half, evs->len - half);
+  iochart_live_capture_update (live);
+  g_assert_true (iochart_live_capture_update (live) == snap);
+  g_assert_cmpuint (iochart_capture_get_n_requests (snap), >, iochart_capture_get_n_requests (ref));
+  assert_same (copy, ref);
+}
+
 /* The builder keeps only what may still change: after each update it holds the newest few
  * requests, not the whole capture. */
 static void
@@ -531,6 +555,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/live-capture/snapshot-equals-batch", test_snapshot_equals_batch);
   g_test_add_func ("/live-capture/builder-forgets", test_builder_forgets);
+  g_test_add_func ("/live-capture/copy-stays", test_copy_stays);
   g_test_add_func ("/live-capture/window", test_window);
   g_test_add_func ("/live-capture/rules", test_rules);
   g_test_add_func ("/live-capture/window-drops-processes", test_window_drops_processes);
