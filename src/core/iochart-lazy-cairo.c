@@ -9,12 +9,15 @@
 #include <cairo-pdf.h>
 #include <cairo-ft.h>
 #include <fontconfig/fontconfig.h>
+#include <libdeflate.h>
 #include "iochart-lazy-private.h"
 
 G_STATIC_ASSERT (CAIRO_VERSION_MAJOR == 1);
 static IochartLazyLib libcairo = IOCHART_LAZY_LIB_INIT ("libcairo.so.2");
 /* cairo's own: loaded with it, asked for directly by the faces of charts (iochart-fonts.c) */
 static IochartLazyLib libfontconfig = IOCHART_LAZY_LIB_INIT ("libfontconfig.so.1");
+/* the checksums of PNG files (render/iochart-png.c) */
+static IochartLazyLib libdeflate = IOCHART_LAZY_LIB_INIT ("libdeflate.so.0");
 
 #define FORWARD(ret, name, params, args) IOCHART_LAZY_FORWARD (libcairo, ret, name, params, args)
 
@@ -94,3 +97,9 @@ FORWARD (FcPattern *, FcPatternCreate, (void), ())
 FORWARD (void, FcPatternDestroy, (FcPattern *p), (p))
 FORWARD (FcResult, FcPatternGetInteger, (const FcPattern *p, const char *object, int n, int *i), (p, object, n, i))
 FORWARD (FcResult, FcPatternGetString, (const FcPattern *p, const char *object, int n, FcChar8 **s), (p, object, n, s))
+
+#undef FORWARD
+#define FORWARD(ret, name, params, args) IOCHART_LAZY_FORWARD (libdeflate, ret, name, params, args)
+
+FORWARD (uint32_t, libdeflate_adler32, (uint32_t adler, const void *buffer, size_t len), (adler, buffer, len))
+FORWARD (uint32_t, libdeflate_crc32, (uint32_t crc, const void *buffer, size_t len), (crc, buffer, len))

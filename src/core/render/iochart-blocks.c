@@ -248,9 +248,18 @@ GPtrArray *
 iochart_text_wrap (const char *text, double size, gboolean bold, double width)
 {
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  g_auto(GStrv) words = g_strsplit (text, " ", -1);
-  GString *line = g_string_new (NULL);
+  g_auto(GStrv) words = NULL;
+  GString *line;
 
+  /* what fits whole is one line: each longer line measured a word at a time was most of the
+   * time of a boot chart's header (advances are not negative: no prefix is wider) */
+  if (iochart_text_width (text, size, bold) <= width)
+    {
+      g_ptr_array_add (lines, g_strdup (text));
+      return lines;
+    }
+  words = g_strsplit (text, " ", -1);
+  line = g_string_new (NULL);
   for (guint i = 0; words[i]; i++)
     {
       gsize before = line->len;
