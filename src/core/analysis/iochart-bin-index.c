@@ -1160,6 +1160,41 @@ ramps_clear (Ramps *r)
   g_free (r->part);
 }
 
+/* The column of a (relative to from, in [0, x[n])), found by a search: a stream's first
+ * entry in the range may sit anywhere in it. */
+static guint
+edge_below_x (const Edges *e, double a)
+{
+  guint lo = 0, hi = e->n - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+      if (e->x[mid] <= a)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+/* The column whose integer edges hold t (in [T[0], T[n])). */
+static guint
+edge_below_t (const Edges *e, gint64 t)
+{
+  guint lo = 0, hi = e->n - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+      if (e->T[mid] <= t)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
 /* First of t[lo, hi) not before x (relative to from, real). */
 static guint
 lower_x (const gint64 *t, guint lo, guint hi, gint64 from, double x)
@@ -1248,7 +1283,7 @@ ramps_add (const LaneStreams *ls, guint w, guint lo, guint hi, const Edges *e, d
         }
       return;
     }
-  for (guint i = p, c = 0; i < q; i++)
+  for (guint i = p, c = edge_below_x (e, q > p ? (double) (t[p] - e->from) : 0); i < q; i++)
     {
       double a = (double) (t[i] - e->from);
 
@@ -1279,7 +1314,7 @@ counts_add (const gint64 *t, guint lo, guint hi, const Edges *e, gint64 *d)
         }
       return;
     }
-  for (guint i = p, c = 0; i < q; i++)
+  for (guint i = p, c = q > p ? edge_below_t (e, t[p]) : 0; i < q; i++)
     {
       while (e->T[c + 1] <= t[i])
         c++;
