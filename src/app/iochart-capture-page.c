@@ -24,6 +24,7 @@ struct _IochartCapturePage {
   GtkDropDown         *class_dropdown;
   GtkDropDown         *order_dropdown;
   GtkSearchEntry      *search;
+  GtkBox              *search_row;
   GtkLabel            *range_label;
   GtkDrawingArea      *ruler;
   IochartTimelineView *timeline;
@@ -266,6 +267,7 @@ iochart_capture_page_show_capture (IochartCapturePage *self, IochartCapture *cap
   g_free (self->title);
   self->title = g_strdup (title);
   iochart_timeline_view_set_data (self->timeline, self->capture, NULL);
+  iochart_whatif_panel_capture_changed (self->whatif, self->capture);
   fill_filters (self);
   set_episodes (self);
   gtk_stack_set_visible_child_name (self->stack, "chart");
@@ -281,6 +283,7 @@ iochart_capture_page_capture_changed (IochartCapturePage *self, IochartCapture *
 
   g_set_object (&self->capture, capture);
   iochart_timeline_view_data_changed (self->timeline, capture, follow_span_ns);
+  iochart_whatif_panel_capture_changed (self->whatif, capture);
   /* the range moved with the data: the caller updates the figures at its own pace, not 150 ms
    * after every change (a live view changes ten times a second) */
   g_clear_handle_id (&self->figures_source, g_source_remove);
@@ -306,6 +309,27 @@ cancel_clicked (IochartCapturePage *self)
 
 /* ---- filters ---- */
 
+/* Beside the other filters, or narrow, on a row of its own, as wide as the window. */
+static void
+place_search (IochartCapturePage *self)
+{
+  gboolean narrow = gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == GTK_ORIENTATION_VERTICAL;
+  GtkWidget *search = GTK_WIDGET (self->search);
+  GtkWidget *parent = narrow ? GTK_WIDGET (self->search_row) : GTK_WIDGET (self->filters);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->search_row), narrow && gtk_widget_get_visible (search));
+  if (gtk_widget_get_parent (search) == parent)
+    return;
+  g_object_ref (search);
+  gtk_box_remove (GTK_BOX (gtk_widget_get_parent (search)), search);
+  if (narrow)
+    gtk_box_append (self->search_row, search);
+  else
+    gtk_box_insert_child_after (self->filters, search, GTK_WIDGET (self->order_dropdown));
+  gtk_widget_set_hexpand (search, narrow);
+  g_object_unref (search);
+}
+
 static void
 fill_filters (IochartCapturePage *self)
 {
@@ -315,6 +339,7 @@ fill_filters (IochartCapturePage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->class_dropdown), self->bootchart == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->search), self->bootchart == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->order_dropdown), self->bootchart == NULL);
+  place_search (self);
   if (self->capture == NULL)
     return;
   gtk_string_list_append (devices, _("Busiest device"));
@@ -819,6 +844,7 @@ orient (gpointer user_data)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), o);
   /* the range in view is on the ruler too: narrow, the filters need its room more */
   gtk_widget_set_visible (GTK_WIDGET (self->range_label), o == GTK_ORIENTATION_HORIZONTAL);
+  place_search (self);
   gtk_paned_set_position (self->paned, o == GTK_ORIENTATION_VERTICAL ? gtk_widget_get_height (GTK_WIDGET (self)) * 3 / 5
                                                                      : width - 440);
   return G_SOURCE_REMOVE;
@@ -860,6 +886,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, class_dropdown);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, order_dropdown);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, search);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, search_row);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, range_label);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, ruler);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, timeline);

@@ -208,14 +208,11 @@ iochart_range_panel_set_boot_figures (IochartRangePanel *self, const char *range
                           100 * range->cpu_user, 100 * range->cpu_sys, 100 * range->cpu_iowait);
   for (guint i = 0; i < range->disks->len; i++)
     {
-      const IochartBootchartRangeDisk *d = &g_array_index (range->disks, IochartBootchartRangeDisk, i);
-      g_autofree char *rb = iochart_format_bytes (d->read_bytes), *wb = iochart_format_bytes (d->written_bytes);
-      g_autofree char *rs = iochart_format_bytes (d->read_bytes_per_s);
-      g_autofree char *ws = iochart_format_bytes (d->write_bytes_per_s);
+      g_autofree char *line = iochart_bootchart_range_disk_text (&g_array_index (range->disks,
+                                                                                 IochartBootchartRangeDisk, i), TRUE);
 
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("%s: %s read (%s/s), %s written (%s/s), %.1f%% busy"), d->disk->name, rb, rs,
-                              wb, ws, 100 * d->util);
+      g_string_append (text, line);
     }
   gtk_label_set_text (self->boot_label, text->str);
   row (self->boot_grid, 0, head, 4, TRUE);
@@ -249,7 +246,7 @@ void
 iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int lane, gint64 from_ns, gint64 to_ns)
 {
   const IochartLane *l;
-  g_autofree char *bytes = NULL, *out = NULL, *life = NULL, *rq = NULL, *text = NULL;
+  g_autofree char *bytes = NULL, *out = NULL, *life = NULL, *rq = NULL, *text = NULL, *in_rq = NULL, *procs = NULL;
 
   if (lanes == NULL || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (lanes))
     {
@@ -262,8 +259,13 @@ iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int 
   out = iochart_format_duration (l->outstanding_ns);
   life = iochart_format_duration (iochart_lane_get_life_ns (l, from_ns, to_ns));
   rq = iochart_format_count (l->n_requests);
-  text = g_strdup_printf (_("%s\nclass %s · %s in %s requests · %u processes\nI/O outstanding %s of %s"),
-                          l->label, iochart_class_name (l->klass), bytes, rq, l->n_processes, out, life);
+  in_rq = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s in %s request", "%s in %s requests", l->n_requests),
+                           bytes, rq);
+  procs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u process", "%u processes", l->n_processes),
+                           l->n_processes);
+  /* Translators: a lane's label; its class, "2 MiB in 3 requests", "1 process"; durations */
+  text = g_strdup_printf (_("%s\nclass %s · %s · %s\nI/O outstanding %s of %s"),
+                          l->label, iochart_class_name (l->klass), in_rq, procs, out, life);
   gtk_label_set_text (self->lane_label, text);
   gtk_widget_set_visible (self->lane_buttons, !l->others);
   /* a lane of one process has nothing to expand; one out of an expanded lane folds it back */

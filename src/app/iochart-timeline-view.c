@@ -632,6 +632,14 @@ iochart_timeline_view_data_changed (IochartTimelineView *self, IochartCapture *c
       self->from = self->full_to - span;
       self->to = self->full_to;
     }
+  else if (self->from < self->full_from)
+    {
+      /* a window dropped what the view showed: its earliest data, not an empty chart before it */
+      gint64 span = MIN (self->to - self->from, self->full_to - self->full_from);
+
+      self->from = self->full_from;
+      self->to = self->full_from + span;
+    }
   invalidate_all (self);
 }
 
@@ -776,15 +784,17 @@ snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     {
       double a = CLAMP (x_of (self, self->sel_from), x0, x0 + w);
       double b = CLAMP (x_of (self, self->sel_to), x0, x0 + w);
+      /* over the strips and lanes, not the title and legend lines above them (it tinted text) */
+      double y0 = MIN (iochart_display_list_get_plot_top (self->dl), height);
 
       cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.18);
-      cairo_rectangle (cr, a, 0, MAX (b - a, 1), height);
+      cairo_rectangle (cr, a, y0, MAX (b - a, 1), height - y0);
       cairo_fill (cr);
       cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.9);
       cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, floor (a) + 0.5, 0);
+      cairo_move_to (cr, floor (a) + 0.5, y0);
       cairo_line_to (cr, floor (a) + 0.5, height);
-      cairo_move_to (cr, floor (b) + 0.5, 0);
+      cairo_move_to (cr, floor (b) + 0.5, y0);
       cairo_line_to (cr, floor (b) + 0.5, height);
       cairo_stroke (cr);
     }

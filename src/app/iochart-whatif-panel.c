@@ -24,11 +24,13 @@ struct _IochartWhatifPanel {
   GtkGrid        *lane_grid;
 
   IochartCapture *capture;
+  gboolean        live;           /* capture changes in place: a run reads a copy of it */
   GCancellable   *cancellable;
   gint            runs_done;      /* written by the worker */
   guint           n_runs_asked;
   guint           progress_source;
   GPtrArray      *runs;           /* IochartCapture, simulated */
+  IochartCapture *observed;       /* what they simulated (a live capture's copy as it was) */
   GPtrArray      *policies;       /* char *, as used */
   GPtrArray      *rows;           /* GStrv */
   char           *model_used;     /* the device model as used */
@@ -333,6 +335,7 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_clear_pointer (&self->policies, g_ptr_array_unref);
       g_clear_pointer (&self->rows, g_ptr_array_unref);
       self->runs = g_steal_pointer (&j->runs);
+      g_set_object (&self->observed, j->capture);
       self->policies = g_steal_pointer (&j->described);
       self->rows = g_steal_pointer (&j->rows);
       g_free (self->model_used);
@@ -360,7 +363,9 @@ iochart_whatif_panel_run (IochartWhatifPanel *self)
   if (self->capture == NULL || iochart_whatif_panel_is_running (self))
     return;
   j = g_new0 (Job, 1);
-  j->capture = g_object_ref (self->capture);
+  /* a live capture's copy is rewritten by the updates after the next one: the run (and the
+   * table made after it) would read it half-way through a rewrite */
+  j->capture = self->live ? iochart_capture_copy (self->capture) : g_object_ref (self->capture);
   j->policies = iochart_whatif_panel_get_policies (self);
   j->set_class = split_list (self->set_class);
   j->drop = split_list (self->drop);
@@ -426,7 +431,21 @@ void
 iochart_whatif_panel_set_capture (IochartWhatifPanel *self, IochartCapture *capture)
 {
   g_set_object (&self->capture, capture);
+  self->live = FALSE;
   gtk_widget_set_sensitive (self->run_button, capture != NULL);
+}
+
+void
+iochart_whatif_panel_capture_changed (IochartWhatifPanel *self, IochartCapture *capture)
+{
+  iochart_whatif_panel_set_capture (self, capture);
+  self->live = TRUE;
+}
+
+IochartCapture *
+iochart_whatif_panel_get_observed (IochartWhatifPanel *self)
+{
+  return self->observed;
 }
 
 guint
@@ -484,6 +503,7 @@ iochart_whatif_panel_finalize (GObject *object)
   IochartWhatifPanel *self = IOCHART_WHATIF_PANEL (object);
 
   g_clear_object (&self->capture);
+  g_clear_object (&self->observed);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->runs, g_ptr_array_unref);
   g_clear_pointer (&self->policies, g_ptr_array_unref);

@@ -15,6 +15,12 @@ GtkWidget      *iochart_whatif_panel_new          (void);
 /* The observed capture (NULL: nothing to simulate). */
 void            iochart_whatif_panel_set_capture  (IochartWhatifPanel *self,
                                                    IochartCapture     *capture);
+/* The capture changes in place (a live recording's copy): a run reads a copy of it made when
+ * it starts, which later updates leave alone. */
+void            iochart_whatif_panel_capture_changed (IochartWhatifPanel *self,
+                                                   IochartCapture     *capture);
+/* The capture the last runs simulated (for a live one, the copy they read). */
+IochartCapture *iochart_whatif_panel_get_observed (IochartWhatifPanel *self);
 /* What the controls ask for, as `iochart simulate` takes it: policy specs ("bfq",
  * "idle-gate+cfq"), the device model ("fit"), --set-class and --drop texts. */
 GStrv           iochart_whatif_panel_get_policies (IochartWhatifPanel *self);

@@ -496,3 +496,60 @@ iochart_capture_get_btt_process (IochartCapture *self, guint i)
   g_return_val_if_fail (IOCHART_IS_CAPTURE (self) && i < self->btt_processes->len, NULL);
   return &g_array_index (self->btt_processes, IochartBttFigures, i);
 }
+
+static GArray *
+array_copy (GArray *a)
+{
+  return a ? g_array_copy (a) : NULL;
+}
+
+static void
+task_list_unref (gpointer list)
+{
+  if (list)
+    g_array_unref (list);
+}
+
+IochartCapture *
+iochart_capture_copy (IochartCapture *self)
+{
+  IochartCapture *c;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (self), NULL);
+  c = g_object_new (IOCHART_TYPE_CAPTURE, NULL);
+  c->name = g_strdup (self->name);
+  /* the names stay self's strings, which are only ever added to */
+  c->strings_owner = g_object_ref (self->strings_owner ? self->strings_owner : self);
+#define COPY(field) do { g_clear_pointer (&c->field, g_array_unref); c->field = array_copy (self->field); } while (0)
+  COPY (devices);
+  COPY (processes);
+  COPY (comms);
+  COPY (requests);
+  COPY (ambiguous);
+  COPY (btt_devices);
+  COPY (btt_processes);
+  COPY (tasks);
+  COPY (task_index);
+#undef COPY
+  if (self->task_lists)
+    {
+      c->task_lists = g_ptr_array_new_full (self->task_lists->len, task_list_unref);
+      for (guint i = 0; i < self->task_lists->len; i++)
+        g_ptr_array_add (c->task_lists, array_copy (self->task_lists->pdata[i]));
+    }
+  c->n_listed_tasks = self->n_listed_tasks;
+  for (guint i = 0; i < self->warnings->len; i++)
+    g_ptr_array_add (c->warnings, g_strdup (self->warnings->pdata[i]));
+  c->base_ns = self->base_ns;
+  c->wall_offset_ns = self->wall_offset_ns;
+  c->start_ns = self->start_ns;
+  c->end_ns = self->end_ns;
+  c->n_events = self->n_events;
+  c->unmatched_issues = self->unmatched_issues;
+  c->unmatched_completions = self->unmatched_completions;
+  c->requeues = self->requeues;
+  c->lost_events = self->lost_events;
+  c->has_tasks = self->has_tasks;
+  c->sampled_tasks = self->sampled_tasks;
+  return c;
+}

@@ -59,6 +59,10 @@ typedef struct {
 G_DECLARE_FINAL_TYPE (IochartCapture, iochart_capture, IOCHART, CAPTURE, GObject)
 
 const char           *iochart_capture_get_name          (IochartCapture *self);
+/* A copy that stays as it is while self changes (a live capture's copy is rewritten by its
+ * next updates): for work that outlasts an update, as a what-if run does. The names are
+ * self's, held. */
+IochartCapture       *iochart_capture_copy              (IochartCapture *self);
 guint64               iochart_capture_get_n_events      (IochartCapture *self);
 gint64                iochart_capture_get_start_ns      (IochartCapture *self);
 gint64                iochart_capture_get_end_ns        (IochartCapture *self);

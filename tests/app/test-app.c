@@ -243,6 +243,183 @@ test_pinch (void)
   action ("zoom-fit");
 }
 
+#ifdef HAVE_XTST
+#include <gdk/x11/gdkx.h>
+#include <X11/extensions/XTest.h>
+
+/* Real pointer and keyboard input through the X server (XTest), so that the view's own
+ * controllers see events as from a mouse: the drag gesture's button, the modifiers. */
+static Display *
+xdisplay (void)
+{
+  return gdk_x11_display_get_xdisplay (gdk_display_get_default ());
+}
+
+static void
+x_motion (GtkWidget *w, double x, double y)
+{
+  GtkNative *native = gtk_widget_get_native (w);
+  double nx, ny, sx, sy;
+  int rx, ry;
+  Window child;
+
+  g_assert_true (gtk_widget_translate_coordinates (w, GTK_WIDGET (native), x, y, &nx, &ny));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  XTranslateCoordinates (xdisplay (), gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+                         DefaultRootWindow (xdisplay ()), (int) (nx + sx), (int) (ny + sy), &rx, &ry, &child);
+  XTestFakeMotionEvent (xdisplay (), -1, rx, ry, CurrentTime);
+  XFlush (xdisplay ());
+  app_test_run_for (40000);
+}
+
+static void
+x_button (guint button, gboolean press)
+{
+  XTestFakeButtonEvent (xdisplay (), button, press, CurrentTime);
+  XFlush (xdisplay ());
+  app_test_run_for (40000);
+}
+
+static void
+x_key (KeySym sym, gboolean press)
+{
+  XTestFakeKeyEvent (xdisplay (), XKeysymToKeycode (xdisplay (), sym), press, CurrentTime);
+  XFlush (xdisplay ());
+  app_test_run_for (40000);
+}
+
+/* A drag with button 1 from x0 to x1 at height y of the widget, in steps. */
+static void
+x_drag (GtkWidget *w, double x0, double x1, double y)
+{
+  x_motion (w, x0, y);
+  x_button (1, TRUE);
+  for (int i = 1; i <= 8; i++)
+    x_motion (w, x0 + (x1 - x0) * i / 8, y);
+  x_button (1, FALSE);
+}
+
+/* The time the view's plot shows at x (the display list's time axis), as a drag there means it. */
+static gint64
+time_at_x (IochartTimelineView *tl, double x)
+{
+  double ax, aw;
+  gint64 from, to;
+
+  g_assert_true (iochart_display_list_get_time_axis (iochart_timeline_view_get_display_list (tl), &ax, &aw, &from, &to));
+  return from + (gint64) ((x - ax) / aw * (double) (to - from));
+}
+
+/* Drag-select, Shift+drag pan and Ctrl+wheel zoom with the pointer: the selection is the times
+ * under the drag's ends, and the side panel's figures for it are `info --from --to`'s. */
+static void
+test_pointer (void)
+{
+  IochartCapturePage *page = iochart_window_get_current_page (window);   /* ionice-bfq.dat */
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  GtkWidget *w = GTK_WIDGET (tl);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  double ax, aw, x0, x1, y = 200;
+  gint64 from, to, sel_from, sel_to, want_from, want_to, origin = iochart_timeline_view_get_origin_ns (tl), px;
+  const IochartSummary *s;
+  IochartView *view;
+  const IochartDevice *dev;
+  g_autofree char *dev_text = NULL;
+  JsonObject *info, *classes;
+
+  if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("not an X11 display");
+      return;
+    }
+  action ("zoom-fit");
+  iochart_timeline_view_clear_selection (tl);
+  settle ();
+  g_assert_true (iochart_display_list_get_time_axis (iochart_timeline_view_get_display_list (tl), &ax, &aw, &from, &to));
+  px = (to - from) / (gint64) aw + 1;   /* a pixel's time */
+
+  /* select from a quarter to 60% of the plot */
+  x0 = floor (ax + aw * 0.25);
+  x1 = floor (ax + aw * 0.6);
+  want_from = time_at_x (tl, x0);
+  want_to = time_at_x (tl, x1);
+  x_drag (w, x0, x1, y);
+  settle ();
+  g_assert_true (iochart_timeline_view_get_selection (tl, &sel_from, &sel_to));
+  g_test_message ("dragged %.0f..%.0f px: selected %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT " ns, wanted %"
+                  G_GINT64_FORMAT "..%" G_GINT64_FORMAT, x0, x1, sel_from - origin, sel_to - origin,
+                  want_from - origin, want_to - origin);
+  g_assert_cmpint (llabs (sel_from - want_from), <=, px);
+  g_assert_cmpint (llabs (sel_to - want_to), <=, px);
+  /* a drag selects: the view stays where it was */
+  iochart_timeline_view_get_range (tl, &sel_from, &sel_to);
+  g_assert_cmpint (sel_from, ==, from);
+  g_assert_cmpint (sel_to, ==, to);
+  screenshot ("app-drag-selected.png");
+
+  /* the side panel's figures are info's over the exact range selected */
+  iochart_timeline_view_get_selection (tl, &sel_from, &sel_to);
+  s = iochart_range_panel_get_summary (iochart_capture_page_get_panel (page));
+  g_assert_nonnull (s);
+  view = iochart_timeline_view_get_view (tl);
+  dev = iochart_capture_get_device (iochart_view_get_capture (view), iochart_view_get_device (view));
+  dev_text = g_strdup_printf ("%u,%u", IOCHART_DEV_MAJOR (dev->dev), IOCHART_DEV_MINOR (dev->dev));
+  info = info_json ("ionice-bfq.dat", dev_text, sel_from - origin, sel_to - origin, parser);
+  classes = json_object_get_object_member (info, "classes");
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      JsonObject *c = json_object_get_object_member (classes, iochart_class_name (k));
+      g_assert_cmpint (json_object_get_int_member (c, "requests"), ==, (gint64) s->counts.by_class[k].requests);
+      g_assert_cmpint (json_object_get_int_member (c, "bytes"), ==, (gint64) s->counts.by_class[k].bytes);
+    }
+  g_assert_cmpuint (s->counts.by_class[IOCHART_CLASS_IDLE].requests + s->counts.by_class[IOCHART_CLASS_BE].requests,
+                    >, 0);
+
+  /* right to left selects the same way */
+  x_drag (w, x1 - 40, x0 + 40, y);
+  settle ();
+  g_assert_true (iochart_timeline_view_get_selection (tl, &sel_from, &sel_to));
+  g_assert_cmpint (llabs (sel_from - time_at_x (tl, x0 + 40)), <=, px);
+  g_assert_cmpint (llabs (sel_to - time_at_x (tl, x1 - 40)), <=, px);
+
+  /* Ctrl+wheel up zooms in by 1.25 around the time under the pointer */
+  {
+    double xa = floor (ax + aw * 0.3);
+    gint64 t = time_at_x (tl, xa), f2, t2;
+
+    x_motion (w, xa, y);
+    x_key (XK_Control_L, TRUE);
+    x_button (4, TRUE);
+    x_button (4, FALSE);
+    x_key (XK_Control_L, FALSE);
+    settle ();
+    iochart_timeline_view_get_range (tl, &f2, &t2);
+    g_test_message ("ctrl+wheel: span %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT " ns", to - from, t2 - f2);
+    g_assert_cmpint (llabs ((t2 - f2) - (gint64) ((to - from) / 1.25)), <, 1000);
+    /* the time under the pointer stays under it */
+    g_assert_cmpint (llabs (time_at_x (tl, xa) - t), <=, px);
+  }
+
+  /* Shift+drag pans: dragging left by a tenth of the plot shows a tenth of the span later */
+  {
+    gint64 f2, t2, f3, t3;
+
+    iochart_timeline_view_get_range (tl, &f2, &t2);
+    x_key (XK_Shift_L, TRUE);
+    x_drag (w, floor (ax + aw * 0.6), floor (ax + aw * 0.6) - floor (aw * 0.1), y);
+    x_key (XK_Shift_L, FALSE);
+    settle ();
+    iochart_timeline_view_get_range (tl, &f3, &t3);
+    g_test_message ("shift+drag: from %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT " ns", f2 - origin, f3 - origin);
+    g_assert_cmpint (t3 - f3, ==, t2 - f2);
+    g_assert_cmpint (llabs ((f3 - f2) - (gint64) (floor (aw * 0.1) / aw * (double) (t2 - f2))), <=, 2 * px);
+  }
+  action ("zoom-fit");
+  iochart_timeline_view_clear_selection (tl);
+  settle ();
+}
+#endif
+
 /* Sort, highlight, copy and expand a lane through the window's actions. */
 static void
 test_lanes (void)
@@ -964,6 +1141,40 @@ test_features (void)
   }
 }
 
+/* The first widget of type t under root (itself included), depth first, or NULL; not in a popover
+ * (a drop-down's holds a search entry of its own). */
+static GtkWidget *
+find_widget (GtkWidget *root, GType t)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, t))
+    return root;
+  if (GTK_IS_POPOVER (root))
+    return NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, t);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The search entry shows its whole placeholder (it was "Proces…" at 700 px). */
+static void
+assert_placeholder_shown (IochartCapturePage *page)
+{
+  GtkWidget *search = find_widget (GTK_WIDGET (page), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *text = find_widget (search, GTK_TYPE_TEXT);
+  g_autoptr(PangoLayout) layout = NULL;
+  int w;
+
+  g_assert_nonnull (text);
+  layout = gtk_widget_create_pango_layout (text, gtk_text_get_placeholder_text (GTK_TEXT (text)));
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  g_test_message ("search entry text %d px for a %d px placeholder", gtk_widget_get_width (text), w);
+  g_assert_cmpint (gtk_widget_get_width (text), >=, w);
+}
+
 /* What a user sees of each capture kind, light and dark, in a narrow (700 px) and a wide (2500 px)
  * window, a range selected: screenshots to look at (app-gallery-*.png), the chart not clipped by
  * the panel beside it, the figures there. */
@@ -1019,7 +1230,10 @@ test_gallery (void)
           if (g_str_equal (kinds[k].name, "bootchart"))
             g_assert_nonnull (iochart_range_panel_get_boot_range (iochart_capture_page_get_panel (page)));
           else
-            g_assert_nonnull (iochart_range_panel_get_summary (iochart_capture_page_get_panel (page)));
+            {
+              g_assert_nonnull (iochart_range_panel_get_summary (iochart_capture_page_get_panel (page)));
+              assert_placeholder_shown (page);
+            }
           gtk_window_destroy (GTK_WINDOW (win));
         }
   window = main_window;
@@ -1043,6 +1257,9 @@ main (int argc, char **argv)
   g_test_add_func ("/app/dat", test_dat);
   g_test_add_func ("/app/axis-once", test_axis_once);
   g_test_add_func ("/app/pinch", test_pinch);
+#ifdef HAVE_XTST
+  g_test_add_func ("/app/pointer", test_pointer);
+#endif
   g_test_add_func ("/app/lanes", test_lanes);
   g_test_add_func ("/app/whatif", test_whatif);
   g_test_add_func ("/app/whatif-progress", test_whatif_progress);

@@ -288,6 +288,11 @@ test_golden (void)
   g_assert_cmpuint (count_texts (dl, "Test CPU @ 1GHz (2 CPUs)"), ==, 1);
   g_assert_cmpuint (count_texts (dl, "root=/dev/sda1 quiet"), ==, 1);
   g_assert_cmpuint (count_texts (dl, "same clock"), ==, 1);
+  /* memory: the strip is scaled to the most in use (MemTotal - MemFree: 1,000,000 - 700,000 kB),
+   * not to MemTotal, which the header tells */
+  g_assert_cmpuint (count_texts (dl, "293 MiB"), ==, 1);
+  g_assert_cmpuint (count_texts (dl, "977 MiB"), ==, 1);   /* the header only */
+  g_assert_cmpuint (count_texts (dl, "(2 CPUs) · memory: 977 MiB"), ==, 1);
   /* the two readers keep their own bars with block I/O present, each with its class */
   g_assert_cmpuint (count_texts (dl, "reader · 3.0 MiB idle"), ==, 1);
   g_assert_cmpuint (count_texts (dl, "reader · 3.0 MiB be"), ==, 1);

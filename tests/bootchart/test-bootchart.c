@@ -528,6 +528,16 @@ test_range (void)
     }
   iochart_bootchart_range_print (r, 20, text);
   g_assert_nonnull (strstr (text->str, "vda: 16 MiB read"));
+  {
+    /* one disk line for `info` and the app's panel (there translated) */
+    g_autofree char *line = iochart_bootchart_range_disk_text (&g_array_index (r->disks, IochartBootchartRangeDisk, 0),
+                                                               FALSE);
+    g_autofree char *in_text = g_strdup_printf ("  disks:          %s\n", line);
+
+    g_assert_true (g_str_has_prefix (line, "vda: 16 MiB read ("));
+    g_assert_true (g_str_has_suffix (line, "% busy"));
+    g_assert_nonnull (strstr (text->str, in_text));
+  }
   g_assert_nonnull (strstr (text->str, "(62 more asleep all the range)"));
 
   /* half of a sample interval takes half of it: 1969.18 s to 1969.235 s of the 1969.18-1969.29 s one */

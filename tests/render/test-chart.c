@@ -560,6 +560,38 @@ test_sector_map_outlier (void)
   g_assert_null (find_text (dl, "TiB"));
 }
 
+/* The legend lists the classes that issued something: a capture of best-effort readers only has
+ * no "idle: 0 B in 0 requests" nor an idle steal swatch; a range with nothing says so. */
+static void
+test_legend_classes (void)
+{
+  guint n = 20;
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+  g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(IochartDisplayList) dl = NULL, empty = NULL;
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  IochartView *view;
+
+  for (guint i = 0; i < n; i++)
+    rqs[i] = (TestRq) { DEV_LOOP, 1000 + 8 * i, 8, "R", 10, "reader", IOCHART_CLASS_BE,
+                        i * MS, i * MS, i * MS + 100, i * MS + 500 };
+  c = test_capture (rqs, n);
+  dl = draw (c, 900, IOCHART_THEME_LIGHT);
+  g_assert_nonnull (find_text (dl, "be: 80 KiB in 20 requests"));
+  g_assert_null (find_text (dl, "idle: "));
+  g_assert_null (find_text (dl, "rt: "));
+  g_assert_null (find_text (dl, "idle steal (shaded)"));
+  /* a range between two requests' issues: none issued in it */
+  vo.width = 900;
+  vo.from_ns = iochart_capture_get_start_ns (c) + 5 * MS + 200;
+  vo.to_ns = iochart_capture_get_start_ns (c) + 5 * MS + 300;
+  view = iochart_view_new (c, &vo);
+  empty = iochart_chart_draw (view, NULL);
+  iochart_view_free (view);
+  g_assert_nonnull (find_text (empty, "no request issued in this range"));
+  g_assert_null (find_text (empty, "be: "));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -581,5 +613,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);
+  g_test_add_func ("/chart/legend-classes", test_legend_classes);
   return g_test_run ();
 }

@@ -583,7 +583,7 @@ static void
 mem_strip (Chart *c)
 {
   GArray *mem = iochart_bootchart_get_mem_samples (c->bc);
-  double h = 50, top = c->b.y, base = top + h, total = 0;
+  double h = 50, top = c->b.y, base = top + h, scale = 0;
   Cols used, cache;
   g_autofree double *u = NULL, *uc = NULL;
   g_autofree char *t = NULL, *p = NULL, *sub = NULL;
@@ -591,9 +591,15 @@ mem_strip (Chart *c)
 
   if (mem->len < 2)
     return;
+  /* scaled to the most memory in use (with buffers and cache), as pybootchartgui does: a boot
+   * that used 1 GiB of 24 would be a hairline under MemTotal (the header tells that) */
   for (guint i = 0; i < mem->len; i++)
-    total = MAX (total, g_array_index (mem, IochartBootchartMemSample, i).total_kb * 1024.0);
-  if (total <= 0)
+    {
+      const IochartBootchartMemSample *s = &g_array_index (mem, IochartBootchartMemSample, i);
+
+      scale = MAX (scale, (s->total_kb - MIN (s->free_kb, s->total_kb)) * 1024.0);
+    }
+  if (scale <= 0)
     return;
   cols_init (c, &used);
   cols_init (c, &cache);
@@ -608,14 +614,15 @@ mem_strip (Chart *c)
     }
   u = cols_finish (c, &used);
   uc = cols_finish (c, &cache);
-  t = iochart_format_bytes (total);
+  t = iochart_format_bytes (scale);
   for (guint i = 0; i < c->b.n; i++)
     peak = MAX (peak, u[i]);
   p = iochart_format_bytes (peak);
   sub = g_strdup_printf ("used (peak %s)", p);
-  strip_frame (c, top, h, "Memory", sub, "cache (light)", t, "0");
-  area (c, NULL, u, base, h / total, c->pal->mem_used, "memory used (not buffers or cache)");
-  area (c, u, uc, base, h / total, c->pal->mem_cache, "memory in buffers and page cache");
+  /* the dark palette draws cache darker than what is used */
+  strip_frame (c, top, h, "Memory", sub, c->o->theme == IOCHART_THEME_DARK ? "cache (darker)" : "cache (lighter)", t, "0");
+  area (c, NULL, u, base, h / scale, c->pal->mem_used, "memory used (not buffers or cache)");
+  area (c, u, uc, base, h / scale, c->pal->mem_cache, "memory in buffers and page cache");
   c->b.y += h;
 }
 
@@ -1484,7 +1491,11 @@ header (Chart *c)
   double span;
   g_autofree char *n_all = iochart_format_count (iochart_bootchart_get_processes (bc)->len);
   GString *line = g_string_new (NULL);
+  GArray *mem = iochart_bootchart_get_mem_samples (bc);
+  double mem_total = 0;
 
+  for (guint i = 0; i < mem->len; i++)
+    mem_total = MAX (mem_total, g_array_index (mem, IochartBootchartMemSample, i).total_kb * 1024.0);
   c->b.y = MARGIN;
   header_line (c, title && title[0] ? title : "Boot chart", 16, TRUE, c->pal->base.fg, NULL);
   if (uname)
@@ -1493,6 +1504,12 @@ header (Chart *c)
     g_string_append_printf (line, "%s%s", line->len ? " · " : "", release);
   g_string_append_printf (line, "%sCPU: %s (%u CPU%s)", line->len ? " · " : "", cpu ? cpu : "unknown",
                           iochart_bootchart_get_n_cpus (bc), iochart_bootchart_get_n_cpus (bc) == 1 ? "" : "s");
+  if (mem_total > 0)
+    {
+      /* the memory strip is scaled to what the boot used: the machine's size is told here */
+      g_autofree char *m = iochart_format_bytes (mem_total);
+      g_string_append_printf (line, " · memory: %s", m);
+    }
   header_line (c, line->str, FONT, FALSE, c->pal->base.dim, NULL);
   g_string_free (line, TRUE);
   if (cmdline && *g_strstrip ((char *) cmdline))

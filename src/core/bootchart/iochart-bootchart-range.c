@@ -1,4 +1,5 @@
 /* iochart-bootchart-range.c: per-process, per-disk and CPU figures of a boot chart in a time range */
+#include <glib/gi18n-lib.h>
 #include "iochart-bootchart-range.h"
 #include "iochart-bootchart-private.h"
 #include "iochart-format.h"
@@ -234,6 +235,19 @@ n_shown (const IochartBootchartRange *r, guint top)
   return top == 0 ? r->processes->len : MIN (top, r->processes->len);
 }
 
+char *
+iochart_bootchart_range_disk_text (const IochartBootchartRangeDisk *d, gboolean translated)
+{
+  static const char *format = N_("%s: %s read (%s/s), %s written (%s/s), %.1f%% busy");
+  g_autofree char *rb = iochart_format_bytes (d->read_bytes), *wb = iochart_format_bytes (d->written_bytes);
+  g_autofree char *rs = iochart_format_bytes (d->read_bytes_per_s);
+  g_autofree char *ws = iochart_format_bytes (d->write_bytes_per_s);
+
+  /* `info` prints English whatever the locale: scripts read it */
+  return g_strdup_printf (translated ? g_dgettext (GETTEXT_PACKAGE, format) : format, d->disk->name, rb, rs, wb, ws,
+                          100 * d->util);
+}
+
 void
 iochart_bootchart_range_print (const IochartBootchartRange *r, guint top, GString *out)
 {
@@ -245,13 +259,10 @@ iochart_bootchart_range_print (const IochartBootchartRange *r, guint top, GStrin
                           100 * r->cpu_user, 100 * r->cpu_sys, 100 * r->cpu_iowait);
   for (guint i = 0; i < r->disks->len; i++)
     {
-      const IochartBootchartRangeDisk *d = &g_array_index (r->disks, IochartBootchartRangeDisk, i);
-      g_autofree char *rb = iochart_format_bytes (d->read_bytes), *wb = iochart_format_bytes (d->written_bytes);
-      g_autofree char *rs = iochart_format_bytes (d->read_bytes_per_s);
-      g_autofree char *ws = iochart_format_bytes (d->write_bytes_per_s);
+      g_autofree char *line = iochart_bootchart_range_disk_text (&g_array_index (r->disks, IochartBootchartRangeDisk, i),
+                                                                 FALSE);
 
-      g_string_append_printf (out, "  %-15s %s: %s read (%s/s), %s written (%s/s), %.1f%% busy\n",
-                              i == 0 ? "disks:" : "", d->disk->name, rb, rs, wb, ws, 100 * d->util);
+      g_string_append_printf (out, "  %-15s %s\n", i == 0 ? "disks:" : "", line);
     }
   if (n == 0)
     {

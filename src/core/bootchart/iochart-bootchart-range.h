@@ -52,6 +52,10 @@ IochartBootchartRange *iochart_bootchart_range_new   (IochartBootchart      *bc,
 void                   iochart_bootchart_range_free  (IochartBootchartRange *range);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBootchartRange, iochart_bootchart_range_free)
 
+/* A disk's line: "vda: 16 MiB read (26 MiB/s), 0 B written (0 B/s), 17.4% busy", as `info`
+ * prints it, or with translated in the app's language (the iochart gettext domain). */
+char                  *iochart_bootchart_range_disk_text (const IochartBootchartRangeDisk *disk,
+                                                          gboolean                         translated);
 /* The lines `iochart info --from --to` prints: the range, CPU, disks, then the top processes by
  * CPU time (all when top is 0). */
 void                   iochart_bootchart_range_print (const IochartBootchartRange *range,

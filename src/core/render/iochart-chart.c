@@ -881,13 +881,18 @@ legend_line (Chart *c)
       g_autofree char *b = iochart_format_bytes (kc->bytes);
       g_autofree char *cnt = iochart_format_count (kc->requests);
 
-      if (kc->requests == 0 && k != IOCHART_CLASS_BE && k != IOCHART_CLASS_IDLE)
+      /* a class with nothing issued has nothing to point at ("idle: 0 B in 0 requests") */
+      if (kc->requests == 0)
         continue;
       texts[s] = g_strdup_printf ("%s: %s in %s request%s", iochart_class_name (k), b, cnt,
                                   kc->requests == 1 ? "" : "s");
       items[n++] = (IochartLegendItem) { texts[s], class_colors[k], NULL };
     }
-  items[n++] = (IochartLegendItem) { "idle steal (shaded)", with_alpha (STEAL_COLOR, 0x80), NULL };
+  if (n == 0)
+    items[n++] = (IochartLegendItem) { "no request issued in this range", 0, NULL };
+  /* steal needs idle requests: one issued in the range, or one issued before that still ran */
+  if (counts.by_class[IOCHART_CLASS_IDLE].requests > 0 || (c->sdev && c->sdev->stolen_ns > 0))
+    items[n++] = (IochartLegendItem) { "idle steal (shaded)", with_alpha (STEAL_COLOR, 0x80), NULL };
   items[n++] = (IochartLegendItem) { "light: queued, dark: on the device", 0, NULL };
   iochart_blocks_legend (&c->b, items, n, 0);
   for (guint s = 0; s < G_N_ELEMENTS (texts); s++)

@@ -1,0 +1,371 @@
+/* The live page's capture page fed by a fake source (no root, no tracefs): each update of the
+ * live capture goes to the page as the live page hands it (iochart_capture_page_capture_changed).
+ * - follow: a clicked and an expanded lane stay on their processes when an update drops the
+ *   processes that left the window and numbers the rest again;
+ * - whatif: a what-if run on the live capture simulates the capture as it was when the run
+ *   started, whatever the updates during the run rewrite. */
+#include <string.h>
+#include "app-test-util.h"
+#include "iochart-capture-page.h"
+#include "iochart-live-capture-private.h"
+
+#define MS G_GINT64_CONSTANT (1000000)
+#define DEV IOCHART_DEV_MAKE (7, 0)
+
+typedef enum { E_FORK, E_EXEC, E_EXIT, E_BLOCK } Kind;
+
+typedef struct {
+  gint64             ts;
+  Kind               kind;
+  IochartBlockAction action;
+  gint32             pid;
+  guint64            sector;
+  gint32             ioprio;
+  char               comm[16];
+} Ev;
+
+static int
+ev_cmp (gconstpointer a, gconstpointer b)
+{
+  const Ev *x = a, *y = b;
+
+  return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static void
+blk (GArray *evs, gint64 ts, IochartBlockAction action, gint32 pid, const char *comm, guint64 sector, gint32 ioprio)
+{
+  Ev e = { .ts = ts, .kind = E_BLOCK, .action = action, .pid = pid, .sector = sector, .ioprio = ioprio };
+
+  g_strlcpy (e.comm, comm, sizeof e.comm);
+  g_array_append_val (evs, e);
+}
+
+/* Process pid named name, forked at t0 and reading 4 KiB every step until t1 (then it exits
+ * when exits), each read queued and inserted by it, issued by a kworker, done 400 µs later. */
+static void
+reader (GArray *evs, gint32 pid, const char *name, IochartClass klass, gint64 t0, gint64 t1, gint64 step,
+        gboolean exits)
+{
+  Ev e = { .ts = t0, .kind = E_FORK, .pid = pid };
+  gint32 ioprio = (gint32) IOCHART_IOPRIO_MAKE (klass, 4);
+  guint64 sector = (guint64) pid << 24;
+
+  g_strlcpy (e.comm, "sh", sizeof e.comm);
+  g_array_append_val (evs, e);
+  e = (Ev) { .ts = t0 + 1, .kind = E_EXEC, .pid = pid };
+  g_strlcpy (e.comm, name, sizeof e.comm);
+  g_array_append_val (evs, e);
+  for (gint64 t = t0 + 1000; t < t1; t += step, sector += 8)
+    {
+      blk (evs, t, IOCHART_BLOCK_QUEUE, pid, name, sector, ioprio);
+      blk (evs, t + 10, IOCHART_BLOCK_INSERT, pid, name, sector, ioprio);
+      blk (evs, t + 50000, IOCHART_BLOCK_ISSUE, 50, "kworker/0:1", sector, ioprio);
+      blk (evs, t + 450000, IOCHART_BLOCK_COMPLETE, 0, "", sector, ioprio);
+    }
+  if (exits)
+    {
+      e = (Ev) { .ts = t1 + MS, .kind = E_EXIT, .pid = pid };
+      g_array_append_val (evs, e);
+    }
+}
+
+/* 40 short-lived readers in the first 0.8 s, then two that stay to the end (the keepers). */
+static GArray *
+workload (gint64 end)
+{
+  GArray *evs = g_array_new (FALSE, FALSE, sizeof (Ev));
+
+  for (guint i = 0; i < 40; i++)
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "early%u", i);
+      reader (evs, 2000 + i, name, IOCHART_CLASS_BE, i * 10 * MS, i * 10 * MS + 400 * MS, 5 * MS, TRUE);
+    }
+  reader (evs, 3000, "keeper-a", IOCHART_CLASS_BE, 900 * MS, end, 2 * MS, FALSE);
+  reader (evs, 3001, "keeper-b", IOCHART_CLASS_IDLE, 950 * MS, end, 2 * MS, FALSE);
+  g_array_sort (evs, ev_cmp);
+  return evs;
+}
+
+static void
+apply (IochartBuilder *b, const Ev *e)
+{
+  IochartBlockEvent be = IOCHART_BLOCK_EVENT_INIT;
+
+  switch (e->kind)
+    {
+    case E_FORK:
+      _iochart_builder_fork (b, e->ts, 1, e->pid, e->comm);
+      break;
+    case E_EXEC:
+      _iochart_builder_exec (b, e->ts, e->pid, e->comm);
+      break;
+    case E_EXIT:
+      _iochart_builder_exit (b, e->ts, e->pid);
+      break;
+    case E_BLOCK:
+      be.ts_ns = e->ts;
+      be.dev = DEV;
+      be.sector = e->sector;
+      be.nr_sector = 8;
+      be.op = IOCHART_OP_READ;
+      be.flags = IOCHART_RQ_SYNC;
+      be.pid = e->pid;
+      be.comm = e->comm[0] ? e->comm : NULL;
+      be.comm_len = strlen (e->comm);
+      be.ioprio = e->ioprio;
+      _iochart_builder_block (b, e->action, &be);
+      break;
+    }
+}
+
+/* Feeds the events before until_ns from *fed on, as the recording worker would. */
+static void
+feed_until (IochartLiveCapture *live, const GArray *evs, guint *fed, gint64 until_ns)
+{
+  IochartBuilder *b = _iochart_live_capture_lock (live);
+
+  for (; *fed < evs->len && g_array_index (evs, Ev, *fed).ts < until_ns; (*fed)++)
+    apply (b, &g_array_index (evs, Ev, *fed));
+  _iochart_live_capture_unlock (live);
+}
+
+static IochartCapture *
+batch (const GArray *evs, guint n)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("fake");
+
+  for (guint i = 0; i < n; i++)
+    apply (b, &g_array_index (evs, Ev, i));
+  return _iochart_builder_finish (b);
+}
+
+/* A window holding a capture page, as the live page holds one. */
+static IochartCapturePage *
+page_in_window (GtkWindow **window_out)
+{
+  GtkWindow *w = GTK_WINDOW (gtk_window_new ());
+  IochartCapturePage *page = iochart_capture_page_new ();
+
+  gtk_window_set_default_size (w, 1500, 950);
+  gtk_window_set_child (w, GTK_WIDGET (page));
+  gtk_window_present (w);
+  app_test_run_for (200000);
+  *window_out = w;
+  return page;
+}
+
+/* Until the chart of the current range is laid out. */
+static void
+wait_drawn (IochartTimelineView *tl)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  app_test_run_for (50000);
+  while (iochart_timeline_view_is_drawing (tl) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  app_test_run_for (50000);
+}
+
+/* An update of the live capture handed to the page, as the live page's refresh does: never
+ * into a copy a layout still reads. */
+static IochartCapture *
+update (IochartLiveCapture *live, IochartCapturePage *page)
+{
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartCapture *c;
+
+  while (iochart_timeline_view_is_reading (tl, iochart_live_capture_peek_next (live)))
+    g_main_context_iteration (NULL, TRUE);
+  c = iochart_live_capture_update (live);
+  iochart_capture_page_capture_changed (page, c, FALSE, 0);
+  return c;
+}
+
+static guint32
+process_of_pid (IochartCapture *c, gint32 pid)
+{
+  for (guint i = 0; i < iochart_capture_get_n_processes (c); i++)
+    if (iochart_capture_get_process (c, i)->pid == pid)
+      return i;
+  return IOCHART_NO_PROCESS;
+}
+
+static int
+lane_of_pid (IochartTimelineView *tl, gint32 pid)
+{
+  IochartView *view = iochart_timeline_view_get_view (tl);
+  guint32 p = process_of_pid (iochart_view_get_capture (view), pid);
+
+  return p == IOCHART_NO_PROCESS ? -1 : iochart_lanes_lane_of_process (iochart_view_get_lanes (view), p);
+}
+
+static void
+test_follow (void)
+{
+  g_autoptr(GArray) evs = workload (12000 * MS);
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 3000 * MS);
+  GtkWindow *window;
+  IochartCapturePage *page = page_in_window (&window);
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartCapture *c;
+  guint fed = 0, n_before;
+  guint32 a_before, b_before, hl, a_now, b_now;
+  gint64 t = 1500 * MS, from0, to0, span0;
+
+  /* 1.5 s in: the early readers and the keepers, the keepers numbered after them */
+  feed_until (live, evs, &fed, t);
+  c = iochart_live_capture_update (live);
+  iochart_capture_page_show_capture (page, c, "live");
+  wait_drawn (tl);
+  iochart_timeline_view_get_range (tl, &from0, &to0);
+  span0 = to0 - from0;
+  n_before = iochart_capture_get_n_processes (c);
+  a_before = process_of_pid (c, 3000);
+  b_before = process_of_pid (c, 3001);
+  g_assert_cmpuint (a_before, >, 40);
+  /* click keeper-a's lane, expand keeper-b's */
+  g_assert_cmpint (lane_of_pid (tl, 3000), >=, 0);
+  iochart_timeline_view_activate_lane (tl, lane_of_pid (tl, 3000));
+  iochart_timeline_view_set_expanded (tl, b_before, TRUE);
+  wait_drawn (tl);
+  g_assert_cmpuint (iochart_timeline_view_get_highlighted_process (tl), ==, a_before);
+
+  /* ten updates a second to 12 s: the early readers leave the 3 s window and are dropped */
+  while (fed < evs->len)
+    {
+      t += 100 * MS;
+      feed_until (live, evs, &fed, t);
+      c = update (live, page);
+      if (iochart_live_capture_get_n_dropped_processes (live) > 0 && t % (1000 * MS) == 0)
+        wait_drawn (tl);
+    }
+  wait_drawn (tl);
+  a_now = process_of_pid (c, 3000);
+  b_now = process_of_pid (c, 3001);
+  g_test_message ("%u processes at 1.5 s, %u at 12 s (%" G_GUINT64_FORMAT " dropped); keeper-a #%u -> #%u, "
+                  "keeper-b #%u -> #%u", n_before, iochart_capture_get_n_processes (c),
+                  iochart_live_capture_get_n_dropped_processes (live), a_before, a_now, b_before, b_now);
+  /* the early readers were dropped and the keepers numbered again */
+  g_assert_cmpuint (iochart_live_capture_get_n_dropped_processes (live), >=, 30);
+  g_assert_cmpuint (a_now, <, a_before);
+  g_assert_cmpuint (b_now, <, b_before);
+
+  /* the view kept its span but not a range the window dropped (its ticks read "-9.0 s") */
+  {
+    gint64 from, to, full_from, full_to;
+
+    iochart_timeline_view_get_range (tl, &from, &to);
+    iochart_timeline_view_get_full_range (tl, &full_from, &full_to);
+    g_assert_cmpint (from, ==, full_from);
+    g_assert_cmpint (to - from, ==, span0);
+  }
+  /* the highlight is still keeper-a, the expanded lane still keeper-b's */
+  hl = iochart_timeline_view_get_highlighted_process (tl);
+  g_assert_cmpuint (hl, <, iochart_capture_get_n_processes (c));
+  g_assert_cmpint (iochart_capture_get_process (c, hl)->pid, ==, 3000);
+  g_assert_cmpuint (hl, ==, a_now);
+  g_assert_true (iochart_timeline_view_is_expanded (tl, b_now));
+  g_assert_false (iochart_timeline_view_is_expanded (tl, b_before));
+  /* and the chart drawn now highlights keeper-a's lane */
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, lane_of_pid (tl, 3000));
+  g_assert_cmpint (iochart_view_get_highlight_lane (iochart_timeline_view_get_view (tl)), ==, lane_of_pid (tl, 3000));
+  app_test_set_window ((IochartWindow *) window);
+  app_test_screenshot ("live-fake-follow.png");
+  app_test_set_window (app_test_window ());
+  gtk_window_destroy (window);
+  app_test_run_for (100000);
+}
+
+static void
+wait_runs (IochartWhatifPanel *whatif)
+{
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (iochart_whatif_panel_is_running (whatif) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (iochart_whatif_panel_is_running (whatif));
+  g_assert_null (iochart_whatif_panel_get_error (whatif));
+}
+
+static void
+test_whatif (void)
+{
+  g_autoptr(GArray) evs = workload (4000 * MS);
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 0);
+  const char *policies[] = { "noop", "bfq", NULL };
+  GtkWindow *window;
+  IochartCapturePage *page = page_in_window (&window);
+  IochartWhatifPanel *whatif = iochart_capture_page_get_whatif (page);
+  g_autoptr(IochartWhatifPanel) ref = g_object_ref_sink (IOCHART_WHATIF_PANEL (iochart_whatif_panel_new ()));
+  g_autoptr(IochartCapture) then = NULL;
+  IochartCapture *c;
+  GPtrArray *rows, *ref_rows;
+  guint fed = 0, n_then;
+
+  feed_until (live, evs, &fed, 2000 * MS);
+  iochart_capture_page_show_capture (page, iochart_live_capture_update (live), "live");
+  wait_drawn (iochart_capture_page_get_timeline (page));
+  feed_until (live, evs, &fed, 2500 * MS);
+  c = update (live, page);
+  n_then = fed;
+
+  /* the run starts on the copy shown now and lasts through updates that rewrite both copies */
+  iochart_whatif_panel_set_choices (whatif, policies, FALSE, "observed", "keeper-b=be", NULL);
+  iochart_whatif_panel_set_min_run_ms (whatif, 300);
+  iochart_whatif_panel_run (whatif);
+  g_assert_true (iochart_whatif_panel_is_running (whatif));
+  for (gint64 t = 2600 * MS; t <= 4000 * MS && iochart_whatif_panel_is_running (whatif); t += 100 * MS)
+    {
+      feed_until (live, evs, &fed, t);
+      update (live, page);
+      app_test_run_for (40000);
+    }
+  g_assert_cmpuint (fed, >, n_then);
+  wait_runs (whatif);
+  g_assert_cmpuint (iochart_whatif_panel_get_n_runs (whatif), ==, 2);
+
+  /* what it simulated is the capture when it started: the batch build of the events fed then */
+  then = batch (evs, n_then);
+  g_assert_cmpuint (iochart_capture_get_n_requests (iochart_whatif_panel_get_observed (whatif)), ==,
+                    iochart_capture_get_n_requests (then));
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), >, iochart_capture_get_n_requests (then));
+  iochart_whatif_panel_set_capture (ref, then);
+  iochart_whatif_panel_set_choices (ref, policies, FALSE, "observed", "keeper-b=be", NULL);
+  iochart_whatif_panel_run (ref);
+  wait_runs (ref);
+  rows = iochart_whatif_panel_get_rows (whatif);
+  ref_rows = iochart_whatif_panel_get_rows (ref);
+  g_assert_cmpuint (rows->len, ==, ref_rows->len);
+  g_assert_cmpuint (rows->len, >, 0);
+  for (guint l = 0; l < rows->len; l++)
+    {
+      g_autofree char *a = g_strjoinv (" | ", g_ptr_array_index (rows, l));
+      g_autofree char *b = g_strjoinv (" | ", g_ptr_array_index (ref_rows, l));
+
+      g_test_message ("live: %s\nbatch: %s", a, b);
+      g_assert_cmpstr (a, ==, b);
+    }
+  for (guint k = 0; k < 2; k++)
+    g_assert_cmpuint (iochart_capture_get_n_requests (iochart_whatif_panel_get_run (whatif, k)), ==,
+                      iochart_capture_get_n_requests (iochart_whatif_panel_get_run (ref, k)));
+  app_test_set_window ((IochartWindow *) window);
+  app_test_screenshot ("live-fake-whatif.png");
+  app_test_set_window (app_test_window ());
+  gtk_window_destroy (window);
+  app_test_run_for (100000);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *required[] = { NULL };
+
+  if (!app_test_init (&argc, &argv, required))
+    return 77;
+  g_test_add_func ("/live-fake/follow", test_follow);
+  g_test_add_func ("/live-fake/whatif", test_whatif);
+  return g_test_run ();
+}
