@@ -461,6 +461,8 @@ add_sector (SectorIndex *sm, GArray *pairs, const IochartRequest *rq, guint32 re
       g_array_append_val (sm->loose, rec);
       return TRUE;
     }
+  if ((guint64) (rq->issue_ns - sm->origin_ns) > T48_MASK)
+    return FALSE;
   p.key = (guint64) (rq->issue_ns - sm->origin_ns) | (guint64) MIN (rq->klass, IOCHART_N_CLASSES - 1) << 48 |
           (life ? SM_LIFE : 0) | (guint64) _iochart_sector_level (rec) << 52;
   p.value = rq->sector | nr << SM_SECTOR_BITS;
