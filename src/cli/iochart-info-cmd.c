@@ -210,6 +210,7 @@ summary_options (const InfoOptions *o, IochartCapture *capture, const gint64 *of
 
   so->top = o->all ? 0 : 20;
   so->group_by = o->group;
+  so->text_only = !o->json;
   if (o->device != NULL && (so->device = iochart_capture_find_device (capture, o->dev)) < 0)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", o->captures[0], o->device);

@@ -22,8 +22,9 @@ typedef struct {
   guint32 nr;         /* current size in sectors, as the events give it */
   guint8  state;
   guint8  field_rank; /* which event's ioprio field set the class: 0 none, 1 C, 2 I, 3 D */
-  guint8  in_qlist;   /* on its device's list of queued bios */
-  guint8  split;      /* its first bio was split: btt leaves it out */
+  guint8  in_qlist : 1; /* on its device's list of queued bios */
+  guint8  split : 1;    /* its first bio was split: btt leaves it out */
+  guint8  folded : 1;   /* has an entry in the builder's folded table */
   guint32 qprev, qnext;
 } Pending;
 
@@ -50,16 +51,14 @@ typedef struct {
   guint32 dev;
   guint32 nr;
   guint32 head;       /* NONE: empty slot */
-  guint32 tail;       /* TOMB in head: deleted slot */
+  guint32 tail;
 } Slot;
-
-#define TOMB (NONE - 1)
 
 typedef struct {
   Slot  *slots;
   gsize  mask;
-  gsize  used;        /* live + tombstones */
   gsize  live;
+  guint  shift;       /* 64 - log2 (size) */
 } RqMap;
 
 typedef struct {
@@ -74,9 +73,15 @@ typedef struct {
   const char *comm;
 } CommEntry;
 
+typedef struct {
+  gpointer data;
+  guint    room;
+} ArrayRoom;
+
 struct _IochartBuilder {
   IochartCapture     *capture;
   GArray             *pending;       /* Pending */
+  ArrayRoom           requests_room, pending_room;
   RqMap               queued, inserted, inflight;
   RqMap               ends, starts;  /* single request per key, for merges */
   GArray             *qlists;        /* QueuedList per device index */
@@ -86,6 +91,12 @@ struct _IochartBuilder {
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
   gint32              last_pid;      /* the pid proc_for() saw last (-1: none) and its process: */
   guint32             last_proc;     /* a run of records from one task looks it up once */
+  /* the bytes proc_set_comm() was given last, for which process and what that process's comm was
+   * after it: given the same again, with the comm unchanged, it would change nothing */
+  guint32             comm_proc;
+  guint8              comm_len;
+  char                comm_bytes[16];
+  const char         *comm_after;
   GArray             *hints;         /* ClassHint per process */
   GHashTable         *dev_to_index;  /* dev + 1 -> device index + 1 */
   guint32             last_dev;      /* the dev device_index() saw last + 1 (0: none), and its */
@@ -110,18 +121,14 @@ struct _IochartBuilder {
 
 /* ---- the table ---- */
 
-static inline guint64
-mix (guint64 x)
-{
-  x ^= x >> 30; x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  x ^= x >> 27; x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return x ^ (x >> 31);
-}
-
+/* Fibonacci hashing: one multiply, the table's index from the product's top bits, which every
+ * bit of the key reaches (nearby sectors spread over the table). */
 static inline gsize
-slot_hash (guint32 dev, guint64 sector, guint32 nr)
+slot_hash (const RqMap *m, guint32 dev, guint64 sector, guint32 nr)
 {
-  return mix (sector ^ ((guint64) dev << 32) ^ ((guint64) nr * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
+  guint64 x = sector ^ ((guint64) dev << 32) ^ ((guint64) nr << 48) ^ ((guint64) nr >> 16);
+
+  return (x * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> m->shift;
 }
 
 static void map_grow (RqMap *m);
@@ -131,15 +138,13 @@ static void map_grow (RqMap *m);
 static inline G_ALWAYS_INLINE Slot *
 map_find (RqMap *m, guint32 dev, guint64 sector, guint32 nr, gboolean insert)
 {
-  Slot *tomb = NULL;
-
   if (m->slots == NULL)
     {
       if (!insert)
         return NULL;
       map_grow (m);
     }
-  for (gsize i = slot_hash (dev, sector, nr) & m->mask;; i = (i + 1) & m->mask)
+  for (gsize i = slot_hash (m, dev, sector, nr);; i = (i + 1) & m->mask)
     {
       Slot *s = &m->slots[i];
 
@@ -147,19 +152,11 @@ map_find (RqMap *m, guint32 dev, guint64 sector, guint32 nr, gboolean insert)
         {
           if (!insert)
             return NULL;
-          if (tomb == NULL)
-            m->used++;
-          s = tomb ? tomb : s;
           *s = (Slot) { sector, dev, nr, NONE, NONE };
           m->live++;
           return s;
         }
-      if (s->head == TOMB)
-        {
-          if (tomb == NULL)
-            tomb = s;
-        }
-      else if (s->sector == sector && s->dev == dev && s->nr == nr)
+      if (s->sector == sector && s->dev == dev && s->nr == nr)
         return s;
     }
 }
@@ -169,15 +166,16 @@ map_grow (RqMap *m)
 {
   Slot *old = m->slots;
   gsize old_size = old ? m->mask + 1 : 0;
-  gsize size = MAX (1024, (m->live * 4 > old_size) ? old_size * 2 : old_size);
+  gsize size = MAX (1024, old_size * 2);
 
   m->slots = g_new (Slot, size);
   for (gsize i = 0; i < size; i++)
     m->slots[i].head = NONE;
   m->mask = size - 1;
-  m->used = m->live = 0;
+  m->shift = 64 - g_bit_storage (m->mask);
+  m->live = 0;
   for (gsize i = 0; i < old_size; i++)
-    if (old[i].head != NONE && old[i].head != TOMB)
+    if (old[i].head != NONE)
       {
         Slot *s = map_find (m, old[i].dev, old[i].sector, old[i].nr, TRUE);
         s->head = old[i].head;
@@ -186,19 +184,44 @@ map_grow (RqMap *m)
   g_free (old);
 }
 
-static void
-map_delete (RqMap *m, Slot *s)
+/* Every request is deleted again: instead of a tombstone (they piled up and made the table be
+ * rebuilt over and over), the entries after s that probed past it move back (linear probing's
+ * deletion), so a search still stops at the first empty slot. */
+static G_NO_INLINE void
+map_delete_shifting (RqMap *m, gsize i)
 {
-  s->head = TOMB;
-  m->live--;
+  for (gsize j = (i + 1) & m->mask; m->slots[j].head != NONE; j = (j + 1) & m->mask)
+    {
+      const Slot *t = &m->slots[j];
+      gsize home = slot_hash (m, t->dev, t->sector, t->nr);
+
+      /* t may fill the hole at i unless its home lies cyclically in (i, j] */
+      if (((j - home) & m->mask) >= ((j - i) & m->mask))
+        {
+          m->slots[i] = *t;
+          i = j;
+        }
+    }
+  m->slots[i].head = NONE;
 }
 
-/* Rebuilt at half full, tombstones counted: few requests are in flight at once but every one is
- * deleted, so tombstones pile up, and at three quarters a miss walks about eight slots. */
+static inline void
+map_delete (RqMap *m, Slot *s)
+{
+  gsize i = s - m->slots;
+
+  m->live--;
+  if (m->slots[(i + 1) & m->mask].head == NONE)
+    s->head = NONE;   /* nothing probed past it: most deletions */
+  else
+    map_delete_shifting (m, i);
+}
+
+/* Kept at most half full: a miss then walks about two slots. */
 static void
 map_maybe_grow (RqMap *m)
 {
-  if (m->slots == NULL || (m->used + 1) * 2 > m->mask + 1)
+  if (m->slots == NULL || (m->live + 1) * 2 > m->mask + 1)
     map_grow (m);
 }
 
@@ -206,7 +229,7 @@ static void
 map_clear (RqMap *m)
 {
   g_clear_pointer (&m->slots, g_free);
-  m->mask = m->used = m->live = 0;
+  m->mask = m->live = 0;
 }
 
 /* ---- requests ---- */
@@ -223,23 +246,27 @@ pending_at (IochartBuilder *b, guint32 rq)
   return &g_array_index (b->pending, Pending, rq - b->base);
 }
 
-static QueuedList *
+static G_NO_INLINE void
+qlists_grow (IochartBuilder *b, guint16 device)
+{
+  guint old = b->qlists->len;
+
+  g_array_set_size (b->qlists, device + 1);
+  for (guint i = old; i <= device; i++)
+    g_array_index (b->qlists, QueuedList, i) = (QueuedList) { NONE, NONE, 0 };
+}
+
+static inline QueuedList *
 qlist_of (IochartBuilder *b, guint32 rq)
 {
   guint16 device = rec_at (b, rq)->device;
 
-  if (device >= b->qlists->len)
-    {
-      guint old = b->qlists->len;
-
-      g_array_set_size (b->qlists, device + 1);
-      for (guint i = old; i <= device; i++)
-        g_array_index (b->qlists, QueuedList, i) = (QueuedList) { NONE, NONE, 0 };
-    }
+  if (G_UNLIKELY (device >= b->qlists->len))
+    qlists_grow (b, device);
   return &g_array_index (b->qlists, QueuedList, device);
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 qlist_remove (IochartBuilder *b, guint32 rq)
 {
   Pending *p = pending_at (b, rq);
@@ -261,7 +288,7 @@ qlist_remove (IochartBuilder *b, guint32 rq)
 }
 
 /* Puts rq after `after` on its device's list, or at the end when after is NONE. */
-static void
+static inline G_ALWAYS_INLINE void
 qlist_insert (IochartBuilder *b, guint32 rq, guint32 after)
 {
   QueuedList *l = qlist_of (b, rq);
@@ -300,7 +327,7 @@ qlist_find (IochartBuilder *b, guint16 device, guint64 sector)
   return NONE;
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 chain_push (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
 {
   Slot *s;
@@ -315,7 +342,7 @@ chain_push (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr
   s->tail = rq;
 }
 
-static guint32
+static inline G_ALWAYS_INLINE guint32
 chain_pop (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr)
 {
   Slot *s = map_find (m, dev, sector, nr, FALSE);
@@ -355,7 +382,7 @@ chain_remove (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 
     }
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 single_set (RqMap *m, guint32 dev, guint64 sector, guint32 rq)
 {
   Slot *s;
@@ -365,7 +392,7 @@ single_set (RqMap *m, guint32 dev, guint64 sector, guint32 rq)
   s->head = s->tail = rq;
 }
 
-static guint32
+static inline G_ALWAYS_INLINE guint32
 single_get (RqMap *m, guint32 dev, guint64 sector)
 {
   Slot *s = map_find (m, dev, sector, 0, FALSE);
@@ -392,7 +419,7 @@ key_sector (guint64 sector, guint32 nr)
   return (nr == 0 && (sector == 0 || sector == G_MAXUINT64)) ? G_MAXUINT64 : sector;
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 track_extent (IochartBuilder *b, guint32 rq)
 {
   IochartRequestRec *rec = rec_at (b, rq);
@@ -407,7 +434,7 @@ track_extent (IochartBuilder *b, guint32 rq)
 
 /* Merges only join waiting requests: forget the extent of one that left, so the tables stay
  * the size of the queue, not of the capture. */
-static void
+static inline G_ALWAYS_INLINE void
 untrack_extent (IochartBuilder *b, guint32 rq)
 {
   IochartRequestRec *rec = rec_at (b, rq);
@@ -460,19 +487,19 @@ btt_add (IochartBttStat *st, gint64 v)
   st->n++;
 }
 
-static IochartBttFigures *
+static inline IochartBttFigures *
 btt_slot (GArray *figures, guint index)
 {
   IochartBttFigures *f;
 
-  if (index >= figures->len)
+  if (G_UNLIKELY (index >= figures->len))
     g_array_set_size (figures, index + 1);
   f = &g_array_index (figures, IochartBttFigures, index);
   f->index = index;
   return f;
 }
 
-static void
+static inline G_ALWAYS_INLINE void
 btt_sample (IochartBuilder *b, guint16 device, guint32 process, gint64 q2c_ns, gint64 d2c_ns)
 {
   IochartBttFigures *f = btt_slot (b->capture->btt_devices, device);
@@ -486,6 +513,28 @@ btt_sample (IochartBuilder *b, guint16 device, guint32 process, gint64 q2c_ns, g
   btt_add (&f->d2c, d2c_ns);
 }
 
+/* The bios folded into rq, taken out of the table (most requests have none: no lookup). */
+static GArray *
+folded_take (IochartBuilder *b, guint32 rq)
+{
+  GArray *bios = NULL;
+
+  if (!pending_at (b, rq)->folded)
+    return NULL;
+  pending_at (b, rq)->folded = FALSE;
+  g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (rq), NULL, (gpointer *) &bios);
+  return bios;
+}
+
+static void
+folded_drop (IochartBuilder *b, guint32 rq)
+{
+  GArray *bios = folded_take (b, rq);
+
+  if (bios != NULL)
+    g_array_unref (bios);
+}
+
 /* Moves the bios of `from` (its own and those folded into it) to `into`, which it joined. */
 static void
 btt_fold (IochartBuilder *b, guint32 from, guint32 into)
@@ -495,14 +544,15 @@ btt_fold (IochartBuilder *b, guint32 from, guint32 into)
   gboolean own = queue_ns != IOCHART_TIME_UNKNOWN && !pending_at (b, from)->split;
   GArray *src = NULL, *dst;
 
-  g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (from), NULL, (gpointer *) &src);
+  src = folded_take (b, from);
   if (!own && src == NULL)
     return;
-  dst = g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into));
+  dst = pending_at (b, into)->folded ? g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into)) : NULL;
   if (dst == NULL)
     {
       dst = g_array_new (FALSE, FALSE, sizeof (FoldedBio));
       g_hash_table_insert (b->folded, GUINT_TO_POINTER (into), dst);
+      pending_at (b, into)->folded = TRUE;
     }
   if (own)
     {
@@ -525,7 +575,7 @@ btt_complete (IochartBuilder *b, guint32 rq)
   gint64 q = _iochart_rec_get_time (b->capture, rec, IOCHART_T_QUEUE);
   g_autoptr(GArray) folded = NULL;
 
-  g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (rq), NULL, (gpointer *) &folded);
+  folded = folded_take (b, rq);
   if (d == IOCHART_TIME_UNKNOWN)
     return;
   if (q != IOCHART_TIME_UNKNOWN && !pending_at (b, rq)->split)
@@ -653,8 +703,8 @@ comm_is_useful (const char *comm, gsize len)
   return comm != NULL && len > 0 && comm[0] != '\0' && !(len == 5 && memcmp (comm, "<...>", 5) == 0);
 }
 
-static void
-proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm, gsize len)
+static G_NO_INLINE void
+proc_take_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm, gsize len)
 {
   IochartProcess *p = proc_at (b, index);
   const char *interned;
@@ -675,6 +725,44 @@ proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm,
   c.ns = ts_ns;
   c.comm = interned;
   g_array_append_val (b->comm_log, c);
+}
+
+/* proc_take_comm() is the same for the same bytes while the process's comm stays as it left it
+ * (it changes nothing the second time): records repeat their task's name, so the last bytes and
+ * what followed from them are kept. */
+/* a[0..len) == b[0..len) for len <= 16, as two overlapping loads of fixed size (inlined, where
+ * memcmp's call cost more than the comparison) */
+static inline gboolean
+same_short (const char *a, const char *b, gsize len)
+{
+  if (len >= 8)
+    return memcmp (a, b, 8) == 0 && memcmp (a + len - 8, b + len - 8, 8) == 0;
+  if (len >= 4)
+    return memcmp (a, b, 4) == 0 && memcmp (a + len - 4, b + len - 4, 4) == 0;
+  for (gsize i = 0; i < len; i++)
+    if (a[i] != b[i])
+      return FALSE;
+  return TRUE;
+}
+
+static inline G_ALWAYS_INLINE void
+proc_set_comm (IochartBuilder *b, guint32 index, gint64 ts_ns, const char *comm, gsize len)
+{
+  IochartProcess *p = proc_at (b, index);
+
+  gsize given = len;
+
+  if (index == b->comm_proc && len == b->comm_len && p->comm == b->comm_after &&
+      same_short (comm, b->comm_bytes, len))
+    return;
+  proc_take_comm (b, index, ts_ns, comm, len);
+  if (given <= sizeof b->comm_bytes)
+    {
+      b->comm_proc = index;
+      b->comm_len = given;
+      memcpy (b->comm_bytes, comm, given);
+      b->comm_after = p->comm;
+    }
 }
 
 /* Task states seen before the pid had a process (a process that was running before the capture
@@ -711,7 +799,7 @@ proc_new (IochartBuilder *b, gint32 pid)
   return b->capture->processes->len - 1;
 }
 
-static guint32
+static inline guint32
 proc_for (IochartBuilder *b, gint32 pid, gint64 ts_ns, const char *comm, gsize len)
 {
   gpointer v;
@@ -743,7 +831,7 @@ widen_span (IochartCapture *c, gint64 ts_ns)
 }
 
 /* FALSE for a time no clock gives: the event is dropped (and counted). */
-static gboolean
+static inline gboolean
 see_time (IochartBuilder *b, gint64 ts_ns)
 {
   IochartCapture *c = b->capture;
@@ -775,6 +863,7 @@ _iochart_builder_new (const char *name)
   b->btt_retired = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
   b->last_pid = -1;
+  b->comm_proc = NONE;
   b->hints = g_array_new (FALSE, FALSE, sizeof (ClassHint));
   b->dev_to_index = g_hash_table_new (NULL, NULL);
   b->rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
@@ -973,27 +1062,51 @@ apply_field (IochartBuilder *b, guint32 rq, gint32 ioprio, guint8 rank)
   rec->merges_source = (rec->merges_source & 0xfff) | IOCHART_CLASS_SOURCE_IOPRIO_FIELD << 12;
 }
 
+static void
+room_grow (ArrayRoom *r, GArray *a)
+{
+  guint len = a->len;
+
+  r->room = MAX (len + 1, MAX (1024, len * 2));
+  g_array_set_size (a, r->room);   /* GArray keeps its allocation when it shrinks */
+  g_array_set_size (a, len);
+  r->data = a->data;
+}
+
+/* One more element at a's end (not cleared, the array must not be zero-terminated), filled by
+ * the caller: g_array_append_val's and g_array_set_size's calls cost a fifth of a request's
+ * creation. The allocation is known to hold r->room while it is at r->data. */
+static inline gpointer
+array_push (ArrayRoom *r, GArray *a, gsize elt_size)
+{
+  if (G_UNLIKELY (a->data != r->data || a->len >= r->room))
+    room_grow (r, a);
+  return a->data + (gsize) (a->len++) * elt_size;
+}
+
 static guint32
 request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  IochartRequestRec rec = { 0 };
-  Pending p = { .next = NONE, .nr = ev->nr_sector, .state = ST_DEAD };
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   ClassHint hint = { IOCHART_CLASS_UNKNOWN, 0, IOCHART_CLASS_SOURCE_UNKNOWN };
+  guint16 device = device_index (b, ev->dev);
+  IochartRequestRec *rec = array_push (&b->requests_room, b->capture->requests, sizeof *rec);
+  Pending *p = array_push (&b->pending_room, b->pending, sizeof *p);
 
   if (proc != IOCHART_NO_PROCESS)
     hint = g_array_index (b->hints, ClassHint, proc);
-  rec.sector = ev->sector;
-  rec.bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u;
-  rec.process = proc;
-  rec.device = device_index (b, ev->dev);
-  rec.op_flags = ev->op | ev->flags << 3;
-  rec.prio = hint.klass | hint.level << 3;
-  rec.merges_source = hint.source << 12;
+  *p = (Pending) { .next = NONE, .nr = ev->nr_sector, .state = ST_DEAD };
+  *rec = (IochartRequestRec) {
+    .sector = ev->sector,
+    .bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u,
+    .process = proc,
+    .device = device,
+    .op_flags = ev->op | ev->flags << 3,
+    .prio = hint.klass | hint.level << 3,
+    .merges_source = hint.source << 12,
+  };
   for (guint i = 0; i < 4; i++)
-    _iochart_rec_set_time (b->capture, &rec, i, IOCHART_TIME_UNKNOWN);
-  g_array_append_val (b->capture->requests, rec);
-  g_array_append_val (b->pending, p);
+    _iochart_rec_set_time (b->capture, rec, i, IOCHART_TIME_UNKNOWN);
   return b->base + b->capture->requests->len - 1;
 }
 
@@ -1087,7 +1200,7 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
     {
       b->lost_merges++;
       if (merged != NONE)
-        g_hash_table_remove (b->folded, GUINT_TO_POINTER (merged));
+        folded_drop (b, merged);
       return;
     }
   if (merged != NONE)
@@ -1106,8 +1219,8 @@ clone_piece (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
   copy.sector = sector;
   copy.bytes = nr * 512u;
   copy.merges_source &= 0xf000;
-  g_array_append_val (b->capture->requests, copy);
-  g_array_append_val (b->pending, pend);
+  *(IochartRequestRec *) array_push (&b->requests_room, b->capture->requests, sizeof copy) = copy;
+  *(Pending *) array_push (&b->pending_room, b->pending, sizeof pend) = pend;
   return b->base + b->capture->requests->len - 1;
 }
 
@@ -1802,7 +1915,7 @@ _iochart_builder_expire (IochartBuilder *b, gint64 before_ns)
                       key_sector (rec->sector, p->nr), p->nr, rq);
       untrack_extent (b, rq);
       qlist_remove (b, rq);
-      g_hash_table_remove (b->folded, GUINT_TO_POINTER (rq));
+      folded_drop (b, rq);
       if (p->state == ST_INFLIGHT)
         b->capture->unmatched_issues++;
       p->state = ST_DONE;
@@ -1917,6 +2030,7 @@ _iochart_builder_drop_processes (IochartBuilder *b, const guint32 *remap)
     else
       g_hash_table_iter_replace (&iter, GUINT_TO_POINTER (remap[GPOINTER_TO_UINT (value) - 1] + 1));
   b->last_pid = -1;
+  b->comm_proc = NONE;
   g_hash_table_iter_init (&iter, b->ambiguous);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (remap[GPOINTER_TO_UINT (key) - 1] != IOCHART_NO_PROCESS)

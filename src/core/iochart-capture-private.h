@@ -290,6 +290,30 @@ _iochart_rec_set_time (IochartCapture *self, IochartRequestRec *rec, guint which
 {
   _iochart_t48_set (self, rec->t[which], ns);
 }
+
+/* iochart_capture_get_request() without its checks (a type check is a third of its cost), for
+ * loops over every request. */
+static inline void
+_iochart_rec_unpack (const IochartCapture *self, const IochartRequestRec *rec, IochartRequest *out)
+{
+  out->queue_ns = _iochart_rec_get_time (self, rec, IOCHART_T_QUEUE);
+  out->insert_ns = _iochart_rec_get_time (self, rec, IOCHART_T_INSERT);
+  out->issue_ns = _iochart_rec_get_time (self, rec, IOCHART_T_ISSUE);
+  out->complete_ns = _iochart_rec_get_time (self, rec, IOCHART_T_COMPLETE);
+  out->sector = rec->sector;
+  out->bytes = rec->bytes;
+  out->process = rec->process;
+  out->device = rec->device;
+  out->op = rec->op_flags & 7;
+  out->flags = rec->op_flags >> 3;
+  out->klass = rec->prio & 7;
+  out->level = (rec->prio >> 3) & 7;
+  out->class_source = rec->merges_source >> 12;
+  out->issues = rec->counts & 15;
+  out->requeues = rec->counts >> 4;
+  out->merges = rec->merges_source & 0xfff;
+  out->error = -(gint16) rec->error;
+}
 /* What a process's requests add up to, by class: its figures and its class follow from it.
  * Requests are added (sign 1) and taken away again (-1) as a live window moves. */
 typedef struct {

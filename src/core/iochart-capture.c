@@ -209,23 +209,7 @@ iochart_capture_get_request (IochartCapture *self, guint index, IochartRequest *
   g_return_if_fail (IOCHART_IS_CAPTURE (self));
   g_return_if_fail (index < self->requests->len);
   rec = &g_array_index (self->requests, IochartRequestRec, index);
-  out->queue_ns = _iochart_rec_get_time (self, rec, IOCHART_T_QUEUE);
-  out->insert_ns = _iochart_rec_get_time (self, rec, IOCHART_T_INSERT);
-  out->issue_ns = _iochart_rec_get_time (self, rec, IOCHART_T_ISSUE);
-  out->complete_ns = _iochart_rec_get_time (self, rec, IOCHART_T_COMPLETE);
-  out->sector = rec->sector;
-  out->bytes = rec->bytes;
-  out->process = rec->process;
-  out->device = rec->device;
-  out->op = rec->op_flags & 7;
-  out->flags = rec->op_flags >> 3;
-  out->klass = rec->prio & 7;
-  out->level = (rec->prio >> 3) & 7;
-  out->class_source = rec->merges_source >> 12;
-  out->issues = rec->counts & 15;
-  out->requeues = rec->counts >> 4;
-  out->merges = rec->merges_source & 0xfff;
-  out->error = -(gint16) rec->error;
+  _iochart_rec_unpack (self, rec, out);
 }
 
 guint64

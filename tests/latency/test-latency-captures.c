@@ -87,6 +87,44 @@ check_counts (IochartCapture *c, const char *path)
   g_assert_cmpuint (whole.issued.requests, >, 0);
 }
 
+/* A summary only printed as text leaves out per-process latency unless lanes are by pid: what it
+ * prints is the same as the full summary's. */
+static void
+check_text_only (IochartCapture *c, const char *path)
+{
+  static const IochartGroupBy groupings[] = { IOCHART_GROUP_TREE, IOCHART_GROUP_PID, IOCHART_GROUP_COMM };
+
+  for (guint i = 0; i < G_N_ELEMENTS (groupings); i++)
+    {
+      IochartSummaryOptions o = IOCHART_SUMMARY_OPTIONS_INIT;
+      IochartSummary *full, *text;
+      g_autoptr(GString) a = g_string_new (NULL);
+      g_autoptr(GString) b = g_string_new (NULL);
+      guint64 full_n = 0, text_n = 0;
+
+      o.group_by = groupings[i];
+      o.top = 0;
+      full = iochart_summary_new_full (c, &o);
+      o.text_only = TRUE;
+      text = iochart_summary_new_full (c, &o);
+      iochart_summary_print (full, a);
+      iochart_summary_print (text, b);
+      if (strcmp (a->str, b->str) != 0)
+        g_error ("%s: text-only summary prints differently (grouping %u)", path, i);
+      for (guint k = 0; k < full->processes->len; k++)
+        {
+          full_n += g_array_index (full->processes, IochartSummaryProcess, k).latency.kind[IOCHART_LATENCY_D2C].n;
+          text_n += g_array_index (text->processes, IochartSummaryProcess, k).latency.kind[IOCHART_LATENCY_D2C].n;
+        }
+      if (groupings[i] == IOCHART_GROUP_PID || full_n == 0)
+        g_assert_cmpuint (text_n, ==, full_n);
+      else
+        g_assert_cmpuint (text_n, ==, 0);
+      iochart_summary_free (full);
+      iochart_summary_free (text);
+    }
+}
+
 static void
 check (gconstpointer data)
 {
@@ -104,6 +142,7 @@ check (gconstpointer data)
   g_assert_no_error (error);
   check_order (c, path);
   check_counts (c, path);
+  check_text_only (c, path);
 }
 
 int

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iochart-summary.h"
+#include "iochart-capture-private.h"
+#include "iochart-latency-private.h"
 #include "iochart-steal.h"
 #include "iochart-format.h"
 
@@ -116,19 +118,23 @@ init_processes (IochartCapture *capture)
 }
 
 /* Counts per device, per process and for the summary, and fills the latency groups: device,
- * device × class, class, process and lane of every request that counts. */
+ * device × class, class, process and lane of every request that counts, and the spans of every
+ * request (values[kind * n + i]) from the same unpacking. */
 static void
-count_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, gint32 **groups)
+count_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, gint32 **groups, gint64 *values)
 {
   const IochartSummaryOptions *o = &s->options;
   guint n = iochart_capture_get_n_requests (capture);
+  const IochartRequestRec *recs = (const IochartRequestRec *) capture->requests->data;
 
   for (guint i = 0; i < n; i++)
     {
       IochartRequest rq;
       gboolean mine;
 
-      iochart_capture_get_request (capture, i, &rq);
+      _iochart_rec_unpack (capture, &recs[i], &rq);
+      for (guint kind = 0; kind < IOCHART_N_LATENCY_KINDS; kind++)
+        values[(gsize) kind * n + i] = _iochart_latency_of (&rq, kind);
       for (guint g = 0; g < 5; g++)
         groups[g][i] = -1;
       if (rq.issues == 0)
@@ -168,6 +174,7 @@ compute_latency (IochartSummary *s, IochartCapture *capture, GArray *procs)
   g_autofree IochartLatencyRow *proc_rows = g_new0 (IochartLatencyRow, MAX (procs->len, 1));
   g_autofree IochartLatencyRow *lane_rows = g_new0 (IochartLatencyRow, MAX (n_lanes, 1));
   gint32 *groups[5];
+  g_autofree gint64 *values = g_new (gint64, (gsize) MAX (n, 1) * IOCHART_N_LATENCY_KINDS);
   IochartLatencyGrouping g[5] = {
     { NULL, n_dev, dev_rows },
     { NULL, n_dev * IOCHART_N_CLASSES, dev_class_rows },
@@ -178,8 +185,14 @@ compute_latency (IochartSummary *s, IochartCapture *capture, GArray *procs)
 
   for (guint i = 0; i < 5; i++)
     g[i].group = groups[i] = g_new (gint32, MAX (n, 1));
-  count_requests (s, capture, procs, groups);
-  iochart_latency_compute (capture, g, 5);
+  count_requests (s, capture, procs, groups, values);
+  if (s->options.text_only && s->group_by != IOCHART_GROUP_PID)
+    {
+      g[3] = g[4];   /* no process rows are printed */
+      _iochart_latency_compute_all (values, n, g, 4);
+    }
+  else
+    _iochart_latency_compute_all (values, n, g, 5);
   for (guint d = 0; d < n_dev; d++)
     {
       IochartSummaryDevice *sd = &g_array_index (s->devices, IochartSummaryDevice, d);

@@ -89,6 +89,8 @@ typedef struct {
   gint64          from_ns;            /* requests issued in [from_ns, to_ns); UNKNOWN: no bound */
   gint64          to_ns;
   IochartGroupBy  group_by;
+  gboolean        text_only;          /* only printed as text: per-process latency, which the text
+                                       * shows only with lanes by pid, is left out otherwise */
 } IochartSummaryOptions;
 
 #define IOCHART_SUMMARY_OPTIONS_INIT { .device = -1, .top = 20, .from_ns = IOCHART_TIME_UNKNOWN, \
