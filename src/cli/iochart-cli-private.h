@@ -80,6 +80,11 @@ int             iochart_cli_exec_app      (const char * const        *args,
                                            const char                *no_app);
 
 /* Subcommands: each parses its own options from argv (argv[0] is the subcommand name). */
+/* Leaves object (a GObject or any allocation) to the process's exit: a model freed piece by
+ * piece just before exit costs time and returns nothing. Held here, it stays reachable (no leak
+ * to LSan). */
+void            iochart_cli_keep_until_exit (gpointer                 object);
+
 int iochart_live_command   (int argc, char **argv);
 int iochart_info_command   (int argc, char **argv);
 int iochart_render_command (int argc, char **argv);   /* iochart [--svg F] [--png F] ... CAPTURE... */

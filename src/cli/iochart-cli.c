@@ -330,3 +330,14 @@ iochart_cli_open_app (const char * const *captures)
 
   return iochart_cli_exec_app (captures, no_display, no_app);
 }
+
+void
+iochart_cli_keep_until_exit (gpointer object)
+{
+  static GPtrArray *kept;
+
+  if (kept == NULL)
+    kept = g_ptr_array_new ();
+  if (object != NULL)
+    g_ptr_array_add (kept, object);
+}

@@ -93,6 +93,91 @@ test_proc_ps (void)
   test_remove_dir (dir);
 }
 
+/* A log over 256 KiB is read in two halves at once: the same processes, samples and CPU use
+ * across the halves' seam, a pid reused across it, and the first bad line in the log's order. */
+static GString *
+big_ps (guint bad_a, guint bad_b, guint *bad_line)
+{
+  GString *s = g_string_new (NULL);
+  guint line = 0;
+
+  *bad_line = 0;
+  for (guint i = 0; i < 600; i++)
+    {
+      g_string_append_printf (s, "%u\n", 100 + 10 * i), line++;
+      for (int pid = 1; pid <= 10; pid++)
+        {
+          if ((i == bad_a || i == bad_b) && pid == 5)
+            {
+              g_string_append (s, "5 (broken) S 1 0\n"), line++;
+              if (*bad_line == 0)
+                *bad_line = line;
+              continue;
+            }
+          ps_line (s, pid, "daemon", 'S', pid > 1, 2 * i, i, 50), line++;
+        }
+      /* pid 500: one process until sample 349, another from 350 */
+      ps_line (s, 500, i < 350 ? "first" : "second", 'R', 1, 0, 0, i < 350 ? 60 : 100 + 10 * 350), line++;
+      g_string_append (s, "\n"), line++;
+    }
+  return s;
+}
+
+static void
+test_big_proc_ps (void)
+{
+  g_autofree char *dir = test_make_dir ();
+  g_autoptr(GError) error = NULL;
+  guint bad_line;
+  g_autoptr(GString) ps = big_ps (G_MAXUINT, G_MAXUINT, &bad_line);
+
+  g_assert_cmpuint (ps->len, >, 256 * 1024);   /* PS_PARALLEL_BYTES */
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
+  {
+    g_autoptr(IochartBootchart) bc = iochart_bootchart_load (dir, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (iochart_bootchart_get_n_samples (bc), ==, 600);
+    g_assert_cmpuint (iochart_bootchart_get_processes (bc)->len, ==, 12);
+    IochartBootchartProcess *init = find (bc, 1);
+    g_assert_cmpuint (init->samples->len, ==, 600);
+    for (guint i = 1; i < 600; i++)
+      {
+        IochartBootchartProcSample *x = &g_array_index (init->samples, IochartBootchartProcSample, i);
+        g_assert_cmpint (x->time_ns, ==, (100 + 10 * (gint64) i) * 10000000);
+        g_assert_cmpfloat_with_epsilon (x->user, 0.2, 1e-6);   /* 2 ticks in 10, each sample */
+        g_assert_cmpfloat_with_epsilon (x->sys, 0.1, 1e-6);
+      }
+    GPtrArray *all = iochart_bootchart_get_processes (bc);
+    guint n500 = 0;
+    for (guint i = 0; i < all->len; i++)
+      {
+        IochartBootchartProcess *p = all->pdata[i];
+        if (p->pid != 500)
+          continue;
+        n500++;
+        g_assert_cmpuint (p->samples->len, ==, strcmp (p->cmd, "first") == 0 ? 350 : 250);
+      }
+    g_assert_cmpuint (n500, ==, 2);
+  }
+
+  /* a bad line in the second half only, then in both: the first in the log is named */
+  for (int both = 0; both < 2; both++)
+    {
+      g_autoptr(GString) bad = big_ps (both ? 100 : 450, 450, &bad_line);
+      g_autofree char *where = g_strdup_printf ("line %u:", bad_line);
+      g_autoptr(IochartBootchart) bc = NULL;
+
+      test_put (dir, "proc_ps.log", bad->str, bad->len);
+      g_clear_error (&error);
+      bc = iochart_bootchart_load (dir, &error);
+      g_assert_null (bc);
+      g_assert_error (error, IOCHART_ERROR, IOCHART_ERROR_BAD_CAPTURE);
+      g_assert_nonnull (strstr (error->message, where));
+      g_assert_nonnull (strstr (error->message, "too few fields"));
+    }
+  test_remove_dir (dir);
+}
+
 static guint
 count (GPtrArray *list)
 {
@@ -563,6 +648,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/bootchart/range", test_range);
   g_test_add_func ("/bootchart/proc-ps", test_proc_ps);
+  g_test_add_func ("/bootchart/proc-ps-big", test_big_proc_ps);
   g_test_add_func ("/bootchart/tree-flags", test_tree_flags);
   g_test_add_func ("/bootchart/truncated", test_truncated);
   g_test_add_func ("/bootchart/bad-input", test_bad_input);

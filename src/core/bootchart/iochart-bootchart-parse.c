@@ -568,27 +568,39 @@ ps_track_finish (PsTrack *t)
   proc->duration_ns = t->last_seen_ns;
 }
 
-gboolean
-_iochart_bootchart_parse_proc_ps (IochartBootchart *self, const char *data, gsize len,
-                                  GError **error)
+/* One line of proc_ps.log, read: the numbers of /proc/PID/stat that are used. */
+typedef struct {
+  const char *comm;
+  guint       comm_len;
+  guint       block;
+  gint32      pid;
+  char        state;
+  gint64      ppid, utime, stime, starttime;
+} PsLine;
+
+/* The lines of blocks b0..b1 - 1, read: a part of the log, on a thread of its own when it is
+ * big. Reading the numbers was three quarters of the time; the processes are made from them in
+ * the log's order afterwards. */
+typedef struct {
+  GArray     *blocks;
+  guint       b0, b1;
+  GArray     *lines;
+  GError     *error;
+} PsPart;
+
+static gpointer
+ps_read_part (gpointer data)
 {
   const char *name = "proc_ps.log";
-  g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (TimedBlock));
-  g_autoptr(GHashTable) tracks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  gint64 last_time = -1;
+  PsPart *part = data;
 
-  if (!split_blocks (self, name, data, len, blocks, error))
-    return FALSE;
-
-  for (guint i = 0; i < blocks->len; i++)
+  part->lines = g_array_new (FALSE, FALSE, sizeof (PsLine));
+  for (guint i = part->b0; i < part->b1; i++)
     {
-      TimedBlock *b = &g_array_index (blocks, TimedBlock, i);
+      TimedBlock *b = &g_array_index (part->blocks, TimedBlock, i);
       Lines l;
       const char *line;
       gsize n;
-      /* ticks elapsed since the previous sample, to turn CPU ticks into CPUs */
-      double interval = last_time >= 0 && b->time_ns > last_time
-                        ? (double) (b->time_ns - last_time) / NS_PER_TICK : 0;
 
       lines_init (&l, name, b->line, b->end - b->line);
       l.line_no = b->line_no - 1;
@@ -605,62 +617,124 @@ _iochart_bootchart_parse_proc_ps (IochartBootchart *self, const char *data, gsiz
           const char *close = open ? memrchr (open, ')', end - open) : NULL;
           if (!parse_i64 (&p, end, &pid) || open == NULL || close == NULL || pid < 0
               || pid > G_MAXINT32)
-            return fail (error, name, l.line_no, "expected a /proc/PID/stat line", line, n);
+            return fail (&part->error, name, l.line_no, "expected a /proc/PID/stat line", line, n), NULL;
           p = close + 1;
           skip_spaces (&p, end);
           if (p >= end)
-            return fail (error, name, l.line_no, "no state after the command", line, n);
+            return fail (&part->error, name, l.line_no, "no state after the command", line, n), NULL;
           char state = *p++;
           /* ppid, utime, stime and starttime are read; the fields between only checked */
           for (k = 4; k <= 22; k++)
             if (k == 4 || k == 14 || k == 15 || k == 22 ? !parse_i64 (&p, end, &f[k]) : !skip_i64 (&p, end))
               break;
           if (k <= 22)
-            return fail (error, name, l.line_no, "too few fields in a /proc/PID/stat line",
-                         line, n);
-
-          gint64 starttime_ns = f[22] >= 0 && f[22] < G_MAXINT64 / NS_PER_TICK
-                                ? f[22] * NS_PER_TICK : 0;
-          PsTrack *t = g_hash_table_lookup (tracks, GINT_TO_POINTER ((gint32) pid));
-          if (t != NULL && t->starttime_ns != starttime_ns)
-            {
-              /* the pid was reused by a new process */
-              ps_track_finish (t);
-              g_hash_table_remove (tracks, GINT_TO_POINTER ((gint32) pid));
-              t = NULL;
-            }
-          gboolean fresh = (t == NULL);
-          if (fresh)
-            {
-              t = g_new0 (PsTrack, 1);
-              t->proc = add_process (self, pid, CLAMP (f[4], -1, G_MAXINT32), open + 1,
-                                     close - open - 1);
-              t->starttime_ns = starttime_ns;
-              t->proc->start_ns = MIN (starttime_ns, b->time_ns);
-              g_hash_table_insert (tracks, GINT_TO_POINTER ((gint32) pid), t);
-            }
-          else
-            set_cmd (t->proc, open + 1, close - open - 1);
-
-          IochartBootchartProcSample s = { b->time_ns, 0, 0, state };
-          if (interval > 0)
-            {
-              /* a process born since the previous sample used all its ticks in it */
-              gint64 du = fresh ? f[14] : f[14] - t->utime;
-              gint64 ds = fresh ? f[15] : f[15] - t->stime;
-              s.user = CLAMP (du / interval, 0.0, 4096.0);
-              s.sys = CLAMP (ds / interval, 0.0, 4096.0);
-            }
-          g_array_append_val (t->proc->samples, s);
-          if (s.user + s.sys > 0 || state == 'D')
-            t->active_samples++;
-          t->proc->n_seen++;
-          t->utime = f[14];
-          t->stime = f[15];
-          t->last_seen_ns = b->time_ns;
+            return fail (&part->error, name, l.line_no, "too few fields in a /proc/PID/stat line",
+                         line, n), NULL;
+          PsLine r = { open + 1, close - open - 1, i, pid, state, f[4], f[14], f[15], f[22] };
+          g_array_append_val (part->lines, r);
         }
-      last_time = b->time_ns;
     }
+  return NULL;
+}
+
+/* A log this big is read in two parts at once (fuzzed inputs are small: both ways fuzzed) */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define PS_PARALLEL_BYTES 512
+#else
+#define PS_PARALLEL_BYTES (256 * 1024)
+#endif
+
+gboolean
+_iochart_bootchart_parse_proc_ps (IochartBootchart *self, const char *data, gsize len,
+                                  GError **error)
+{
+  const char *name = "proc_ps.log";
+  g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (TimedBlock));
+  g_autoptr(GHashTable) tracks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  PsPart parts[2] = { { 0 }, { 0 } };
+  GThread *thread = NULL;
+  guint mid;
+
+  if (!split_blocks (self, name, data, len, blocks, error))
+    return FALSE;
+
+  /* the first block that starts past the middle of the data */
+  for (mid = 0; len >= PS_PARALLEL_BYTES && mid < blocks->len; mid++)
+    if (g_array_index (blocks, TimedBlock, mid).line >= data + len / 2)
+      break;
+  if (len < PS_PARALLEL_BYTES)
+    mid = blocks->len;
+  parts[0] = (PsPart) { blocks, 0, mid, NULL, NULL };
+  parts[1] = (PsPart) { blocks, mid, blocks->len, NULL, NULL };
+  if (mid < blocks->len)
+    thread = g_thread_try_new ("iochart-proc-ps", ps_read_part, &parts[1], NULL);
+  ps_read_part (&parts[0]);
+  if (thread != NULL)
+    g_thread_join (thread);
+  else
+    ps_read_part (&parts[1]);
+  /* the first error in the log's order */
+  for (int i = 0; i < 2; i++)
+    if (parts[i].error != NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&parts[i].error));
+        g_clear_error (&parts[1].error);
+        g_array_unref (parts[0].lines);
+        g_array_unref (parts[1].lines);
+        return FALSE;
+      }
+
+  for (int i = 0; i < 2; i++)
+    for (guint j = 0; j < parts[i].lines->len; j++)
+      {
+        const PsLine *r = &g_array_index (parts[i].lines, PsLine, j);
+        const TimedBlock *b = &g_array_index (blocks, TimedBlock, r->block);
+        /* ticks elapsed since the previous sample, to turn CPU ticks into CPUs */
+        gint64 last_time = r->block > 0 ? g_array_index (blocks, TimedBlock, r->block - 1).time_ns : -1;
+        double interval = last_time >= 0 && b->time_ns > last_time
+                          ? (double) (b->time_ns - last_time) / NS_PER_TICK : 0;
+        gint64 starttime_ns = r->starttime >= 0 && r->starttime < G_MAXINT64 / NS_PER_TICK
+                              ? r->starttime * NS_PER_TICK : 0;
+        PsTrack *t = g_hash_table_lookup (tracks, GINT_TO_POINTER (r->pid));
+
+        if (t != NULL && t->starttime_ns != starttime_ns)
+          {
+            /* the pid was reused by a new process */
+            ps_track_finish (t);
+            g_hash_table_remove (tracks, GINT_TO_POINTER (r->pid));
+            t = NULL;
+          }
+        gboolean fresh = (t == NULL);
+        if (fresh)
+          {
+            t = g_new0 (PsTrack, 1);
+            t->proc = add_process (self, r->pid, CLAMP (r->ppid, -1, G_MAXINT32), r->comm, r->comm_len);
+            t->starttime_ns = starttime_ns;
+            t->proc->start_ns = MIN (starttime_ns, b->time_ns);
+            g_hash_table_insert (tracks, GINT_TO_POINTER (r->pid), t);
+          }
+        else
+          set_cmd (t->proc, r->comm, r->comm_len);
+
+        IochartBootchartProcSample s = { b->time_ns, 0, 0, r->state };
+        if (interval > 0)
+          {
+            /* a process born since the previous sample used all its ticks in it */
+            gint64 du = fresh ? r->utime : r->utime - t->utime;
+            gint64 ds = fresh ? r->stime : r->stime - t->stime;
+            s.user = CLAMP (du / interval, 0.0, 4096.0);
+            s.sys = CLAMP (ds / interval, 0.0, 4096.0);
+          }
+        g_array_append_val (t->proc->samples, s);
+        if (s.user + s.sys > 0 || r->state == 'D')
+          t->active_samples++;
+        t->proc->n_seen++;
+        t->utime = r->utime;
+        t->stime = r->stime;
+        t->last_seen_ns = b->time_ns;
+      }
+  g_array_unref (parts[0].lines);
+  g_array_unref (parts[1].lines);
 
   GHashTableIter it;
   gpointer value;

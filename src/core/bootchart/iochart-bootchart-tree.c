@@ -57,14 +57,48 @@ compare_samples (gconstpointer a, gconstpointer b)
   return (s->time_ns > t->time_ns) - (s->time_ns < t->time_ns);
 }
 
+static gboolean
+in_time_order (GArray *samples)
+{
+  for (guint i = 1; i < samples->len; i++)
+    if (compare_samples (&g_array_index (samples, IochartBootchartProcSample, i - 1),
+                         &g_array_index (samples, IochartBootchartProcSample, i)) > 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* a's samples and b's, in time order, a's first at equal times: what g_array_sort (a stable
+ * sort) makes of them appended, merged in place from the back when both are in order (sorting
+ * them was half of building a boot chart's tree) */
+static void
+merge_samples (GArray *a, GArray *b)
+{
+  const IochartBootchartProcSample *y = (const IochartBootchartProcSample *) b->data;
+  IochartBootchartProcSample *out;
+  guint i = a->len, j = b->len, k = a->len + b->len;
+
+  if (!in_time_order (a) || !in_time_order (b))
+    {
+      g_array_append_vals (a, b->data, b->len);
+      g_array_sort (a, compare_samples);
+      return;
+    }
+  g_array_set_size (a, k);
+  out = (IochartBootchartProcSample *) a->data;
+  while (j > 0)
+    if (i > 0 && compare_samples (&out[i - 1], &y[j - 1]) > 0)
+      out[--k] = out[--i];
+    else
+      out[--k] = y[--j];
+}
+
 /* p absorbs q's samples and lifetime (not its children). */
 static void
 absorb (IochartBootchartProcess *p, IochartBootchartProcess *q)
 {
   gint64 end = MAX (end_of (p), end_of (q));
 
-  g_array_append_vals (p->samples, q->samples->data, q->samples->len);
-  g_array_sort (p->samples, compare_samples);
+  merge_samples (p->samples, q->samples);
   p->start_ns = MIN (p->start_ns, q->start_ns);
   p->duration_ns = end - p->start_ns;
   p->n_seen += q->n_seen;
