@@ -108,16 +108,26 @@ put_rq (GByteArray *out, gboolean be, guint64 time, guint code, guint cat, guint
   put (out, be, 0, time, sector, bytes, ACT (code, C_READ | C_SYNC | cat), pid, cpu, NULL, 0);
 }
 
-/* A message note with a cgroup id before the text, as BFQ's notes come. */
+/* A message note with a cgroup id before the text, as BFQ's notes come, and n_nuls NULs after
+ * it (the kernel pads its notes). */
 static void
-put_message (GByteArray *out, gboolean be, guint64 time, guint32 pid, const char *text)
+put_padded_message (GByteArray *out, gboolean be, guint64 time, guint32 pid, const char *text, guint n_nuls)
 {
   g_autoptr(GByteArray) pdu = g_byte_array_new ();
   guint64 cgid = 1;
+  static const guint8 nuls[16];
 
+  g_assert_cmpuint (n_nuls, <=, sizeof nuls);
   g_byte_array_append (pdu, (guint8 *) &cgid, 8);
   g_byte_array_append (pdu, (const guint8 *) text, strlen (text));
+  g_byte_array_append (pdu, nuls, n_nuls);
   put (out, be, 0, time, 0, 0, ACT (2 | 0x100, C_NOTIFY), pid, 0, pdu->data, pdu->len);
+}
+
+static void
+put_message (GByteArray *out, gboolean be, guint64 time, guint32 pid, const char *text)
+{
+  put_padded_message (out, be, time, pid, text, 0);
 }
 
 static char *
@@ -437,6 +447,53 @@ test_quiet_notes (void)
   test_remove_dir (dir);
 }
 
+/* The merge skips a CPU file's notes that tell nothing without handing them on, but only while
+ * they come before the other file's next record: at equal times the file listed first goes
+ * first, and here that decides the class. CPU 0's level note at 100 ns must come between CPU 1's
+ * notes at 100 ns and before the note that names its queue ("allocated", padded with NULs as
+ * the kernel's notes are); skipped past it, the level would name no queue. */
+static void
+test_quiet_notes_at_ties (void)
+{
+  g_autofree char *dir = test_make_dir ();
+  g_autoptr(GByteArray) c0 = g_byte_array_new ();
+  g_autoptr(GByteArray) c1 = g_byte_array_new ();
+  gsize saved = _iochart_blktrace_thread_min_bytes;
+
+  put_message (c0, FALSE, 10, 1, "bfq1S dispatch");
+  put_message (c0, FALSE, 100, 4242, "bfq0A new_ioprio 3 new_weight 50");
+  put_rq (c0, FALSE, 400, 8, C_COMPLETE, 2048, 4096, 0, 0);
+  put_message (c1, FALSE, 50, 4242, "bfq4242S dispatch");
+  put_padded_message (c1, FALSE, 60, 9, "bfq9S add_request 1", 3);
+  put_message (c1, FALSE, 100, 9, "bfq9S add_request 1");
+  put_padded_message (c1, FALSE, 100, 4242, "bfq4242S allocated", 6);
+  put_rq (c1, FALSE, 200, 1, C_QUEUE, 2048, 4096, 4242, 1);
+  put_rq (c1, FALSE, 220, 12, 0x100, 2048, 4096, 4242, 1);
+  put_rq (c1, FALSE, 230, 7, C_ISSUE, 2048, 4096, 4242, 1);
+  g_free (write_file (dir, "vdf.blktrace.0", c0));
+  g_free (write_file (dir, "vdf.blktrace.1", c1));
+  for (int threaded = 0; threaded < 2; threaded++)
+    {
+      g_autoptr(IochartCapture) cap = NULL;
+      g_autoptr(GError) error = NULL;
+      IochartRequest rq;
+
+      _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
+      cap = load (dir, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 10);
+      g_assert_cmpint (iochart_capture_get_start_ns (cap), ==, 10);
+      g_assert_cmpint (iochart_capture_get_end_ns (cap), ==, 400);
+      g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 1);
+      iochart_capture_get_request (cap, 0, &rq);
+      g_assert_cmpuint (rq.klass, ==, IOCHART_CLASS_BE);
+      g_assert_cmpuint (rq.level, ==, 3);
+      g_assert_cmpuint (rq.class_source, ==, IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
+    }
+  _iochart_blktrace_thread_min_bytes = saved;
+  test_remove_dir (dir);
+}
+
 static void cut_mid_record (GByteArray *a) { g_byte_array_set_size (a, 5 * 48 + 20); }
 static void bad_magic (GByteArray *a) { a->data[3 * 48] ^= 0xff; }
 static void pdu_past_end (GByteArray *a) { a->data[9 * 48 + 46] = 0x40; }
@@ -515,6 +572,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blktrace/damage", test_damage);
   g_test_add_func ("/blktrace/threaded-merge", test_threaded_merge);
   g_test_add_func ("/blktrace/quiet-notes", test_quiet_notes);
+  g_test_add_func ("/blktrace/quiet-notes-at-ties", test_quiet_notes_at_ties);
   g_test_add_func ("/blktrace/missing-cpu", test_missing_cpu);
   g_test_add_func ("/blktrace/nothing-readable", test_nothing_readable);
   return g_test_run ();

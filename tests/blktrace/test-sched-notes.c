@@ -143,6 +143,46 @@ test_may_tell_class (void)
 #undef MAY
 }
 
+/* The quick test inline in the header answers as the whole one does, and a note's padding NULs
+ * change no answer (the blktrace merge tests notes with their padding on), for every cut of
+ * notes of every shape; and no cut that tells a class is held back. */
+static void
+test_may_tell_class_padded (void)
+{
+  static const char *notes[] = {
+    "bfq0A new_ioprio 7 new_weight 10", "cfq123S set_active wl_class:2 wl_type:1",
+    "bfq25859S add_request 1", "bfq [bfq_limit_depth] wr_busy 0 sync 1 depth 256",
+    "bfq100S new_iopri", "cfq123SN /grp1 set_active wl_class:1 wl_type:2",
+    "bfq100A  new_ioprio 4 new_weight 40", "bfq dispatch requests: 2 busy queues",
+    "bfq new_ioprio 3 new_weight 50", "bfqS new_ioprio 3 new_weight 50",
+    "bfqSHARED-S new_ioprio 2 new_weight 60", "bfq12345678S new_ioprio 1 new_weight 70",
+    "bfq123456789A new_ioprio 1 new_weight 70", "bfq7S /a/b new_ioprio 0 new_weight 80",
+    "bfq7S /new_ioprio 0", "bfq7 new_ioprio 0 new_weight 80", "cfq9A set_active wl_prio:1",
+    "bfq7X new_ioprio 0", "bfq7S\tnew_ioprio", "bfq42S set_activeX", "bfq 12S new_ioprio",
+  };
+  IochartSchedNoteTracker t = IOCHART_SCHED_NOTE_TRACKER_INIT;
+  const guint32 dev = 7u << 20;
+  char buf[96];
+
+  for (guint i = 0; i < G_N_ELEMENTS (notes); i++)
+    for (gsize len = 0; len <= strlen (notes[i]); len++)
+      {
+        IochartSchedNote n;
+        gboolean may = iochart_sched_note_may_tell_class (&t, dev, 5, notes[i], len);
+
+        g_assert_cmpint (may, ==, _iochart_sched_note_may_tell_class_slow (&t, dev, 5, notes[i], len));
+        if (iochart_sched_note_parse (notes[i], len, &n) && n.klass != IOCHART_CLASS_UNKNOWN)
+          g_assert_true (may);
+        for (gsize pad = 1; pad <= 20; pad++)
+          {
+            memset (buf, 0, sizeof buf);
+            memcpy (buf, notes[i], len);
+            if (iochart_sched_note_may_tell_class (&t, dev, 5, buf, len + pad) != may)
+              g_error ("'%.*s' with %" G_GSIZE_FORMAT " NULs: %d, not %d", (int) len, notes[i], pad, !may, may);
+          }
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -152,5 +192,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sched-notes/not-queue-notes", test_not_queue_notes);
   g_test_add_func ("/sched-notes/tracker", test_tracker);
   g_test_add_func ("/sched-notes/may-tell-class", test_may_tell_class);
+  g_test_add_func ("/sched-notes/may-tell-class-padded", test_may_tell_class_padded);
   return g_test_run ();
 }

@@ -120,6 +120,7 @@ struct _IochartBinIndex {
   IochartStealEvents *steal;          /* the device's steal events, so a range sweeps only its own */
   SectorIndex         sm;
   LaneStreams         ls;
+  IochartLaneIndex   *lanes;          /* the device's lane index: lanes and legend counts */
 };
 
 static gboolean
@@ -606,6 +607,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   self->steal = iochart_steal_events_new (capture, device);
   if (self->sm.usable)
     build_sectors (&self->sm, sector_pairs);
+  self->lanes = iochart_lane_index_new (capture, device);
 
   if (n == 0)
     self->origin_ns = 0;
@@ -634,6 +636,7 @@ iochart_bin_index_unref (IochartBinIndex *index)
   iochart_steal_events_free (index->steal);
   free_sectors (&index->sm);
   free_streams (&index->ls);
+  iochart_lane_index_free (index->lanes);
   g_free (index);
 }
 
@@ -666,6 +669,12 @@ iochart_bin_index_get_size (const IochartBinIndex *index)
          iochart_steal_events_get_size (index->steal) + sectors_size (&index->sm) +
          (gsize) index->ls.n_streams * sizeof (LaneStream) +
          LS_N * ((gsize) index->n * sizeof (gint64) + ((gsize) index->n / LS_BLOCK + 1) * sizeof (__int128));
+}
+
+const IochartLaneIndex *
+iochart_bin_index_get_lane_index (const IochartBinIndex *index)
+{
+  return index->lanes;
 }
 
 const IochartStealEvents *

@@ -15,6 +15,7 @@
 #include "iochart-capture.h"
 #include "iochart-latency.h"
 #include "iochart-steal.h"
+#include "iochart-lane-index.h"
 
 G_BEGIN_DECLS
 
@@ -59,6 +60,10 @@ GArray            *iochart_bin_index_find_all     (const IochartBinIndex *index,
 /* The device's steal events, sorted once (iochart_steal_new takes them through its index
  * option), or NULL. */
 const IochartStealEvents *iochart_bin_index_get_steal_events (const IochartBinIndex *index);
+
+/* The device's lane index (iochart-lane-index.h), built beside the bins' (not counted in
+ * iochart_bin_index_get_size). */
+const IochartLaneIndex   *iochart_bin_index_get_lane_index  (const IochartBinIndex *index);
 
 /* Fills the per-column bytes, completions and in-flight figures of bins (allocated, zeroed,
  * with its range and columns set), and its latency histograms when has_latency says so. */

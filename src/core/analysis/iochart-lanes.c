@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iochart-lanes.h"
+#include "iochart-lane-index-private.h"
 #include "iochart-steal.h"
 #include "iochart-format.h"
 
@@ -187,6 +188,13 @@ request_span (const IochartRequest *rq, gint64 *a, gint64 *b)
   *b = known (rq->complete_ns) ? rq->complete_ns : rq->issue_ns;
   if (!known (*a))
     *a = *b;
+}
+
+gboolean
+_iochart_lanes_request_span (const IochartRequest *rq, gint64 *a, gint64 *b)
+{
+  request_span (rq, a, b);
+  return known (*a) && known (*b);
 }
 
 static gboolean
@@ -526,6 +534,17 @@ compute_outstanding (IochartLanes *self, const IochartLanesOptions *o, GArray *s
     }
 }
 
+/* The same from the index's outstanding runs. */
+static void
+outstanding_indexed (IochartLanes *self, const IochartLanesOptions *o)
+{
+  g_autofree gint64 *ns = g_new0 (gint64, self->lanes->len + 1);
+
+  _iochart_lane_index_outstanding (o->index, self->lane_of, o->from_ns, o->to_ns, ns);
+  for (guint l = 0; l < self->lanes->len; l++)
+    g_array_index (self->lanes, IochartLane, l).outstanding_ns += ns[l];
+}
+
 static void
 clear_lane (gpointer data)
 {
@@ -541,6 +560,34 @@ add_lifetime (Group *g, const IochartProcess *proc)
     g->exit_ns = proc->exit_ns;
 }
 
+static void
+fill_groups_init (Group *groups, guint n_groups)
+{
+  for (guint g = 0; g < n_groups; g++)
+    {
+      groups[g].head = IOCHART_NO_PROCESS;
+      groups[g].first_io_ns = groups[g].last_io_ns = IOCHART_TIME_UNKNOWN;
+      groups[g].start_ns = groups[g].exit_ns = IOCHART_TIME_UNKNOWN;
+      groups[g].comms = g_hash_table_new (g_str_hash, g_str_equal);
+    }
+}
+
+/* Grouped by name, the lane is named after its process with the most bytes in the capture (the
+ * first one on a tie). */
+static void
+comm_head (IochartCapture *capture, Group *g, guint32 p)
+{
+  guint64 bytes = iochart_capture_get_process (capture, p)->bytes;
+
+  if (g->head == IOCHART_NO_PROCESS || bytes > g->head_bytes || (bytes == g->head_bytes && p < g->head))
+    {
+      g->head = p;
+      g->head_bytes = bytes;
+    }
+}
+
+static void fill_members (IochartLanes *self, const IochartLanesOptions *o, Group *groups);
+
 /* Fills groups from the requests in view, and spans with each one's span and group. */
 static void
 fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, guint n_groups, GArray *spans)
@@ -549,13 +596,7 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
   guint n_proc = iochart_capture_get_n_processes (capture);
   guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
 
-  for (guint g = 0; g < n_groups; g++)
-    {
-      groups[g].head = IOCHART_NO_PROCESS;
-      groups[g].first_io_ns = groups[g].last_io_ns = IOCHART_TIME_UNKNOWN;
-      groups[g].start_ns = groups[g].exit_ns = IOCHART_TIME_UNKNOWN;
-      groups[g].comms = g_hash_table_new (g_str_hash, g_str_equal);
-    }
+  fill_groups_init (groups, n_groups);
   for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
@@ -586,15 +627,60 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
       if (self->group_by == IOCHART_GROUP_CLASS && p < n_proc &&
           process_matches (iochart_capture_get_process (capture, p), o))
         g->matches = TRUE;
-      if (self->group_by == IOCHART_GROUP_COMM && p < n_proc &&
-          (g->head == IOCHART_NO_PROCESS || iochart_capture_get_process (capture, p)->bytes > g->head_bytes))
-        {
-          g->head = p;
-          g->head_bytes = iochart_capture_get_process (capture, p)->bytes;
-        }
+      if (self->group_by == IOCHART_GROUP_COMM && p < n_proc)
+        comm_head (capture, g, p);
     }
+  fill_members (self, o, groups);
+}
 
-  /* members: the head is the group's own root process */
+typedef struct {
+  IochartLanes              *self;
+  const IochartLanesOptions *o;
+  Group                     *groups;
+} StreamFill;
+
+/* What the walk above adds for a request, added for a process's requests of a class at once. */
+static void
+add_stream (const IochartLaneStream *s, gpointer data)
+{
+  StreamFill *f = data;
+  IochartCapture *capture = f->self->capture;
+  guint n_proc = iochart_capture_get_n_processes (capture);
+  Group *g = &f->groups[f->self->group_by == IOCHART_GROUP_CLASS ? s->klass : f->self->group_of[s->process]];
+
+  g->n_requests += s->issues;
+  g->bytes += s->bytes;
+  g->class_bytes[s->klass] += s->bytes;
+  g->class_mask |= 1u << s->klass;
+  if (!known (g->first_io_ns) || s->first_io_ns < g->first_io_ns)
+    g->first_io_ns = s->first_io_ns;
+  if (!known (g->last_io_ns) || s->last_io_ns > g->last_io_ns)
+    g->last_io_ns = s->last_io_ns;
+  if (f->self->group_by == IOCHART_GROUP_CLASS && s->process < n_proc &&
+      process_matches (iochart_capture_get_process (capture, s->process), f->o))
+    g->matches = TRUE;
+  if (f->self->group_by == IOCHART_GROUP_COMM && s->process < n_proc)
+    comm_head (capture, g, s->process);
+}
+
+/* Fills groups from the lane index: a process and class at a time. */
+static void
+fill_groups_indexed (IochartLanes *self, const IochartLanesOptions *o, Group *groups, guint n_groups)
+{
+  StreamFill f = { self, o, groups };
+
+  fill_groups_init (groups, n_groups);
+  _iochart_lane_index_each_stream (o->index, o->from_ns, o->to_ns, add_stream, &f);
+  fill_members (self, o, groups);
+}
+
+/* members: the head is the group's own root process */
+static void
+fill_members (IochartLanes *self, const IochartLanesOptions *o, Group *groups)
+{
+  IochartCapture *capture = self->capture;
+  guint n_proc = iochart_capture_get_n_processes (capture);
+
   for (guint p = 0; p < n_proc && self->group_by != IOCHART_GROUP_CLASS; p++)
     {
       const IochartProcess *proc = iochart_capture_get_process (capture, p);
@@ -631,6 +717,36 @@ group_bytes_cmp (gconstpointer a, gconstpointer b, gpointer data)
   return x < y ? -1 : x > y;
 }
 
+guint32 *
+_iochart_lanes_group_of (IochartCapture *capture, IochartGroupBy group_by, IochartGroupBy *used, guint *n_groups)
+{
+  guint n_proc = iochart_capture_get_n_processes (capture);
+  guint32 *group_of;
+
+  /* Without fork events (blktrace, blkparse text, no .dat beside them) no process has a parent,
+   * and a tree would give each of a `find`'s thousand `cat`s a lane: name and class group them. */
+  *used = group_by == IOCHART_GROUP_TREE && !any_parent (capture, n_proc) ? IOCHART_GROUP_COMM : group_by;
+  switch (*used)
+    {
+    case IOCHART_GROUP_COMM:
+      return group_by_comm (capture, n_proc, group_by == IOCHART_GROUP_TREE, n_groups);
+    case IOCHART_GROUP_CLASS:
+      *n_groups = IOCHART_N_CLASSES;
+      return g_new0 (guint32, n_proc + 1);
+    case IOCHART_GROUP_PID:
+      group_of = g_new (guint32, n_proc + 1);
+      for (guint i = 0; i <= n_proc; i++)
+        group_of[i] = i;
+      *n_groups = n_proc + 1;
+      return group_of;
+    case IOCHART_GROUP_TREE:
+    case IOCHART_GROUP_PARENT:
+    default:
+      *n_groups = n_proc + 1;
+      return group_tree (capture, n_proc, *used == IOCHART_GROUP_PARENT);
+    }
+}
+
 IochartLanes *
 iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
 {
@@ -647,6 +763,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
   g_autofree guint32 *family_of = NULL;
   g_autoptr(GHashTable) family_rank = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  gboolean indexed;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
   if (options == NULL)
@@ -660,37 +777,16 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
   self->lanes = g_array_new (FALSE, FALSE, sizeof (IochartLane));
   g_array_set_clear_func (self->lanes, clear_lane);
 
-  /* Without fork events (blktrace, blkparse text, no .dat beside them) no process has a parent,
-   * and a tree would give each of a `find`'s thousand `cat`s a lane: name and class group them. */
-  if (self->group_by == IOCHART_GROUP_TREE && !any_parent (capture, n_proc))
-    self->group_by = IOCHART_GROUP_COMM;
-  switch (self->group_by)
-    {
-    case IOCHART_GROUP_COMM:
-      self->group_of = group_by_comm (capture, n_proc, options->group_by == IOCHART_GROUP_TREE, &n_groups);
-      break;
-    case IOCHART_GROUP_CLASS:
-      self->group_of = g_new0 (guint32, n_proc + 1);
-      n_groups = IOCHART_N_CLASSES;
-      break;
-    case IOCHART_GROUP_PID:
-      self->group_of = g_new (guint32, n_proc + 1);
-      for (guint i = 0; i <= n_proc; i++)
-        self->group_of[i] = i;
-      n_groups = n_proc + 1;
-      break;
-    case IOCHART_GROUP_TREE:
-    case IOCHART_GROUP_PARENT:
-    default:
-      self->group_of = group_tree (capture, n_proc, self->group_by == IOCHART_GROUP_PARENT);
-      n_groups = n_proc + 1;
-      if (self->group_by == IOCHART_GROUP_TREE && options->n_expand > 0)
-        expand_groups (self, options, n_proc, family_of = g_new (guint32, n_proc + 1));
-      break;
-    }
+  self->group_of = _iochart_lanes_group_of (capture, options->group_by, &self->group_by, &n_groups);
+  if (self->group_by == IOCHART_GROUP_TREE && options->n_expand > 0)
+    expand_groups (self, options, n_proc, family_of = g_new (guint32, n_proc + 1));
 
   groups = g_new0 (Group, n_groups);
-  fill_groups (self, options, groups, n_groups, spans);
+  indexed = iochart_lane_index_serves (options->index, capture, options);
+  if (indexed)
+    fill_groups_indexed (self, options, groups, n_groups);
+  else
+    fill_groups (self, options, groups, n_groups, spans);
   for (guint g = 0; g < n_groups; g++)
     groups[g].family = family_of && g < n_proc ? family_of[g] : IOCHART_NO_PROCESS;
   for (guint g = 0; g < n_groups; g++)
@@ -792,7 +888,10 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
     g_hash_table_unref (groups[g].comms);
   g_free (groups);
 
-  compute_outstanding (self, options, spans);
+  if (indexed)
+    outstanding_indexed (self, options);
+  else
+    compute_outstanding (self, options, spans);
   return self;
 }
 

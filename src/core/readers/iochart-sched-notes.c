@@ -45,7 +45,7 @@ seek (Cursor *c, const char *word)
   gsize n = strlen (word);
 
   for (const char *q = c->p; q + n <= c->end; q++)
-    if (memcmp (q, word, n) == 0)
+    if (*q == *word && memcmp (q, word, n) == 0)
       {
         c->p = q + n;
         return TRUE;
@@ -145,8 +145,6 @@ gboolean
 iochart_sched_note_track (IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
                           const char *text, gsize len, IochartSchedNote *note)
 {
-  Cursor c = { text, text + strnlen (text, len) };
-
   if (!iochart_sched_note_parse (text, len, note))
     return FALSE;
   if (ctx_pid <= 0)
@@ -158,7 +156,8 @@ iochart_sched_note_track (IochartSchedNoteTracker *tracker, guint32 dev, gint32 
       /* Only the very next note of that task names the queue. */
       tracker->pending[i].ctx_pid = 0;
       tracker->live &= ~(1u << i);
-      if (note->pid > 0 && note->klass == IOCHART_CLASS_UNKNOWN && seek (&c, " allocated"))
+      if (note->pid > 0 && note->klass == IOCHART_CLASS_UNKNOWN &&
+          seek (&(Cursor) { text, text + strnlen (text, len) }, " allocated"))
         {
           IochartSchedNote *p = &tracker->pending[i].note;
 
@@ -193,45 +192,18 @@ queue_then_word_tells (const char *text, gsize len)
   return eat (&c, "new_ioprio") || eat (&c, "set_active");
 }
 
-/* How many of the 8 bytes at p are digits before the first that is not: the queue's pid
- * at once, not a byte at a time (this runs on every note). */
-static inline guint
-leading_digits8 (const char *p)
-{
-  const guint64 high = G_GUINT64_CONSTANT (0x8080808080808080);
-  guint64 x, not_digit;
-
-  memcpy (&x, p, 8);
-  x = GUINT64_FROM_LE (x) ^ G_GUINT64_CONSTANT (0x3030303030303030);   /* digits become 0..9 */
-  /* a byte's high bit: set where x >= 10 (no borrow crosses bytes: each is >= 0x80 first) */
-  not_digit = (((x | high) - G_GUINT64_CONSTANT (0x0a0a0a0a0a0a0a0a)) | x) & high;
-  return not_digit ? (guint) __builtin_ctzll (not_digit) / 8 : 8;
-}
-
-/* memcmp (p, word, 10) == 0 as two loads: a call to memcmp costs more than the rest of the test. */
-static inline gboolean
-same10 (const char *p, const char *word)
-{
-  guint64 a, b;
-  guint16 c, d;
-
-  memcpy (&a, p, 8);
-  memcpy (&b, word, 8);
-  memcpy (&c, p + 8, 2);
-  memcpy (&d, word + 8, 2);
-  return a == b && c == d;
-}
-
 /* Whether the word at p is one of the two that tell a class. */
 static inline gboolean
 word_tells (const char *p, const char *end)
 {
-  return end - p >= 10 && (same10 (p, "new_ioprio") || same10 (p, "set_active"));
+  return end - p >= 10 && (_iochart_same10 (p, "new_ioprio") || _iochart_same10 (p, "set_active"));
 }
 
+/* The whole test, for what the header's quick one leaves open: a task that may be naming the
+ * queue of a level just seen, a shared queue, a cgroup path, a short note or an odd shape. */
 gboolean
-iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
-                                   const char *text, gsize len)
+_iochart_sched_note_may_tell_class_slow (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
+                                         const char *text, gsize len)
 {
   const char *p, *end;
 
@@ -239,10 +211,6 @@ iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint
     for (guint i = 0; i < G_N_ELEMENTS (tracker->pending); i++)
       if (tracker->pending[i].ctx_pid == ctx_pid && tracker->pending[i].dev == dev)
         return TRUE;
-  /* Both notes that tell a class follow the queue's name at once: skip the name and look at the
-   * next word, never the rest of the note (most of a BFQ capture's records are notes). This
-   * runs on every note, so it is a loose version of parse_queue(): it may let through a note
-   * that tells nothing (iochart_sched_note_track() parses it exactly), never hold one back. */
   if (len < 4 || text[1] != 'f' || text[2] != 'q' || (text[0] != 'b' && text[0] != 'c'))
     return FALSE;
   p = text + 3;
@@ -251,7 +219,7 @@ iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint
     return queue_then_word_tells (text, len);   /* "SHARED-" */
   if (end - p >= 8)
     {
-      guint n = leading_digits8 (p);
+      guint n = _iochart_leading_digits8 (p);
 
       /* the common shape, "PID[SA] word": straight to the word (what the loops below would find) */
       if (n < 8 && (p[n] == 'S' || p[n] == 'A') && end - p > n + 2 && p[n + 1] == ' ' &&

@@ -13,6 +13,7 @@
  */
 #pragma once
 
+#include <string.h>
 #include "iochart-types.h"
 
 G_BEGIN_DECLS
@@ -55,13 +56,97 @@ gboolean iochart_sched_note_track (IochartSchedNoteTracker *tracker,
                                    gsize                    len,
                                    IochartSchedNote        *note);
 
+/* The rest of iochart_sched_note_may_tell_class(), for the notes its quick test leaves open. */
+gboolean _iochart_sched_note_may_tell_class_slow (const IochartSchedNoteTracker *tracker,
+                                                  guint32                        dev,
+                                                  gint32                         ctx_pid,
+                                                  const char                    *text,
+                                                  gsize                          len);
+
+/* How many of the 8 bytes at p are digits before the first that is not: the queue's pid at
+ * once, not a byte at a time (this runs on every note). */
+static inline guint
+_iochart_leading_digits8 (const char *p)
+{
+  const guint64 high = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 x, not_digit;
+
+  memcpy (&x, p, 8);
+  x = GUINT64_FROM_LE (x) ^ G_GUINT64_CONSTANT (0x3030303030303030);   /* digits become 0..9 */
+  /* a byte's high bit: set where x >= 10 (no borrow crosses bytes: each is >= 0x80 first) */
+  not_digit = (((x | high) - G_GUINT64_CONSTANT (0x0a0a0a0a0a0a0a0a)) | x) & high;
+  return not_digit ? (guint) __builtin_ctzll (not_digit) / 8 : 8;
+}
+
+/* memcmp (p, word, 10) == 0 as two loads: a call to memcmp costs more than the rest of the test. */
+static inline gboolean
+_iochart_same10 (const char *p, const char *word)
+{
+  guint64 a, b;
+  guint16 c, d;
+
+  memcpy (&a, p, 8);
+  memcpy (&b, word, 8);
+  memcpy (&c, p + 8, 2);
+  memcpy (&d, word + 8, 2);
+  return a == b && c == d;
+}
+
 /* Cheap: whether a note can tell a class at all (a BFQ level, CFQ's workload class, or the note
  * that names the queue of a level just seen). Schedulers write a dozen notes a request; the rest
- * need not be parsed. */
-gboolean iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker,
-                                            guint32                        dev,
-                                            gint32                         ctx_pid,
-                                            const char                    *text,
-                                            gsize                          len);
+ * need not be parsed. Inline, for the common shape "bfqPID[SA] word", because it runs on every
+ * note of a capture, most of whose records are notes: both notes that tell a class follow the
+ * queue's name at once, so the name is skipped and the next word looked at, never the rest of the
+ * note. It may let through a note that tells nothing (iochart_sched_note_track() parses it
+ * exactly), never hold one back. Trailing NULs in text (a note's padding) change no answer:
+ * every word compared has none. */
+/* 8 or 2 bytes of a word as one little-endian number */
+#define _IOCHART_LE8(a, b, c, d, e, f, g, h) \
+  ((guint64) (a) | (guint64) (b) << 8 | (guint64) (c) << 16 | (guint64) (d) << 24 | \
+   (guint64) (e) << 32 | (guint64) (f) << 40 | (guint64) (g) << 48 | (guint64) (h) << 56)
+#define _IOCHART_LE2(a, b) ((guint16) ((a) | (b) << 8))
+
+G_ALWAYS_INLINE static inline gboolean
+iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
+                                   const char *text, gsize len)
+{
+  const char *p = text + 3, *w;
+  guint32 head;
+  guint16 after, tail;
+  guint64 word;
+  guint n;
+
+  /* room for "bfq", 7 digits, "S " and 8 bytes of the word, read without more checks */
+  if (G_UNLIKELY (tracker->live != 0) || len < 20)
+    return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
+  memcpy (&head, text, 4);
+  head = GUINT32_FROM_LE (head);
+  /* "bfq" or "cfq": 'b' and 'c' differ in their lowest bit only */
+  if (((head | 1) & 0xffffff) != ('c' | 'f' << 8 | 'q' << 16))
+    return FALSE;
+  n = _iochart_leading_digits8 (p);
+  memcpy (&after, p + n, 2);
+  after = GUINT16_FROM_LE (after);
+  if ((after & 0xff) == ' ')
+    w = p + n + 1;                            /* "bfq word", "bfqPID word" */
+  else if (n < 8 && (head >> 24) != 'S' && (after == _IOCHART_LE2 ('S', ' ') || after == _IOCHART_LE2 ('A', ' ')))
+    w = p + n + 2;                            /* "bfqPID[SA] word" */
+  else
+    return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
+  memcpy (&word, w, 8);
+  word = GUINT64_FROM_LE (word);
+  if (word == _IOCHART_LE8 ('n', 'e', 'w', '_', 'i', 'o', 'p', 'r'))
+    tail = _IOCHART_LE2 ('i', 'o');
+  else if (word == _IOCHART_LE8 ('s', 'e', 't', '_', 'a', 'c', 't', 'i'))
+    tail = _IOCHART_LE2 ('v', 'e');
+  else if ((word & 0xff) == ' ' || (word & 0xff) == '/')
+    return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);   /* more spaces, a path */
+  else
+    return FALSE;
+  if (text + len - w < 10)
+    return FALSE;
+  memcpy (&after, w + 8, 2);
+  return GUINT16_FROM_LE (after) == tail;
+}
 
 G_END_DECLS

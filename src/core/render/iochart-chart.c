@@ -869,11 +869,8 @@ legend_line (Chart *c)
   IochartLegendItem items[IOCHART_N_CLASSES + 2];
   char *texts[IOCHART_N_CLASSES] = { 0 };
   guint n = 0;
-  GArray *among = iochart_view_get_requests (c->view);
 
-  iochart_counts_compute_among (c->capture, among ? (const guint32 *) among->data : NULL, among ? among->len : 0,
-                                iochart_view_get_device (c->view), iochart_view_get_from_ns (c->view),
-                                iochart_view_get_to_ns (c->view), &counts);
+  iochart_view_get_counts (c->view, &counts);
   for (guint s = 0; s < G_N_ELEMENTS (stack_order); s++)
     {
       IochartClass k = stack_order[s];

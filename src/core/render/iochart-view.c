@@ -11,7 +11,8 @@ struct _IochartView {
   guint               n_lanes_wanted;
   IochartSteal       *steal;
   IochartBins        *bins;
-  GArray             *requests;    /* what the index found for the range, or NULL: all */
+  GArray             *requests;    /* what the index found for the range, or NULL: all (or none needed) */
+  const IochartLaneIndex *lane_index;  /* the lanes' and the legend's, when it serves them */
   int                 highlight_lane;
   IochartBins        *highlight;
 };
@@ -63,15 +64,18 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   view->width = MAX (options->width, IOCHART_VIEW_MIN_WIDTH);
   view->n_columns = view->width - IOCHART_VIEW_LABEL_WIDTH - IOCHART_VIEW_RIGHT_MARGIN;
 
-  /* with the device's index, every analysis walks only what meets the range */
-  if (view->device >= 0 && options->index && iochart_bin_index_get_capture (options->index) == capture &&
-      iochart_bin_index_get_device (options->index) == view->device)
-    view->requests = iochart_bin_index_find_all (options->index, view->from_ns, view->to_ns);
-
+  index = view->device >= 0 && options->index && iochart_bin_index_get_capture (options->index) == capture &&
+          iochart_bin_index_get_device (options->index) == view->device ? options->index : NULL;
   lanes = options->lanes;
   lanes.device = view->device;
   lanes.from_ns = view->from_ns;
   lanes.to_ns = view->to_ns;
+  lanes.index = index ? iochart_bin_index_get_lane_index (index) : NULL;
+  view->lane_index = iochart_lane_index_serves (lanes.index, capture, &lanes) ? lanes.index : NULL;
+  /* with the device's index, every analysis walks only what meets the range; the lanes, the
+   * legend and the steal sweep ask their own indexes, which cost processes, not requests */
+  if (index && (view->lane_index == NULL || iochart_bin_index_get_steal_events (index) == NULL))
+    view->requests = iochart_bin_index_find_all (index, view->from_ns, view->to_ns);
   lanes.requests = view->requests ? (const guint32 *) view->requests->data : NULL;
   lanes.n_requests = view->requests ? view->requests->len : 0;
 
@@ -83,7 +87,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   steal.n_columns = view->n_columns;
   steal.requests = lanes.requests;
   steal.n_requests = lanes.n_requests;
-  steal.index = view->requests ? options->index : NULL;
+  steal.index = index;
   steal_job = iochart_steal_start (capture, &steal);
 
   view->lanes = iochart_lanes_new (capture, &lanes);
@@ -96,7 +100,6 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
       view->lanes = iochart_lanes_new (capture, &lanes);
     }
 
-  index = view->requests ? options->index : NULL;
   if (index)
     view->bins = iochart_bins_new_indexed (index, view->requests, view->from_ns, view->to_ns, view->n_columns,
                                            IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
@@ -137,6 +140,17 @@ guint iochart_view_get_n_lanes_wanted (IochartView *view) { return view->n_lanes
 IochartSteal *iochart_view_get_steal (IochartView *view) { return view->steal; }
 IochartBins *iochart_view_get_bins (IochartView *view) { return view->bins; }
 GArray *iochart_view_get_requests (IochartView *view) { return view->requests; }
+
+void
+iochart_view_get_counts (IochartView *view, IochartCounts *counts)
+{
+  if (view->lane_index)
+    iochart_lane_index_counts (view->lane_index, view->from_ns, view->to_ns, counts);
+  else
+    iochart_counts_compute_among (view->capture, view->requests ? (const guint32 *) view->requests->data : NULL,
+                                  view->requests ? view->requests->len : 0, view->device, view->from_ns,
+                                  view->to_ns, counts);
+}
 int iochart_view_get_highlight_lane (IochartView *view) { return view->highlight_lane; }
 IochartBins *iochart_view_get_highlight_bins (IochartView *view) { return view->highlight; }
 const IochartViewOptions *iochart_view_get_options (IochartView *view) { return &view->options; }

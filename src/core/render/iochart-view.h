@@ -12,6 +12,7 @@
 #include "../analysis/iochart-steal.h"
 #include "../analysis/iochart-bins.h"
 #include "../analysis/iochart-latency.h"
+#include "../analysis/iochart-summary.h"
 
 G_BEGIN_DECLS
 
@@ -68,7 +69,11 @@ IochartBins    *iochart_view_get_bins     (IochartView *view);
 int             iochart_view_get_highlight_lane (IochartView *view);
 IochartBins    *iochart_view_get_highlight_bins (IochartView *view);
 const IochartViewOptions *iochart_view_get_options (IochartView *view);
-/* The capture requests the view's analyses walked (its index's find_all), or NULL: all. */
+/* The capture requests the view's analyses walked (its index's find_all), or NULL: all, or none
+ * when its indexes answered them. */
 GArray         *iochart_view_get_requests (IochartView *view);
+/* The legend's counts: iochart_counts_compute() of the view's device and range. */
+void            iochart_view_get_counts   (IochartView *view,
+                                           IochartCounts *counts);
 
 G_END_DECLS

@@ -1,0 +1,53 @@
+/* iochart-lane-index.h: a device's requests indexed once for the lanes and the legend counts
+ *
+ * Built once per device at load (the bin index builds it beside its own, in the app's load
+ * worker), so that a chart's lanes and legend cost processes, not the requests in view:
+ * - per process and class, the requests' lives (iochart-lanes.c's span: first of queue or insert,
+ *   to completion) sorted by start and by end, with running totals of issues and bytes, the
+ *   running greatest end and the trailing least start: the requests meeting [from, to] are those
+ *   starting by `to` less those ended before `from`, so a process's figures are two searches;
+ * - time with I/O outstanding: the device's timeline cut where the set of groups (of the default
+ *   grouping, iochart_lanes_new's group by tree) with I/O outstanding changes, each run filed
+ *   under its set with running lengths, so that a lane's outstanding time (or the "others"
+ *   lane's, whatever folds into it) is a sum over the sets met, each one two searches;
+ * - per class and operation, issue times with running counts and bytes: the legend's counts
+ *   (iochart_counts_compute's) of any range.
+ * Every figure equals the walk over every request.
+ */
+#pragma once
+
+#include "iochart-capture.h"
+#include "iochart-summary.h"
+#include "iochart-lanes.h"
+
+G_BEGIN_DECLS
+
+typedef struct _IochartLaneIndex IochartLaneIndex;
+
+IochartLaneIndex *iochart_lane_index_new           (IochartCapture         *capture,
+                                                    int                     device);
+void              iochart_lane_index_free          (IochartLaneIndex       *index);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartLaneIndex, iochart_lane_index_free)
+
+int               iochart_lane_index_get_device    (const IochartLaneIndex *index);
+/* Requests of the device the lanes can draw (a known life). */
+guint             iochart_lane_index_get_n_requests (const IochartLaneIndex *index);
+/* Bytes the index holds. */
+gsize             iochart_lane_index_get_size      (const IochartLaneIndex *index);
+/* TRUE when it still describes capture (a live capture grows after). */
+gboolean          iochart_lane_index_covers        (const IochartLaneIndex *index,
+                                                    IochartCapture         *capture);
+
+/* TRUE when iochart_lanes_new (capture, options) takes its figures from the index (options->index
+ * may be unset): the same device, and the grouping the outstanding runs were cut by. */
+gboolean          iochart_lane_index_serves        (const IochartLaneIndex *index,
+                                                    IochartCapture         *capture,
+                                                    const IochartLanesOptions *options);
+
+/* iochart_counts_compute (capture, device, from_ns, to_ns, counts), from the index. */
+void              iochart_lane_index_counts        (const IochartLaneIndex *index,
+                                                    gint64                  from_ns,
+                                                    gint64                  to_ns,
+                                                    IochartCounts          *counts);
+
+G_END_DECLS
