@@ -24,8 +24,10 @@ eat_number (Cursor *c, gint64 *out)
 {
   gint64 v = 0;
   const char *start = c->p;
+  const char *stop = c->end - c->p > 10 ? c->p + 10 : c->end;   /* ten digits at most */
 
-  while (c->p < c->end && g_ascii_isdigit (*c->p) && c->p - start < 10)
+  /* one test a digit: a byte below '0' wraps round to a large number */
+  while (c->p < stop && (guint8) (*c->p - '0') < 10)
     v = v * 10 + (*c->p++ - '0');
   *out = v;
   return c->p > start;
