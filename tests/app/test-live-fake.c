@@ -4,42 +4,9 @@
  *   processes that left the window and numbers the rest again;
  * - whatif: a what-if run on the live capture simulates the capture as it was when the run
  *   started, whatever the updates during the run rewrite. */
-#include <string.h>
 #include "app-test-util.h"
 #include "iochart-capture-page.h"
-#include "iochart-live-capture-private.h"
-
-#define MS G_GINT64_CONSTANT (1000000)
-#define DEV IOCHART_DEV_MAKE (7, 0)
-
-typedef enum { E_FORK, E_EXEC, E_EXIT, E_BLOCK } Kind;
-
-typedef struct {
-  gint64             ts;
-  Kind               kind;
-  IochartBlockAction action;
-  gint32             pid;
-  guint64            sector;
-  gint32             ioprio;
-  char               comm[16];
-} Ev;
-
-static int
-ev_cmp (gconstpointer a, gconstpointer b)
-{
-  const Ev *x = a, *y = b;
-
-  return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-static void
-blk (GArray *evs, gint64 ts, IochartBlockAction action, gint32 pid, const char *comm, guint64 sector, gint32 ioprio)
-{
-  Ev e = { .ts = ts, .kind = E_BLOCK, .action = action, .pid = pid, .sector = sector, .ioprio = ioprio };
-
-  g_strlcpy (e.comm, comm, sizeof e.comm);
-  g_array_append_val (evs, e);
-}
+#include "../record/live-fake-events.h"
 
 /* Process pid named name, forked at t0 and reading 4 KiB every step until t1 (then it exits
  * when exits), each read queued and inserted by it, issued by a kworker, done 400 µs later. */
@@ -47,27 +14,24 @@ static void
 reader (GArray *evs, gint32 pid, const char *name, IochartClass klass, gint64 t0, gint64 t1, gint64 step,
         gboolean exits)
 {
-  Ev e = { .ts = t0, .kind = E_FORK, .pid = pid };
+  Ev e = { .kind = E_FORK, .ts = t0, .pid = pid, .other = 1 };
   gint32 ioprio = (gint32) IOCHART_IOPRIO_MAKE (klass, 4);
   guint64 sector = (guint64) pid << 24;
 
   g_strlcpy (e.comm, "sh", sizeof e.comm);
-  g_array_append_val (evs, e);
-  e = (Ev) { .ts = t0 + 1, .kind = E_EXEC, .pid = pid };
+  add (evs, e);
+  e = (Ev) { .kind = E_EXEC, .ts = t0 + 1, .pid = pid };
   g_strlcpy (e.comm, name, sizeof e.comm);
-  g_array_append_val (evs, e);
+  add (evs, e);
   for (gint64 t = t0 + 1000; t < t1; t += step, sector += 8)
     {
-      blk (evs, t, IOCHART_BLOCK_QUEUE, pid, name, sector, ioprio);
-      blk (evs, t + 10, IOCHART_BLOCK_INSERT, pid, name, sector, ioprio);
-      blk (evs, t + 50000, IOCHART_BLOCK_ISSUE, 50, "kworker/0:1", sector, ioprio);
-      blk (evs, t + 450000, IOCHART_BLOCK_COMPLETE, 0, "", sector, ioprio);
+      add (evs, blk (t, IOCHART_BLOCK_QUEUE, sector, 8, IOCHART_OP_READ, pid, name, ioprio));
+      add (evs, blk (t + 10, IOCHART_BLOCK_INSERT, sector, 8, IOCHART_OP_READ, pid, name, ioprio));
+      add (evs, blk (t + 50000, IOCHART_BLOCK_ISSUE, sector, 8, IOCHART_OP_READ, 50, "kworker/0:1", ioprio));
+      add (evs, blk (t + 450000, IOCHART_BLOCK_COMPLETE, sector, 8, IOCHART_OP_READ, 0, NULL, ioprio));
     }
   if (exits)
-    {
-      e = (Ev) { .ts = t1 + MS, .kind = E_EXIT, .pid = pid };
-      g_array_append_val (evs, e);
-    }
+    add (evs, (Ev) { .kind = E_EXIT, .ts = t1 + MS, .pid = pid });
 }
 
 /* 40 short-lived readers in the first 0.8 s, then two that stay to the end (the keepers). */
@@ -89,38 +53,6 @@ workload (gint64 end)
   return evs;
 }
 
-static void
-apply (IochartBuilder *b, const Ev *e)
-{
-  IochartBlockEvent be = IOCHART_BLOCK_EVENT_INIT;
-
-  switch (e->kind)
-    {
-    case E_FORK:
-      _iochart_builder_fork (b, e->ts, 1, e->pid, e->comm);
-      break;
-    case E_EXEC:
-      _iochart_builder_exec (b, e->ts, e->pid, e->comm);
-      break;
-    case E_EXIT:
-      _iochart_builder_exit (b, e->ts, e->pid);
-      break;
-    case E_BLOCK:
-      be.ts_ns = e->ts;
-      be.dev = DEV;
-      be.sector = e->sector;
-      be.nr_sector = 8;
-      be.op = IOCHART_OP_READ;
-      be.flags = IOCHART_RQ_SYNC;
-      be.pid = e->pid;
-      be.comm = e->comm[0] ? e->comm : NULL;
-      be.comm_len = strlen (e->comm);
-      be.ioprio = e->ioprio;
-      _iochart_builder_block (b, e->action, &be);
-      break;
-    }
-}
-
 /* Feeds the events before until_ns from *fed on, as the recording worker would. */
 static void
 feed_until (IochartLiveCapture *live, const GArray *evs, guint *fed, gint64 until_ns)
@@ -130,16 +62,6 @@ feed_until (IochartLiveCapture *live, const GArray *evs, guint *fed, gint64 unti
   for (; *fed < evs->len && g_array_index (evs, Ev, *fed).ts < until_ns; (*fed)++)
     apply (b, &g_array_index (evs, Ev, *fed));
   _iochart_live_capture_unlock (live);
-}
-
-static IochartCapture *
-batch (const GArray *evs, guint n)
-{
-  g_autoptr(IochartBuilder) b = _iochart_builder_new ("fake");
-
-  for (guint i = 0; i < n; i++)
-    apply (b, &g_array_index (evs, Ev, i));
-  return _iochart_builder_finish (b);
 }
 
 /* A window holding a capture page, as the live page holds one. */

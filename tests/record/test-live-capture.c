@@ -1,88 +1,7 @@
 /* The live capture with a fake event source (no root): a snapshot taken after N events equals
  * the batch build of the same N events; with a window, memory stays bounded. */
-#include <string.h>
-#include "iochart-live-capture-private.h"
 
-#define DEV IOCHART_DEV_MAKE (7, 0)
-#define MS G_GINT64_CONSTANT (1000000)
-
-typedef enum { E_BLOCK, E_FORK, E_EXEC, E_EXIT, E_IOPRIO_SET, E_SWITCH, E_WAKEUP } Kind;
-
-typedef struct {
-  Kind               kind;
-  gint64             ts;
-  IochartBlockAction action;
-  guint64            sector;
-  guint32            nr;
-  IochartOp          op;
-  gint32             pid, other, ioprio;
-  char               comm[16];
-} Ev;
-
-static void
-apply (IochartBuilder *b, const Ev *e)
-{
-  IochartBlockEvent be = IOCHART_BLOCK_EVENT_INIT;
-
-  switch (e->kind)
-    {
-    case E_BLOCK:
-      be.ts_ns = e->ts;
-      be.dev = DEV;
-      be.sector = e->sector;
-      be.nr_sector = e->nr;
-      be.op = e->op;
-      be.flags = IOCHART_RQ_SYNC;
-      be.pid = e->pid;
-      be.comm = e->comm[0] ? e->comm : NULL;
-      be.comm_len = strlen (e->comm);
-      be.ioprio = e->ioprio;
-      _iochart_builder_block (b, e->action, &be);
-      break;
-    case E_FORK:
-      _iochart_builder_fork (b, e->ts, e->other, e->pid, e->comm);
-      break;
-    case E_EXEC:
-      _iochart_builder_exec (b, e->ts, e->pid, e->comm);
-      break;
-    case E_EXIT:
-      _iochart_builder_exit (b, e->ts, e->pid);
-      break;
-    case E_IOPRIO_SET:
-      _iochart_builder_ioprio_set (b, e->ts, e->pid, 1, 0, e->ioprio);
-      break;
-    case E_SWITCH:
-      _iochart_builder_sched_switch (b, e->ts, e->pid, e->ioprio, e->other);
-      break;
-    case E_WAKEUP:
-      _iochart_builder_sched_wakeup (b, e->ts, e->pid);
-      break;
-    }
-}
-
-static int
-ev_cmp (gconstpointer a, gconstpointer b)
-{
-  const Ev *x = a, *y = b;
-  return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-static void
-add (GArray *evs, Ev e)
-{
-  g_array_append_val (evs, e);
-}
-
-static Ev
-blk (gint64 ts, IochartBlockAction action, guint64 sector, guint32 nr, IochartOp op, gint32 pid,
-     const char *comm, gint32 ioprio)
-{
-  Ev e = { .kind = E_BLOCK, .ts = ts, .action = action, .sector = sector, .nr = nr, .op = op,
-           .pid = pid, .ioprio = ioprio };
-  if (comm != NULL)
-    g_strlcpy (e.comm, comm, sizeof e.comm);
-  return e;
-}
+#include "live-fake-events.h"
 
 /* A workload over `seconds`: readers of each class start, read (bios queued, some merged,
  * inserted, issued by a kworker, completed, a few requeued or lost), get switched in and out,
@@ -176,35 +95,6 @@ static GArray *
 make_events (guint seed, gint64 seconds, guint n_procs)
 {
   return make_events_lives (seed, seconds, n_procs, (gint32) (seconds * 1000));
-}
-
-/* Feeds events [from, from + n) through the live capture's builder, as its worker would. */
-static void
-feed (IochartLiveCapture *live, const GArray *evs, guint from, guint n)
-{
-  IochartBuilder *b = _iochart_live_capture_lock (live);
-
-  for (guint i = 0; i < n; i++)
-    apply (b, &g_array_index (evs, Ev, from + i));
-  _iochart_live_capture_unlock (live);
-}
-
-static IochartCapture *
-batch_with_rules (const GArray *evs, guint n, const IochartClassRule *rules, guint n_rules)
-{
-  g_autoptr(IochartBuilder) b = _iochart_builder_new ("fake");
-
-  for (guint i = 0; i < n_rules; i++)
-    _iochart_builder_add_rule (b, &rules[i]);
-  for (guint i = 0; i < n; i++)
-    apply (b, &g_array_index (evs, Ev, i));
-  return _iochart_builder_finish (b);
-}
-
-static IochartCapture *
-batch (const GArray *evs, guint n)
-{
-  return batch_with_rules (evs, n, NULL, 0);
 }
 
 static void
@@ -335,6 +225,30 @@ test_snapshot_equals_batch (void)
     g_assert_cmpuint (classes & (1 << IOCHART_CLASS_IDLE | 1 << IOCHART_CLASS_BE | 1 << IOCHART_CLASS_RT), ==,
                       1 << IOCHART_CLASS_IDLE | 1 << IOCHART_CLASS_BE | 1 << IOCHART_CLASS_RT);
   }
+}
+
+/* iochart_capture_copy of a live copy: the same capture (task states, btt figures, names), and
+ * still the same after the updates that rewrite the copy it was taken from. */
+static void
+test_copy_stays (void)
+{
+  g_autoptr(GArray) evs = make_events (5, 20, 10);
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 0);
+  g_autoptr(IochartCapture) ref = NULL, copy = NULL;
+  IochartCapture *snap;
+  guint half = evs->len / 2;
+
+  feed (live, evs, 0, half);
+  snap = iochart_live_capture_update (live);
+  copy = iochart_capture_copy (snap);
+  ref = batch (evs, half);
+  assert_same (copy, ref);
+  /* two updates: the second fills snap again, with the rest */
+  feed (live, evs, half, evs->len - half);
+  iochart_live_capture_update (live);
+  g_assert_true (iochart_live_capture_update (live) == snap);
+  g_assert_cmpuint (iochart_capture_get_n_requests (snap), >, iochart_capture_get_n_requests (ref));
+  assert_same (copy, ref);
 }
 
 /* The builder keeps only what may still change: after each update it holds the newest few
@@ -531,6 +445,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/live-capture/snapshot-equals-batch", test_snapshot_equals_batch);
   g_test_add_func ("/live-capture/builder-forgets", test_builder_forgets);
+  g_test_add_func ("/live-capture/copy-stays", test_copy_stays);
   g_test_add_func ("/live-capture/window", test_window);
   g_test_add_func ("/live-capture/rules", test_rules);
   g_test_add_func ("/live-capture/window-drops-processes", test_window_drops_processes);

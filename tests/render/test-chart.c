@@ -590,6 +590,17 @@ test_legend_classes (void)
   iochart_view_free (view);
   g_assert_nonnull (find_text (empty, "no request issued in this range"));
   g_assert_null (find_text (empty, "be: "));
+
+  /* the dark palette shows queued requests dim and busy ones bright: the words say so */
+  g_assert_nonnull (find_text (dl, "light: queued, dark: on the device"));
+  g_assert_nonnull (find_text (dl, "(darker: busier)"));
+  {
+    g_autoptr(IochartDisplayList) dark = draw (c, 900, IOCHART_THEME_DARK);
+
+    g_assert_nonnull (find_text (dark, "dim: queued, bright: on the device"));
+    g_assert_nonnull (find_text (dark, "(brighter: busier)"));
+    g_assert_null (find_text (dark, "darker"));
+  }
 }
 
 int

@@ -676,9 +676,10 @@ lanes_section (Chart *c)
       g_free (title);
       title = t;
     }
-  note = g_strdup_printf ("%s. Upper band: queued; lower band: on the device (darker: busier); "
+  /* on a dark background more colour is brighter, not darker */
+  note = g_strdup_printf ("%s. Upper band: queued; lower band: on the device (%s: busier); "
                           "grey line: its life (fork to exit, else first to last I/O).%s", help,
-                          c->splits ? " " IOCHART_BLOCKS_TIME_SPLIT_HELP : "");
+                          c->pal == &dark ? "brighter" : "darker", c->splits ? " " IOCHART_BLOCKS_TIME_SPLIT_HELP : "");
   c->b.y += 8;
   iochart_blocks_section_title (&c->b, title, note);
 
@@ -890,7 +891,8 @@ legend_line (Chart *c)
   /* steal needs idle requests: one issued in the range, or one issued before that still ran */
   if (counts.by_class[IOCHART_CLASS_IDLE].requests > 0 || (c->sdev && c->sdev->stolen_ns > 0))
     items[n++] = (IochartLegendItem) { "idle steal (shaded)", with_alpha (STEAL_COLOR, 0x80), NULL };
-  items[n++] = (IochartLegendItem) { "light: queued, dark: on the device", 0, NULL };
+  items[n++] = (IochartLegendItem) { c->pal == &dark ? "dim: queued, bright: on the device"
+                                                      : "light: queued, dark: on the device", 0, NULL };
   iochart_blocks_legend (&c->b, items, n, 0);
   for (guint s = 0; s < G_N_ELEMENTS (texts); s++)
     g_free (texts[s]);
