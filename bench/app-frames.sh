@@ -20,7 +20,7 @@ src=$here/../../shared/captures/blktrace-bfq-idle-vs-normal-3s
 [ -f "$lib" ] || { echo "error: '$lib': build the project first (ninja -C $build)" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/iochart-app-frames.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pkgs="glib-2.0 gobject-2.0 gio-2.0 json-glib-1.0 libarchive libtracecmd libtracefs libtraceevent cairo cairo-ft fontconfig libdeflate libpng zlib libzstd"
+pkgs="glib-2.0 gobject-2.0 gio-2.0 json-glib-1.0 libarchive libtracecmd libtracefs libtraceevent cairo libpng zlib libzstd fontconfig libdeflate"
 cc -O2 -std=gnu17 -I"$here/../src/core" $(pkg-config --cflags $pkgs) "$here/app-frames.c" \
   "$lib" $(pkg-config --libs $pkgs) -lm -o "$tmp/app-frames"
 for n in $sizes; do

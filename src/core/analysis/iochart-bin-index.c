@@ -462,6 +462,8 @@ add_sector (SectorIndex *sm, GArray *pairs, const IochartRequest *rq, guint32 re
       g_array_append_val (sm->loose, rec);
       return TRUE;
     }
+  if ((guint64) (rq->issue_ns - sm->origin_ns) > T48_MASK)
+    return FALSE;
   p.key = (guint64) (rq->issue_ns - sm->origin_ns) | (guint64) MIN (rq->klass, IOCHART_N_CLASSES - 1) << 48 |
           (life ? SM_LIFE : 0) | (guint64) _iochart_sector_level (rec) << 52;
   p.value = rq->sector | nr << SM_SECTOR_BITS;
@@ -1079,6 +1081,15 @@ iochart_bin_index_fill_sectors (const IochartBinIndex *index, IochartBins *bins)
 
 typedef gint64 ClassCounts[IOCHART_N_CLASSES];
 
+/* A lane is taken as the device's less the others once it meets this many requests a column. */
+static guint rest_factor = 2000;
+
+void
+_iochart_bin_index_set_rest_factor (guint factor)
+{
+  rest_factor = factor;
+}
+
 /* A range's columns: real edges as the spread takes them (offsets from the range's start) and
  * integer ones, the first time of each column (offsets from the origin; the last: past the
  * range), as the walk's columns of request instants fall. */
@@ -1158,6 +1169,41 @@ ramps_clear (Ramps *r)
 {
   g_free (r->d);
   g_free (r->part);
+}
+
+/* The column of a (relative to from, in [0, x[n])), found by a search: a stream's first
+ * entry in the range may sit anywhere in it. */
+static guint
+edge_below_x (const Edges *e, double a)
+{
+  guint lo = 0, hi = e->n - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+      if (e->x[mid] <= a)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+/* The column whose integer edges hold t (in [T[0], T[n])). */
+static guint
+edge_below_t (const Edges *e, gint64 t)
+{
+  guint lo = 0, hi = e->n - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+      if (e->T[mid] <= t)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
 }
 
 /* First of t[lo, hi) not before x (relative to from, real). */
@@ -1248,7 +1294,7 @@ ramps_add (const LaneStreams *ls, guint w, guint lo, guint hi, const Edges *e, d
         }
       return;
     }
-  for (guint i = p, c = 0; i < q; i++)
+  for (guint i = p, c = edge_below_x (e, q > p ? (double) (t[p] - e->from) : 0); i < q; i++)
     {
       double a = (double) (t[i] - e->from);
 
@@ -1259,46 +1305,41 @@ ramps_add (const LaneStreams *ls, guint w, guint lo, guint hi, const Edges *e, d
     }
 }
 
-/* Adds sign × #{t[lo, hi) before T[e]} to counts[e], every edge e. */
+/* Adds #{t[lo, hi) before T[e]} to every edge e's count, as differences: d[0] gets those before
+ * the range, d[e] those in column e - 1. */
 static void
-counts_add (const gint64 *t, guint lo, guint hi, const Edges *e, int sign, gint64 *counts)
+counts_add (const gint64 *t, guint lo, guint hi, const Edges *e, gint64 *d)
 {
   guint p = lower_t (t, lo, hi, e->T[0]), q = lower_t (t, p, hi, e->T[e->n]);
-  gint64 run = p - lo;
 
+  d[0] += p - lo;
   if (q - p > 24 * e->n)
     {
       guint at = p;
 
-      for (guint c = 0; c <= e->n; c++)
+      for (guint c = 1; c <= e->n; c++)
         {
-          at = c == 0 ? p : lower_t (t, at, q, e->T[c]);
-          counts[c] += sign * (run + (at - p));
+          guint next = c < e->n ? lower_t (t, at, q, e->T[c]) : q;
+          d[c] += next - at;
+          at = next;
         }
       return;
     }
-  /* a pass: counts[c] for edges past each entry, as differences summed at the end by the caller */
-  counts[e->n + 1] += sign * run;
-  for (guint i = p, c = 0; i < q; i++)
+  for (guint i = p, c = q > p ? edge_below_t (e, t[p]) : 0; i < q; i++)
     {
       while (e->T[c + 1] <= t[i])
         c++;
-      counts[e->n + 1 + c + 1] += sign;
+      d[c + 1]++;
     }
 }
 
-/* counts: 2 (n + 1) + 1 slots, edge counts then their differences: folds the differences in. */
-static void
-counts_fold (gint64 *counts, guint n)
+/* Requests meeting the range: started before its end, less those ended before its start. */
+static guint
+stream_meeting (const LaneStreams *ls, const LaneStream *st, const Edges *e)
 {
-  gint64 acc = 0;
+  guint lo = st->first, hi = st->first + st->n;
 
-  for (guint c = 0; c <= n; c++)
-    {
-      acc += counts[n + 1 + c];
-      counts[c] += acc;
-      counts[n + 1 + c] = 0;
-    }
+  return lower_t (ls->t[LS_START], lo, hi, e->T[e->n]) - lower_t (ls->t[LS_DONE], lo, hi, e->T[0]);
 }
 
 /* Requests of the device (every class) started before each T[e], and ended before it. */
@@ -1348,112 +1389,165 @@ device_wait (const IochartBinIndex *self, const Edges *e, double *cols)
     }
 }
 
-static gboolean
-stream_meets (const LaneStreams *ls, const LaneStream *st, const Edges *e)
+/* A lane's class counts per edge, as differences (see counts_add): started, ended. */
+typedef struct {
+  gint64 *started[IOCHART_N_CLASSES];
+  gint64 *ended[IOCHART_N_CLASSES];
+} LaneCounts;
+
+/* Folds c's differences into the classes each column's requests have, and (when total is not
+ * NULL) adds each column's requests to total; clears c. */
+static void
+lane_counts_finish (LaneCounts *c, guint n, guint8 *classes, ClassCounts *total)
 {
-  return st->n > 0 && ls->t[LS_START][st->first] < e->T[e->n] && ls->t[LS_DONE][st->first + st->n - 1] >= e->T[0];
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      gint64 s = c->started[k][0], d = 0;
+
+      for (guint col = 0; col < n; col++)
+        {
+          /* touching col: started by its end, less those ended before it */
+          gint64 touching;
+
+          d += c->ended[k][col];
+          s += c->started[k][col + 1];
+          touching = s - d;
+          if (classes && touching > 0)
+            classes[col] |= 1u << k;
+          if (total)
+            total[col][k] += touching;
+        }
+      memset (c->started[k], 0, (n + 1) * sizeof (gint64));
+      memset (c->ended[k], 0, (n + 1) * sizeof (gint64));
+    }
+}
+
+/* Adds a stream's time queued and in flight, and its class counts. */
+static void
+stream_add (const LaneStreams *ls, const LaneStream *st, const Edges *e, Ramps *wait, Ramps *service,
+            LaneCounts *counts)
+{
+  guint lo = st->first, hi = st->first + st->n;
+
+  ramps_add (ls, LS_START, lo, hi, e, 1, wait);
+  ramps_add (ls, LS_ISSUE, lo, hi, e, -1, wait);
+  ramps_add (ls, LS_ISSUE, lo, hi, e, 1, service);
+  ramps_add (ls, LS_DONE, lo, hi, e, -1, service);
+  counts_add (ls->t[LS_START], lo, hi, e, counts->started[st->klass]);
+  counts_add (ls->t[LS_DONE], lo, hi, e, counts->ended[st->klass]);
+}
+
+static int
+by_lane (const void *a, const void *b, void *data)
+{
+  const int *lane_of = data;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return lane_of[x] != lane_of[y] ? (lane_of[x] > lane_of[y]) - (lane_of[x] < lane_of[y]) : (x > y) - (x < y);
 }
 
 void
 iochart_bin_index_fill_lanes (const IochartBinIndex *index, IochartBins *bins, struct _IochartLanes *lanes)
 {
   const LaneStreams *ls = &index->ls;
-  guint n = bins->n_columns, n_lanes = bins->n_lanes, rest;
+  guint n = bins->n_columns, n_lanes = bins->n_lanes, n_order = 0;
+  int rest = -1;
   g_autofree int *lane_of = g_new (int, MAX (ls->n_streams, 1));
-  g_autofree guint *n_streams = g_new0 (guint, n_lanes + 1);
-  g_autofree gint64 *counts = g_new0 (gint64, 4 * (n + 1) + 2);
-  g_autofree double *rest_wait = g_new0 (double, n);
-  g_autofree double *rest_service = g_new0 (double, n);
-  g_autofree gint64 (*rest_touch)[IOCHART_N_CLASSES] = g_new0 (ClassCounts, n);
-  g_autofree gint64 (*dev_started)[IOCHART_N_CLASSES] = g_new0 (ClassCounts, n + 1);
-  g_autofree gint64 (*dev_ended)[IOCHART_N_CLASSES] = g_new0 (ClassCounts, n + 1);
-  g_autofree double *scratch_wait = g_new0 (double, n);
-  g_autofree double *scratch_service = g_new0 (double, n);
-  gint64 *started = counts, *ended = counts + 2 * (n + 1) + 1;
+  g_autofree guint32 *order = g_new (guint32, MAX (ls->n_streams, 1));
+  g_autofree guint64 *meeting = g_new0 (guint64, n_lanes + 1);
+  g_autofree gint64 *count_mem = g_new0 (gint64, 2 * IOCHART_N_CLASSES * (n + 1));
+  g_autofree double *rest_wait = NULL, *rest_service = NULL, *scratch = NULL;
+  g_autofree ClassCounts *rest_touch = NULL;
+  LaneCounts counts;
   Edges e;
   Ramps wait, service;
 
   if (n_lanes == 0 || index->n == 0)
     return;
-  /* each stream's lane; the lane of the most streams (the folded "others", as a rule) is the
-   * device's less the rest, so the cost follows the lanes drawn, not the processes folded */
+  edges_init (&e, index, bins);
+  /* each stream meeting the range, by lane */
   for (guint j = 0; j < ls->n_streams; j++)
     {
       IochartRequest rq = { 0 };
+      guint m;
 
       rq.process = ls->streams[j].process;
       rq.klass = ls->streams[j].klass;
       lane_of[j] = iochart_lanes_lane_of_request (lanes, &rq);
-      n_streams[lane_of[j] >= 0 ? (guint) lane_of[j] : n_lanes]++;
+      if ((m = stream_meeting (ls, &ls->streams[j], &e)) == 0)
+        continue;
+      meeting[lane_of[j] >= 0 ? (guint) lane_of[j] : n_lanes] += m;
+      order[n_order++] = j;
     }
-  rest = 0;
-  for (guint l = 1; l < n_lanes; l++)
-    if (n_streams[l] > n_streams[rest])
-      rest = l;
+  /* The lane meeting the most requests (the folded "others", as a rule), when it has so many
+   * that a column's searches over the whole device cost less than its own: the device's less
+   * the other lanes (and the streams of no lane). */
+  for (guint l = 0; l < n_lanes; l++)
+    if (meeting[l] > rest_factor * (guint64) n && (rest < 0 || meeting[l] > meeting[rest]))
+      rest = (int) l;
+  g_qsort_with_data (order, n_order, sizeof (guint32), by_lane, lane_of);
 
-  edges_init (&e, index, bins);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      counts.started[k] = count_mem + (2 * k) * (n + 1);
+      counts.ended[k] = count_mem + (2 * k + 1) * (n + 1);
+    }
   ramps_init (&wait, n);
   ramps_init (&service, n);
-  for (guint l = 0; l <= n_lanes; l++)
+  if (rest >= 0)
     {
-      /* lane n_lanes: the streams of no lane, only to take from the device's */
-      gboolean drawn = l < n_lanes;
+      rest_wait = g_new0 (double, n);
+      rest_service = g_new0 (double, n);
+      scratch = g_new0 (double, 2 * n);
+      rest_touch = g_new0 (ClassCounts, n);
+    }
+  for (guint i = 0; i < n_order;)
+    {
+      int l = lane_of[order[i]];
+      gboolean drawn = l >= 0;
 
-      if (l == rest)
-        continue;
-      for (guint j = 0; j < ls->n_streams; j++)
+      if (l == rest || (!drawn && rest < 0))
         {
-          const LaneStream *st = &ls->streams[j];
-          guint lo = st->first, hi = st->first + st->n;
-
-          if (lane_of[j] != (drawn ? (int) l : -1) || !stream_meets (ls, st, &e))
-            continue;
-          ramps_add (ls, LS_START, lo, hi, &e, 1, &wait);
-          ramps_add (ls, LS_ISSUE, lo, hi, &e, -1, &wait);
-          ramps_add (ls, LS_ISSUE, lo, hi, &e, 1, &service);
-          ramps_add (ls, LS_DONE, lo, hi, &e, -1, &service);
-          counts_add (ls->t[LS_START], lo, hi, &e, 1, started);
-          counts_add (ls->t[LS_DONE], lo, hi, &e, 1, ended);
-          counts_fold (started, n);
-          counts_fold (ended, n);
-          for (guint c = 0; c < n; c++)
-            {
-              /* requests touching column c: started by its end, less those ended before it */
-              gint64 touching = started[c + 1] - ended[c];
-
-              rest_touch[c][st->klass] += touching;
-              if (drawn && touching > 0)
-                bins->lane_classes[l][c] |= 1u << st->klass;
-            }
-          memset (counts, 0, (4 * (n + 1) + 2) * sizeof (gint64));
+          /* the rest's streams are taken as the device's less the others; no lane's: not drawn */
+          while (i < n_order && lane_of[order[i]] == l)
+            i++;
+          continue;
         }
+      for (; i < n_order && lane_of[order[i]] == l; i++)
+        stream_add (ls, &ls->streams[order[i]], &e, &wait, &service, &counts);
       {
-        double *w = drawn ? bins->lane_wait_ns[l] : scratch_wait, *sv = drawn ? bins->lane_service_ns[l] : scratch_service;
+        double *w = drawn ? bins->lane_wait_ns[l] : scratch, *sv = drawn ? bins->lane_service_ns[l] : scratch + n;
 
         ramps_finish (&wait, &e, w);
         ramps_finish (&service, &e, sv);
-        for (guint c = 0; c < n; c++)
+        lane_counts_finish (&counts, n, drawn ? bins->lane_classes[l] : NULL, rest_touch);
+        for (guint c = 0; rest >= 0 && c < n; c++)
           {
             rest_wait[c] += w[c];
             rest_service[c] += sv[c];
           }
       }
     }
-  /* the lane of the most streams: the device's less what the others took */
-  device_wait (index, &e, bins->lane_wait_ns[rest]);
-  device_counts (index, &e, dev_started, dev_ended);
-  for (guint c = 0; c < n; c++)
+  if (rest >= 0)
     {
-      double service_all = 0;
+      g_autofree ClassCounts *dev_started = g_new0 (ClassCounts, n + 1);
+      g_autofree ClassCounts *dev_ended = g_new0 (ClassCounts, n + 1);
 
-      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+      device_wait (index, &e, bins->lane_wait_ns[rest]);
+      device_counts (index, &e, dev_started, dev_ended);
+      for (guint c = 0; c < n; c++)
         {
-          service_all += bins->inflight_ns[k][c];
-          if (dev_started[c + 1][k] - dev_ended[c][k] - rest_touch[c][k] > 0)
-            bins->lane_classes[rest][c] |= 1u << k;
+          double service_all = 0;
+
+          for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+            {
+              service_all += bins->inflight_ns[k][c];
+              if (dev_started[c + 1][k] - dev_ended[c][k] - rest_touch[c][k] > 0)
+                bins->lane_classes[rest][c] |= 1u << k;
+            }
+          bins->lane_wait_ns[rest][c] -= rest_wait[c];
+          bins->lane_service_ns[rest][c] = service_all - rest_service[c];
         }
-      bins->lane_wait_ns[rest][c] -= rest_wait[c];
-      bins->lane_service_ns[rest][c] = service_all - rest_service[c];
     }
   ramps_clear (&wait);
   ramps_clear (&service);

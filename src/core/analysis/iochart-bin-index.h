@@ -72,7 +72,7 @@ void               iochart_bin_index_fill         (const IochartBinIndex *index,
 /* Sets the sector map's band of bins (allocated, zeroed, with its range, columns and rows set)
  * and counts its cells, from the device's data requests by issue time (a pass over those of the
  * range, no capture request decoded); FALSE when the index could not keep them (a sector past
- * 2^40 or a request of 8 GiB): the caller walks. */
+ * 2^40, a request of 8 GiB, issues over 78 hours apart): the caller walks. */
 gboolean           iochart_bin_index_fill_sectors (const IochartBinIndex *index,
                                                    IochartBins           *bins);
 /* Fills the lanes' strips of bins (allocated for lanes, zeroed, its in-flight figures filled):

@@ -73,4 +73,8 @@ _iochart_bins_column_of (const IochartBins *bins, gint64 ts)
 void     _iochart_bins_add_sector   (IochartBins          *bins,
                                      const IochartRequest *rq);
 
+/* Tests: how many requests a column a lane must meet to be taken as the device's less the
+ * others (0: the biggest lane always is). */
+void     _iochart_bin_index_set_rest_factor (guint factor);
+
 G_END_DECLS

@@ -33,7 +33,8 @@ typedef struct {
 typedef struct {
   guint32 *count;      /* per process (+1 slot for "no process") */
   guint32 *pos;        /* index in list, valid while count > 0 */
-  GArray  *list;       /* guint32 processes with count > 0 */
+  guint32 *list;       /* processes with count > 0 (room for every one: no regrowing) */
+  guint    len;
   guint    total;
 } ProcSet;
 
@@ -42,7 +43,8 @@ proc_set_init (ProcSet *s, guint n)
 {
   s->count = g_new0 (guint32, n + 1);
   s->pos = g_new0 (guint32, n + 1);
-  s->list = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->list = g_new (guint32, n + 1);
+  s->len = 0;
   s->total = 0;
 }
 
@@ -51,7 +53,7 @@ proc_set_clear (ProcSet *s)
 {
   g_free (s->count);
   g_free (s->pos);
-  g_array_unref (s->list);
+  g_free (s->list);
 }
 
 static void
@@ -59,8 +61,8 @@ proc_set_add (ProcSet *s, guint32 p)
 {
   if (s->count[p]++ == 0)
     {
-      s->pos[p] = s->list->len;
-      g_array_append_val (s->list, p);
+      s->pos[p] = s->len;
+      s->list[s->len++] = p;
     }
   s->total++;
 }
@@ -72,10 +74,9 @@ proc_set_remove (ProcSet *s, guint32 p)
   s->total--;
   if (--s->count[p] == 0)
     {
-      guint32 last = g_array_index (s->list, guint32, s->list->len - 1);
+      guint32 last = s->list[--s->len];
       s->pos[last] = s->pos[p];
-      g_array_index (s->list, guint32, s->pos[p]) = last;
-      g_array_set_size (s->list, s->list->len - 1);
+      s->list[s->pos[p]] = last;
     }
 }
 
@@ -312,8 +313,8 @@ open_episode (Sweep *s, gint64 a)
   s->ep_start = a;
   s->ep_stolen = 0;
   s->fg_dirty = TRUE;
-  for (guint i = 0; i < s->idle->list->len; i++)
-    touch (s, g_array_index (s->idle->list, guint32, i));
+  for (guint i = 0; i < s->idle->len; i++)
+    touch (s, s->idle->list[i]);
 }
 
 /* Books [a, b) where the state is constant. */
@@ -351,9 +352,9 @@ segment (Sweep *s, gint64 a, gint64 b, guint n_fg_flight)
   s->ep_stolen += dt * share;
   if (s->fg_dirty)
     {
-      for (guint i = 0; i < s->fg_out->list->len; i++)
+      for (guint i = 0; i < s->fg_out->len; i++)
         {
-          guint32 p = g_array_index (s->fg_out->list, guint32, i);
+          guint32 p = s->fg_out->list[i];
           if (s->ep_wait_stamp[p] != s->serial)
             {
               s->ep_wait_stamp[p] = s->serial;
@@ -550,9 +551,9 @@ sweep_device (Sweep *s, Cursor *cur, guint device, gint64 beyond_ns)
       if (more)
         segment (s, ts, ev.ts_ns, n_fg_flight);
     }
-  for (guint i = 0; i < idle.list->len; i++)
+  for (guint i = 0; i < idle.len; i++)
     {
-      guint32 p = g_array_index (idle.list, guint32, i);
+      guint32 p = idle.list[i];
       for (guint k = 0; k < idle.count[p]; k++)
         s->idle_stolen[p] += s->F;
     }
