@@ -281,7 +281,9 @@ group_edges (Life *lives, guint n, guint n_groups)
             }
         }
     }
-  qsort (edges->data, edges->len, sizeof (Edge), edge_cmp);
+  /* an empty array's data is NULL, which qsort must not be given */
+  if (edges->len > 1)
+    qsort (edges->data, edges->len, sizeof (Edge), edge_cmp);
   return edges;
 }
 

@@ -257,7 +257,7 @@ _iochart_latency_compute_all (const gint64 *values, gsize n, IochartLatencyGroup
     {
       IochartLatencyGrouping *same = same_as_earlier (groupings, g, n);
 
-      if (same != NULL)
+      if (same != NULL && same->n_groups > 0)
         memcpy (groupings[g].rows, same->rows, same->n_groups * sizeof *same->rows);
     }
 }
