@@ -18,7 +18,9 @@
 #include "record/iochart-live.h"
 
 #define TICK_MS 250                           /* the clock on the state label */
-#define UPDATE_US (90 * G_TIME_SPAN_MILLISECOND)  /* a bit over ten updates a second */
+/* 12.5 updates a second when frames keep up: with frames late by up to a beat (the UI thread
+ * spends about 60 ms of CPU drawing an update) at least ten still land */
+#define UPDATE_US (80 * G_TIME_SPAN_MILLISECOND)
 #define DEFAULT_KEEP_NS (600 * G_GINT64_CONSTANT (1000000000))
 #define DEFAULT_SPAN_NS (10 * G_GINT64_CONSTANT (1000000000))
 
