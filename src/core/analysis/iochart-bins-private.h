@@ -73,6 +73,25 @@ _iochart_bins_column_of (const IochartBins *bins, gint64 ts)
 void     _iochart_bins_add_sector   (IochartBins          *bins,
                                      const IochartRequest *rq);
 
+/* iochart_bins_new_full() in parts that may run at once on several threads (each fills figures
+ * of its own): the bins without lanes, then _walk_sectors (band, latency, sector map),
+ * _walk_strips (throughput, IOPS, in flight) and _walk_lanes (the lanes' cells). */
+IochartBins *_iochart_bins_new_empty   (gint64              from_ns,
+                                        gint64              to_ns,
+                                        guint               n_columns,
+                                        guint               sector_rows,
+                                        IochartLatencyKind  latency_kind);
+void         _iochart_bins_walk_sectors (IochartBins       *bins,
+                                         IochartCapture    *capture,
+                                         int                device);
+void         _iochart_bins_walk_strips (IochartBins        *bins,
+                                        IochartCapture     *capture,
+                                        int                 device);
+void         _iochart_bins_walk_lanes  (IochartBins        *bins,
+                                        IochartCapture     *capture,
+                                        int                 device,
+                                        IochartLanes       *lanes);
+
 /* Tests: how many requests a column a lane must meet to be taken as the device's less the
  * others (0: the biggest lane always is). */
 void     _iochart_bin_index_set_rest_factor (guint factor);
