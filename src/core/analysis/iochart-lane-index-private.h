@@ -27,15 +27,16 @@ void           _iochart_lane_index_each_stream  (const IochartLaneIndex *index,
                                                  IochartLaneStreamFunc   func,
                                                  gpointer                data);
 
-/* TRUE when the outstanding runs were cut by the groups lanes grouped by group_by with these
- * expanded lanes have. */
-gboolean       _iochart_lane_index_has_grouping (const IochartLaneIndex *index,
-                                                 IochartGroupBy          group_by,
-                                                 guint                   n_expand);
-
-/* Adds to lane_ns[lane] the time in [from_ns, to_ns] with I/O of the lane outstanding;
- * lane_of: per group of the index's grouping, its lane or -1. */
+/* Adds to lane_ns[lane] the time in [from_ns, to_ns] with I/O of the lane outstanding, for
+ * lanes grouped as used with group_of (per process, +1 for none: its group; by class: the
+ * class) into n_groups groups; lane_of: per group, its lane or -1. The default grouping's from
+ * the runs built at load; another's from runs built on its first use (a pass over capture's
+ * requests of the device), kept for the next calls. */
 void           _iochart_lane_index_outstanding  (const IochartLaneIndex *index,
+                                                 IochartCapture         *capture,
+                                                 IochartGroupBy          used,
+                                                 const guint32          *group_of,
+                                                 guint                   n_groups,
                                                  const int              *lane_of,
                                                  gint64                  from_ns,
                                                  gint64                  to_ns,

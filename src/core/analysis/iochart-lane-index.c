@@ -23,6 +23,16 @@ typedef struct {
   guint32 *issues;
 } Side;
 
+/* A grouping's time with I/O outstanding, per group: the union of its requests' spans as
+ * disjoint runs by time, with running lengths. */
+typedef struct {
+  IochartGroupBy used;
+  guint32       *group_of;          /* per process (+1: none) */
+  guint          n_groups;
+  guint         *at;                /* n_groups + 1: each group's runs */
+  gint64        *start, *end, *cum;
+} GroupRuns;
+
 /* Issued requests of one class and op by issue time, with running totals. */
 typedef struct {
   guint    first, n;
@@ -52,6 +62,10 @@ struct _IochartLaneIndex {
   guint     *run_at;                /* n_keys + 1: each key's runs */
   gint64    *run_start, *run_end, *run_cum;
   guint      n_runs;
+  guint32   *group_of;              /* the default grouping's, per process (+1: none) */
+  /* another grouping's runs, built when first asked (one kept): each group's own union */
+  GMutex     lock;
+  GroupRuns *other;
 };
 
 static gboolean
@@ -238,14 +252,15 @@ typedef struct {
   guint32 key;
 } Run;
 
-/* Each group's union of its requests' spans (lives sorted by group), then a sweep over the
- * unions' edges: a run wherever the set of groups outstanding stays the same. */
-static GArray *
-group_edges (Life *lives, guint n, guint n_groups)
+typedef void (*UnionFunc) (guint32 group, gint64 a, gint64 b, gpointer data);
+
+/* Calls func with each group's union of its lives' spans, a disjoint run at a time, by group
+ * and then time (lives: sorted by group here). */
+static void
+each_union (Life *lives, guint n, guint n_groups, UnionFunc func, gpointer data)
 {
   g_autofree guint *at = g_new0 (guint, n_groups + 1);
   g_autofree Life *by_group = g_new (Life, MAX (n, 1));
-  GArray *edges = g_array_new (FALSE, FALSE, sizeof (Edge));
 
   for (guint i = 0; i < n; i++)
     at[lives[i].group + 1]++;
@@ -269,10 +284,7 @@ group_edges (Life *lives, guint n, guint n_groups)
               continue;
             }
           if (open)
-            {
-              g_array_append_val (edges, ((Edge) { a, g, 1 }));
-              g_array_append_val (edges, ((Edge) { b, g, 0 }));
-            }
+            func (g, a, b, data);
           if (i < m)
             {
               a = v[i].a;
@@ -281,10 +293,41 @@ group_edges (Life *lives, guint n, guint n_groups)
             }
         }
     }
+}
+
+static void
+add_edges (guint32 group, gint64 a, gint64 b, gpointer data)
+{
+  GArray *edges = data;
+
+  g_array_append_val (edges, ((Edge) { a, group, 1 }));
+  g_array_append_val (edges, ((Edge) { b, group, 0 }));
+}
+
+/* Each group's union of its requests' spans, then a sweep over the unions' edges: a run
+ * wherever the set of groups outstanding stays the same. */
+static GArray *
+group_edges (Life *lives, guint n, guint n_groups)
+{
+  GArray *edges = g_array_new (FALSE, FALSE, sizeof (Edge));
+
+  each_union (lives, n, n_groups, add_edges, edges);
   /* an empty array's data is NULL, which qsort must not be given */
   if (edges->len > 1)
     qsort (edges->data, edges->len, sizeof (Edge), edge_cmp);
   return edges;
+}
+
+/* Instants and backward spans add no outstanding time: keeps the rest, returns how many. */
+static guint
+keep_spans (Life *lives, guint n)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (lives[i].b > lives[i].a)
+      lives[kept++] = lives[i];
+  return kept;
 }
 
 static void
@@ -296,12 +339,8 @@ build_runs (IochartLaneIndex *self, Life *lives, guint n)
   g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) key_at = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GHashTable) keys = g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
-  guint kept = 0;
+  guint kept = keep_spans (lives, n);
 
-  /* instants add no outstanding time */
-  for (guint i = 0; i < n; i++)
-    if (lives[i].b > lives[i].a)
-      lives[kept++] = lives[i];
   edges = group_edges (lives, kept, self->n_groups);
   g_array_append_val (key_at, (guint) { 0 });
   for (guint i = 0; i < edges->len;)
@@ -381,6 +420,81 @@ build_runs (IochartLaneIndex *self, Life *lives, guint n)
   }
 }
 
+static void
+group_runs_free (GroupRuns *gr)
+{
+  if (gr == NULL)
+    return;
+  g_free (gr->group_of);
+  g_free (gr->at);
+  g_free (gr->start);
+  g_free (gr->end);
+  g_free (gr->cum);
+  g_free (gr);
+}
+
+typedef struct {
+  GArray  *start, *end, *cum;
+  guint   *at;
+  guint32  group;          /* the group being added, and its first run */
+  guint    first;
+} RunsFill;
+
+static void
+add_group_run (guint32 group, gint64 a, gint64 b, gpointer data)
+{
+  RunsFill *f = data;
+  guint n = f->start->len;
+  gint64 cum;
+
+  if (n == 0 || group != f->group)
+    {
+      f->group = group;
+      f->first = n;
+    }
+  cum = (n > f->first ? g_array_index (f->cum, gint64, n - 1) : 0) + (b - a);
+  g_array_append_val (f->start, a);
+  g_array_append_val (f->end, b);
+  g_array_append_val (f->cum, cum);
+  f->at[group + 1] = n + 1;
+}
+
+/* A grouping's runs: one pass over the device's requests, each group's union of their spans. */
+static GroupRuns *
+group_runs_new (IochartCapture *capture, int device, IochartGroupBy used, const guint32 *group_of,
+                guint n_groups)
+{
+  GroupRuns *gr = g_new0 (GroupRuns, 1);
+  guint n_rq = iochart_capture_get_n_requests (capture), n_proc = iochart_capture_get_n_processes (capture);
+  g_autoptr(GArray) lives = g_array_new (FALSE, FALSE, sizeof (Life));
+  RunsFill f = { g_array_new (FALSE, FALSE, sizeof (gint64)), g_array_new (FALSE, FALSE, sizeof (gint64)),
+                 g_array_new (FALSE, FALSE, sizeof (gint64)), NULL, 0, 0 };
+
+  gr->used = used;
+  gr->group_of = g_memdup2 (group_of, (n_proc + 1) * sizeof (guint32));
+  gr->n_groups = n_groups;
+  gr->at = f.at = g_new0 (guint, n_groups + 1);
+  for (guint i = 0; i < n_rq; i++)
+    {
+      IochartRequest rq;
+      Life l = { 0 };
+
+      iochart_capture_get_request (capture, i, &rq);
+      if (rq.device != device || !_iochart_lanes_request_span (&rq, &l.a, &l.b))
+        continue;
+      l.group = used == IOCHART_GROUP_CLASS ? MIN (rq.klass, NC - 1) : group_of[MIN (rq.process, n_proc)];
+      g_array_append_val (lives, l);
+    }
+  each_union ((Life *) lives->data, keep_spans ((Life *) lives->data, lives->len), n_groups, add_group_run, &f);
+  /* groups with no run start where the one before them ended */
+  for (guint g = 0; g < n_groups; g++)
+    gr->at[g + 1] = MAX (gr->at[g + 1], gr->at[g]);
+  gr->start = (gint64 *) g_array_free (f.start, FALSE);
+  gr->end = (gint64 *) g_array_free (f.end, FALSE);
+  gr->cum = (gint64 *) g_array_free (f.cum, FALSE);
+  return gr;
+}
+
 IochartLaneIndex *
 iochart_lane_index_new (IochartCapture *capture, int device)
 {
@@ -388,7 +502,7 @@ iochart_lane_index_new (IochartCapture *capture, int device)
   guint n_rq = iochart_capture_get_n_requests (capture);
   guint n_proc = iochart_capture_get_n_processes (capture);
   g_autofree guint *slot = g_new0 (guint, (gsize) (n_proc + 1) * NC + 1);
-  g_autofree guint32 *group_of = NULL;
+  guint32 *group_of;
   g_autofree Life *lives = NULL;
   g_autofree Issue *issues = NULL;
   guint n_bucket[NC][IOCHART_N_OPS] = { { 0 } };
@@ -398,7 +512,8 @@ iochart_lane_index_new (IochartCapture *capture, int device)
   self->n_processes = n_proc;
   self->n_capture_requests = n_rq;
   self->asked = IOCHART_GROUP_TREE;
-  group_of = _iochart_lanes_group_of (capture, self->asked, &self->used, &self->n_groups);
+  g_mutex_init (&self->lock);
+  self->group_of = group_of = _iochart_lanes_group_of (capture, self->asked, &self->used, &self->n_groups);
 
   /* first pass: how many requests each stream and bucket holds */
   for (guint i = 0; i < n_rq; i++)
@@ -500,6 +615,9 @@ iochart_lane_index_free (IochartLaneIndex *index)
   g_free (index->run_start);
   g_free (index->run_end);
   g_free (index->run_cum);
+  g_free (index->group_of);
+  group_runs_free (index->other);
+  g_mutex_clear (&index->lock);
   g_free (index);
 }
 
@@ -538,8 +656,7 @@ gboolean
 iochart_lane_index_serves (const IochartLaneIndex *index, IochartCapture *capture, const IochartLanesOptions *options)
 {
   return index != NULL && options->device >= 0 && index->device == options->device &&
-         iochart_lane_index_covers (index, capture) &&
-         _iochart_lane_index_has_grouping (index, options->group_by, options->n_expand);
+         iochart_lane_index_covers (index, capture);
 }
 
 /* First position of [lo, hi) whose t is > x (after: TRUE) or >= x. */
@@ -588,35 +705,35 @@ _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, 
     }
 }
 
-gboolean
-_iochart_lane_index_has_grouping (const IochartLaneIndex *index, IochartGroupBy group_by, guint n_expand)
+/* The time of runs [lo, hi) (disjoint, by time, cum their running lengths) within [from, to]. */
+static gint64
+runs_within (const gint64 *start, const gint64 *end, const gint64 *cum, guint lo, guint hi, gint64 from, gint64 to)
 {
-  return group_by == index->asked && (index->used != IOCHART_GROUP_TREE || n_expand == 0);
+  guint i, j;
+
+  if (lo == hi || start[lo] >= to || end[hi - 1] <= from)
+    return 0;
+  i = search (end, lo, hi, from, TRUE);       /* first ending after from */
+  j = search (start, lo, hi, to, FALSE);      /* first starting at to or later */
+  if (i >= j)
+    return 0;
+  /* the runs met, less what lies outside the range (no bound: no subtraction to overflow) */
+  return cum[j - 1] - (i > lo ? cum[i - 1] : 0) - (MAX (start[i], from) - start[i]) -
+         (end[j - 1] - MIN (end[j - 1], to));
 }
 
-void
-_iochart_lane_index_outstanding (const IochartLaneIndex *index, const int *lane_of, gint64 from_ns,
-                                 gint64 to_ns, gint64 *lane_ns)
+/* The default grouping's runs, filed by the set of groups outstanding: a lane's time is a sum
+ * over the sets holding one of its groups, whatever folds into it. */
+static void
+outstanding_by_set (const IochartLaneIndex *index, const int *lane_of, gint64 from, gint64 to, gint64 *lane_ns)
 {
-  gint64 from = known (from_ns) ? from_ns : G_MININT64 + 1;
-  gint64 to = known (to_ns) ? to_ns : G_MAXINT64;
   g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (int));
 
   for (guint k = 0; k < index->n_keys; k++)
     {
-      guint lo = index->run_at[k], hi = index->run_at[k + 1], i, j;
-      gint64 ns;
+      gint64 ns = runs_within (index->run_start, index->run_end, index->run_cum, index->run_at[k],
+                               index->run_at[k + 1], from, to);
 
-      if (lo == hi || index->run_start[lo] >= to || index->run_end[hi - 1] <= from)
-        continue;
-      i = search (index->run_end, lo, hi, from, TRUE);       /* first ending after from */
-      j = search (index->run_start, lo, hi, to, FALSE);      /* first starting at to or later */
-      if (i >= j)
-        continue;
-      /* the runs met, less what lies outside the range (no bound: no subtraction to overflow) */
-      ns = index->run_cum[j - 1] - (i > lo ? index->run_cum[i - 1] : 0) -
-           (MAX (index->run_start[i], from) - index->run_start[i]) -
-           (index->run_end[j - 1] - MIN (index->run_end[j - 1], to));
       if (ns <= 0)
         continue;
       /* a lane holding several of the set's groups has the time once */
@@ -634,6 +751,98 @@ _iochart_lane_index_outstanding (const IochartLaneIndex *index, const int *lane_
           lane_ns[lane] += ns;
         }
     }
+}
+
+typedef struct {
+  gint64 a, b;
+  int    lane;
+} Piece;
+
+static int
+piece_cmp (const void *x, const void *y)
+{
+  const Piece *p = x, *q = y;
+
+  if (p->lane != q->lane)
+    return (p->lane > q->lane) - (p->lane < q->lane);
+  return (p->a > q->a) - (p->a < q->a);
+}
+
+/* Another grouping's runs, each group's own: a lane of one group takes its time in two
+ * searches; a lane of several (the folded "others") the union of their runs in the range. */
+static void
+outstanding_by_group (const GroupRuns *gr, const int *lane_of, gint64 from, gint64 to, gint64 *lane_ns)
+{
+  int n_lanes = 0;
+  g_autofree guint *groups_in = NULL;
+  g_autoptr(GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+
+  for (guint g = 0; g < gr->n_groups; g++)
+    n_lanes = MAX (n_lanes, lane_of[g] + 1);
+  groups_in = g_new0 (guint, n_lanes + 1);
+  for (guint g = 0; g < gr->n_groups; g++)
+    if (lane_of[g] >= 0 && gr->at[g + 1] > gr->at[g])
+      groups_in[lane_of[g]]++;
+  for (guint g = 0; g < gr->n_groups; g++)
+    {
+      int lane = lane_of[g];
+      guint lo = gr->at[g], hi = gr->at[g + 1];
+
+      if (lane < 0 || lo == hi)
+        continue;
+      if (groups_in[lane] == 1)
+        {
+          lane_ns[lane] += runs_within (gr->start, gr->end, gr->cum, lo, hi, from, to);
+          continue;
+        }
+      if (gr->start[lo] >= to || gr->end[hi - 1] <= from)
+        continue;
+      for (guint i = search (gr->end, lo, hi, from, TRUE); i < hi && gr->start[i] < to; i++)
+        {
+          Piece p = { MAX (gr->start[i], from), MIN (gr->end[i], to), lane };
+
+          if (p.b > p.a)
+            g_array_append_val (pieces, p);
+        }
+    }
+  if (pieces->len > 1)
+    qsort (pieces->data, pieces->len, sizeof (Piece), piece_cmp);
+  for (guint i = 0; i < pieces->len;)
+    {
+      Piece cur = g_array_index (pieces, Piece, i++);
+
+      for (; i < pieces->len && g_array_index (pieces, Piece, i).lane == cur.lane &&
+             g_array_index (pieces, Piece, i).a <= cur.b; i++)
+        cur.b = MAX (cur.b, g_array_index (pieces, Piece, i).b);
+      lane_ns[cur.lane] += cur.b - cur.a;
+    }
+}
+
+void
+_iochart_lane_index_outstanding (const IochartLaneIndex *index, IochartCapture *capture, IochartGroupBy used,
+                                 const guint32 *group_of, guint n_groups, const int *lane_of, gint64 from_ns,
+                                 gint64 to_ns, gint64 *lane_ns)
+{
+  IochartLaneIndex *self = (IochartLaneIndex *) index;   /* the other grouping's runs: a cache */
+  gint64 from = known (from_ns) ? from_ns : G_MININT64 + 1;
+  gint64 to = known (to_ns) ? to_ns : G_MAXINT64;
+  gsize of_size = (index->n_processes + 1) * sizeof (guint32);
+
+  if (used == index->used && n_groups == index->n_groups && memcmp (group_of, index->group_of, of_size) == 0)
+    {
+      outstanding_by_set (index, lane_of, from, to, lane_ns);
+      return;
+    }
+  /* built when first asked (the app's lanes are laid out in a worker), kept for the next frames */
+  g_mutex_lock (&self->lock);
+  if (self->other == NULL || self->other->used != used || self->other->n_groups != n_groups ||
+      memcmp (self->other->group_of, group_of, of_size) != 0)
+    {
+      group_runs_free (self->other);
+      self->other = group_runs_new (capture, index->device, used, group_of, n_groups);
+    }
+  outstanding_by_group (self->other, lane_of, from, to, lane_ns);
+  g_mutex_unlock (&self->lock);
 }
 
 void

@@ -9,7 +9,9 @@
  * - time with I/O outstanding: the device's timeline cut where the set of groups (of the default
  *   grouping, iochart_lanes_new's group by tree) with I/O outstanding changes, each run filed
  *   under its set with running lengths, so that a lane's outstanding time (or the "others"
- *   lane's, whatever folds into it) is a sum over the sets met, each one two searches;
+ *   lane's, whatever folds into it) is a sum over the sets met, each one two searches; another
+ *   grouping (by pid, name, parent or class, or lanes expanded) gets each group's own runs,
+ *   built on its first use and kept;
  * - per class and operation, issue times with running counts and bytes: the legend's counts
  *   (iochart_counts_compute's) of any range.
  * Every figure equals the walk over every request.
@@ -39,7 +41,7 @@ gboolean          iochart_lane_index_covers        (const IochartLaneIndex *inde
                                                     IochartCapture         *capture);
 
 /* TRUE when iochart_lanes_new (capture, options) takes its figures from the index (options->index
- * may be unset): the same device, and the grouping the outstanding runs were cut by. */
+ * may be unset): the same device, the capture as it was indexed; any grouping. */
 gboolean          iochart_lane_index_serves        (const IochartLaneIndex *index,
                                                     IochartCapture         *capture,
                                                     const IochartLanesOptions *options);
