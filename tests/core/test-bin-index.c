@@ -7,6 +7,7 @@
 #include "analysis/iochart-bin-index.h"
 #include "analysis/iochart-bins.h"
 #include "analysis/iochart-bins-private.h"
+#include "analysis/iochart-lane-index-private.h"
 #include "analysis/iochart-steal.h"
 #include "analysis/iochart-summary.h"
 
@@ -196,7 +197,7 @@ test_lane_groupings (void)
             check_expand = g + 1 == G_N_ELEMENTS (groups) ? expand : NULL;
             check_n_expand = check_expand ? n_expand : 0;
             /* the biggest lane as the device's less the others, or every lane summed */
-            _iochart_bin_index_set_rest_factor (top >= 2 ? 0 : G_MAXUINT);
+            _iochart_lane_index_set_rest_factor (top >= 2 ? 0 : G_MAXUINT);
             check_range (c, index, 0, start, end, 700, IOCHART_LATENCY_Q2C);
             for (guint t = 0; t < 10; t++)
               {
@@ -211,7 +212,7 @@ test_lane_groupings (void)
   check_top_n = 12;
   check_expand = NULL;
   check_n_expand = 0;
-  _iochart_bin_index_set_rest_factor (2000);
+  _iochart_lane_index_set_rest_factor (2000);
 }
 
 /* Over 8,192 requests in a range the sector band is decided on a sample: the index takes the

@@ -3,6 +3,7 @@
 
 #include "iochart-lane-index.h"
 #include "iochart-lanes.h"
+#include "iochart-bins.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +42,29 @@ void           _iochart_lane_index_outstanding  (const IochartLaneIndex *index,
                                                  gint64                  from_ns,
                                                  gint64                  to_ns,
                                                  gint64                 *lane_ns);
+
+/* What the lanes' strips ask of the device as a whole (the bin index's running sums), for the
+ * lane taken as the device's less the others: its time queued per column of bins, every class
+ * (added to cols); and per edge T[0..n] its requests of each class started before the edge, and
+ * ended before it. */
+typedef struct {
+  void          (*wait)   (gconstpointer data, const IochartBins *bins, double *cols);
+  void          (*counts) (gconstpointer data, const gint64 *T, guint n,
+                           gint64 (*started)[IOCHART_N_CLASSES], gint64 (*ended)[IOCHART_N_CLASSES]);
+  gconstpointer   data;
+} IochartLaneDevice;
+
+/* iochart_bin_index_fill_lanes: the lanes' strips of bins from the streams, a few searches per
+ * column each; the lane of the most requests (the folded "others") as the device's less the
+ * rest. */
+void           _iochart_lane_index_fill_strips  (const IochartLaneIndex *index,
+                                                 IochartBins            *bins,
+                                                 IochartLanes           *lanes,
+                                                 const IochartLaneDevice *device);
+
+/* Tests: how many requests a column a lane must meet to be taken as the device's less the
+ * others (0: the biggest lane always is). */
+void           _iochart_lane_index_set_rest_factor (guint factor);
 
 /* iochart-lanes.c: the group of every process (and a last one for none) for group_by with no
  * lane expanded, the grouping it fell back to, and the number of groups. */
