@@ -28,6 +28,14 @@ void           _iochart_lane_index_each_stream  (const IochartLaneIndex *index,
                                                  IochartLaneStreamFunc   func,
                                                  gpointer                data);
 
+/* A copy of _iochart_lanes_group_of (capture, group_by, used, n_groups) when group_by is the
+ * grouping the index was built with (it keeps it: a frame need not group the processes again),
+ * else NULL. */
+guint32       *_iochart_lane_index_group_of     (const IochartLaneIndex *index,
+                                                 IochartGroupBy          group_by,
+                                                 IochartGroupBy         *used,
+                                                 guint                  *n_groups);
+
 /* Adds to lane_ns[lane] the time in [from_ns, to_ns] with I/O of the lane outstanding, for
  * lanes grouped as used with group_of (per process, +1 for none: its group; by class: the
  * class) into n_groups groups; lane_of: per group, its lane or -1. The default grouping's from

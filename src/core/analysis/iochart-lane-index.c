@@ -859,6 +859,18 @@ _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, 
     }
 }
 
+guint32 *
+_iochart_lane_index_group_of (const IochartLaneIndex *index, IochartGroupBy group_by, IochartGroupBy *used,
+                              guint *n_groups)
+{
+  if (group_by != index->asked)
+    return NULL;
+  *used = index->used;
+  *n_groups = index->n_groups;
+  return g_memdup2 (index->group_of, (index->n_processes + 1) * sizeof (guint32));
+}
+
+/* The time of runs [lo, hi) (disjoint, by time, cum their running lengths) within [from, to]. */
 static gint64
 runs_within (const gint64 *start, const gint64 *end, const gint64 *cum, guint lo, guint hi, gint64 from, gint64 to)
 {
@@ -1124,13 +1136,19 @@ ramps_clear (Ramps *r)
   g_free (r->part);
 }
 
-/* The column of a (relative to from, in [0, x[n])), found by a search: a stream's first
- * entry in the range may sit anywhere in it. */
+/* The column of a (relative to from, in [0, x[n])) from column c on (x[c] <= a): galloping, as a
+ * stream's next time in the range is near or far. */
 static guint
-edge_below_x (const Edges *e, double a)
+edge_below_x (const Edges *e, guint c, double a)
 {
-  guint lo = 0, hi = e->n - 1;
+  guint lo = c, hi, step = 1;
 
+  while (lo + step < e->n && e->x[lo + step] <= a)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step, e->n) - 1;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo + 1) / 2;
@@ -1142,12 +1160,18 @@ edge_below_x (const Edges *e, double a)
   return lo;
 }
 
-/* The column whose integer edges hold t (in [T[0], T[n])). */
+/* The column whose integer edges hold t (in [T[c], T[n])), the same way. */
 static guint
-edge_below_t (const Edges *e, gint64 t)
+edge_below_t (const Edges *e, guint c, gint64 t)
 {
-  guint lo = 0, hi = e->n - 1;
+  guint lo = c, hi, step = 1;
 
+  while (lo + step < e->n && e->T[lo + step] <= t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step, e->n) - 1;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo + 1) / 2;
@@ -1249,12 +1273,12 @@ ramps_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edges
         }
       return;
     }
-  for (guint i = p, c = edge_below_x (e, q > p ? (double) (t[p] - e->from) : 0); i < q; i++)
+  for (guint i = p, c = 0; i < q; i++)
     {
       double a = (double) (t[i] - e->from);
 
-      while (e->x[c + 1] <= a)
-        c++;
+      if (e->x[c + 1] <= a)
+        c = edge_below_x (e, c + 1, a);
       r->d[c + 1] += sign;
       r->part[c] += sign * (e->x[c + 1] - a);
     }
@@ -1282,10 +1306,10 @@ counts_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edge
         }
       return;
     }
-  for (guint i = p, c = q > p ? edge_below_t (e, t[p]) : 0; i < q; i++)
+  for (guint i = p, c = 0; i < q; i++)
     {
-      while (e->T[c + 1] <= t[i])
-        c++;
+      if (e->T[c + 1] <= t[i])
+        c = edge_below_t (e, c + 1, t[i]);
       d[c + 1] += sign;
     }
 }
@@ -1365,13 +1389,21 @@ stream_add (const IochartLaneIndex *index, const Stream *st, const Edges *e, Ram
   counts_add (index, st, T_BIN_DONE, e, 1, counts->ended[st->klass]);
 }
 
-static int
-by_lane (const void *a, const void *b, void *data)
+/* The streams meeting the range (met: n of them, by stream), in place by lane, streams of no
+ * lane first: a counting sort, each lane's in stream order. */
+static void
+sort_by_lane (guint32 *met, guint n, const int *lane_of, guint n_lanes)
 {
-  const int *lane_of = data;
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  g_autofree guint *at = g_new0 (guint, n_lanes + 2);
+  g_autofree guint32 *out = g_new (guint32, MAX (n, 1));
 
-  return lane_of[x] != lane_of[y] ? (lane_of[x] > lane_of[y]) - (lane_of[x] < lane_of[y]) : (x > y) - (x < y);
+  for (guint i = 0; i < n; i++)
+    at[lane_of[met[i]] + 2]++;
+  for (guint l = 0; l <= n_lanes; l++)
+    at[l + 1] += at[l];
+  for (guint i = 0; i < n; i++)
+    out[at[lane_of[met[i]] + 1]++] = met[i];
+  memcpy (met, out, n * sizeof (guint32));
 }
 
 void
@@ -1413,7 +1445,7 @@ _iochart_lane_index_fill_strips (const IochartLaneIndex *index, IochartBins *bin
   for (guint l = 0; l < n_lanes; l++)
     if (meeting[l] > rest_factor * (guint64) n && (rest < 0 || meeting[l] > meeting[rest]))
       rest = (int) l;
-  g_qsort_with_data (order, n_order, sizeof (guint32), by_lane, lane_of);
+  sort_by_lane (order, n_order, lane_of, n_lanes);
 
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     {

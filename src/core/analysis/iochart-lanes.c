@@ -779,13 +779,15 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
   self->lanes = g_array_new (FALSE, FALSE, sizeof (IochartLane));
   g_array_set_clear_func (self->lanes, clear_lane);
 
-  self->group_of = _iochart_lanes_group_of (capture, options->group_by, &self->group_by, &n_groups);
+  indexed = iochart_lane_index_serves (options->index, capture, options);
+  if (!indexed ||
+      !(self->group_of = _iochart_lane_index_group_of (options->index, options->group_by, &self->group_by, &n_groups)))
+    self->group_of = _iochart_lanes_group_of (capture, options->group_by, &self->group_by, &n_groups);
   if (self->group_by == IOCHART_GROUP_TREE && options->n_expand > 0)
     expand_groups (self, options, n_proc, family_of = g_new (guint32, n_proc + 1));
 
   self->n_groups = n_groups;
   groups = g_new0 (Group, n_groups);
-  indexed = iochart_lane_index_serves (options->index, capture, options);
   if (indexed)
     fill_groups_indexed (self, options, groups, n_groups);
   else
