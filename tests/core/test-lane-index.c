@@ -191,6 +191,34 @@ test_samples (void)
     }
 }
 
+/* Real captures of every kind (../shared, when there): the kernel's own request lives. */
+static void
+test_shared (void)
+{
+  static const char * const captures[] = { "hdd-bfq-idle-vs-normal-5s.dat", "blktrace-bfq-idle-vs-normal-3s",
+                                           "hdd-blk-bfq-idle-vs-normal-5s.txt", "seed-bfq-idle-vs-normal.dat" };
+  guint done = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (captures); i++)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("IOCHART_SOURCE_ROOT"), "..", "shared", "captures",
+                                                captures[i], NULL);
+      const char *paths[] = { path, NULL };
+      IochartLoadOptions lo = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(IochartCapture) c = NULL;
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+      c = iochart_load (paths, &lo, &error);
+      g_assert_no_error (error);
+      check_capture (c, i, 20);
+      done++;
+    }
+  if (done == 0)
+    g_test_skip ("no ../shared captures");
+}
+
 /* What the index costs a request: reported, and bounded: 56 bytes for the spans by start and by
  * end, 24 for the issue times, 24 a run of outstanding time (on this capture's sparse requests
  * about one a request, on a busy device far fewer: 80 bytes a request in all on bench/'s). */
@@ -211,6 +239,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lane-index/random-ranges", test_random_ranges);
   g_test_add_func ("/lane-index/samples", test_samples);
+  g_test_add_func ("/lane-index/shared", test_shared);
   g_test_add_func ("/lane-index/size", test_size);
   return g_test_run ();
 }
