@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include "iochart-bin-index.h"
 #include "iochart-bins-private.h"
+#include "iochart-radix-private.h"
+#include "iochart-sector-index.h"
 
 /* Spread series: bytes per class and direction, time in flight, time queued before the issue
  * and (not spread: counted once started) requests, per class. */
@@ -53,34 +55,6 @@ typedef struct {
   guint32 latency[IOCHART_N_LAT_GROUPS][IOCHART_LAT_BUCKETS];
 } DonePrefix;
 
-/* The sector map's requests: the device's data requests with an issue time, by issue time.
- * key: the issue's 48-bit offset from the map's origin, the class in bits 48-50, SM_LIFE when
- * the request has a life (the map counts it), its sample level in bits 52-57; span: the sector
- * (40 bits) and the sectors (24 bits). Per SM_BLOCK of them the least start and greatest end;
- * for each sample level from SM_FIRST_STORED on, the positions of the requests of that level or
- * more, so a range takes its sample without a pass. */
-#define SM_BLOCK        256
-#define SM_FIRST_STORED 3
-#define SM_LEVELS       33
-#define SM_LIFE         (G_GUINT64_CONSTANT (1) << 51)
-#define SM_KLASS(v)     ((guint) ((v) >> 48) & 7)
-#define SM_LEVEL(v)     ((guint) ((v) >> 52) & 63)
-#define SM_SECTOR_BITS  40
-#define SM_START(v)     ((v) & ((G_GUINT64_CONSTANT (1) << SM_SECTOR_BITS) - 1))
-#define SM_END(v)       (SM_START (v) + ((v) >> SM_SECTOR_BITS))
-
-typedef struct {
-  gboolean  usable;
-  gint64    origin_ns;
-  guint     n;
-  guint64  *key;
-  guint64  *span;
-  guint64  *block_min, *block_max;
-  guint32  *sampled[SM_LEVELS];
-  guint     n_sampled[SM_LEVELS];
-  GArray   *loose;           /* guint32 recs of data requests with no issue time */
-} SectorIndex;
-
 /* The lanes' strips: the indexed requests by process and class ("streams"); of each stream the
  * starts, issues and completions, each sorted (offsets from the origin), with running sums every
  * LS_BLOCK entries, so that a stream's time queued or in flight over a column is two searches. */
@@ -118,10 +92,12 @@ struct _IochartBinIndex {
   DonePrefix         *done_prefix;    /* per DONE_BLOCK completions: counts before */
   GArray             *loose;          /* guint32 recs, ascending: see iochart_bin_index_find_all */
   IochartStealEvents *steal;          /* the device's steal events, so a range sweeps only its own */
-  SectorIndex         sm;
+  IochartSectorIndex *sm;             /* the sector map's */
   LaneStreams         ls;
   IochartLaneIndex   *lanes;          /* the device's lane index: lanes and legend counts */
 };
+
+typedef IochartRadixPair Pair;
 
 static gboolean
 known (gint64 ts)
@@ -159,49 +135,6 @@ entry_gaps (const IochartBinIndex *self, const Entry *e, gint64 *wait, gint64 *d
     }
   *wait = e->wait;
   *dur = e->dur;
-}
-
-/* ---- sorting: LSD radix on 16-bit digits of the low `bits` of key ---- */
-
-typedef struct {
-  guint64 key;
-  guint64 value;
-} Pair;
-
-static void
-radix_sort (Pair *a, gsize n, guint bits)
-{
-  g_autofree Pair *tmp = g_new (Pair, MAX (n, 1));
-  g_autofree gsize *count = g_new (gsize, 65536);
-  Pair *src = a, *dst = tmp;
-
-  if (n < 2)
-    return;
-  for (guint shift = 0; shift < bits; shift += 16)
-    {
-      gsize sum = 0;
-
-      memset (count, 0, 65536 * sizeof (gsize));
-      for (gsize i = 0; i < n; i++)
-        count[(src[i].key >> shift) & 0xffff]++;
-      if (count[(src[0].key >> shift) & 0xffff] == n)
-        continue;   /* every key has this digit: nothing to move */
-      for (guint d = 0; d < 65536; d++)
-        {
-          gsize c = count[d];
-          count[d] = sum;
-          sum += c;
-        }
-      for (gsize i = 0; i < n; i++)
-        dst[count[(src[i].key >> shift) & 0xffff]++] = src[i];
-      {
-        Pair *t = src;
-        src = dst;
-        dst = t;
-      }
-    }
-  if (src != a)
-    memcpy (a, src, n * sizeof (Pair));
 }
 
 /* ---- building ---- */
@@ -387,90 +320,6 @@ free_streams (LaneStreams *ls)
     }
 }
 
-/* The sector map's part, from its requests (key and span as SectorIndex keeps them) in any order. */
-static void
-build_sectors (SectorIndex *sm, GArray *pairs)
-{
-  guint n = pairs->len, n_blocks = (n + SM_BLOCK - 1) / SM_BLOCK;
-
-  radix_sort ((Pair *) pairs->data, n, 48);
-  sm->n = n;
-  sm->key = g_new (guint64, MAX (n, 1));
-  sm->span = g_new (guint64, MAX (n, 1));
-  sm->block_min = g_new (guint64, MAX (n_blocks, 1));
-  sm->block_max = g_new0 (guint64, MAX (n_blocks, 1));
-  for (guint b = 0; b < n_blocks; b++)
-    sm->block_min[b] = G_MAXUINT64;
-  for (guint i = 0; i < n; i++)
-    {
-      const Pair *p = &g_array_index (pairs, Pair, i);
-      guint level = SM_LEVEL (p->key);
-
-      sm->key[i] = p->key;
-      sm->span[i] = p->value;
-      sm->block_min[i / SM_BLOCK] = MIN (sm->block_min[i / SM_BLOCK], SM_START (p->value));
-      sm->block_max[i / SM_BLOCK] = MAX (sm->block_max[i / SM_BLOCK], SM_END (p->value));
-      for (guint l = SM_FIRST_STORED; l <= level; l++)
-        sm->n_sampled[l]++;
-    }
-  for (guint l = SM_FIRST_STORED; l < SM_LEVELS; l++)
-    {
-      sm->sampled[l] = g_new (guint32, MAX (sm->n_sampled[l], 1));
-      sm->n_sampled[l] = 0;
-    }
-  for (guint i = 0; i < n; i++)
-    for (guint l = SM_FIRST_STORED; l <= SM_LEVEL (sm->key[i]); l++)
-      sm->sampled[l][sm->n_sampled[l]++] = i;
-}
-
-static void
-free_sectors (SectorIndex *sm)
-{
-  g_free (sm->key);
-  g_free (sm->span);
-  g_free (sm->block_min);
-  g_free (sm->block_max);
-  for (guint l = 0; l < SM_LEVELS; l++)
-    g_free (sm->sampled[l]);
-  g_clear_pointer (&sm->loose, g_array_unref);
-}
-
-static gsize
-sectors_size (const SectorIndex *sm)
-{
-  gsize size = (gsize) sm->n * 2 * sizeof (guint64) + ((gsize) sm->n / SM_BLOCK + 1) * 2 * sizeof (guint64) +
-               (sm->loose ? sm->loose->len * sizeof (guint32) : 0);
-
-  for (guint l = 0; l < SM_LEVELS; l++)
-    size += sm->n_sampled[l] * sizeof (guint32);
-  return size;
-}
-
-/* A data request into the sector map's pairs (or its loose ones); FALSE when it cannot be kept. */
-static gboolean
-add_sector (SectorIndex *sm, GArray *pairs, const IochartRequest *rq, guint32 rec, gboolean life)
-{
-  guint64 nr = rq->bytes / 512;
-  Pair p;
-
-  if (rq->op == IOCHART_OP_FLUSH || rq->bytes == 0)
-    return TRUE;
-  if (rq->sector >> SM_SECTOR_BITS || nr >> (64 - SM_SECTOR_BITS))
-    return FALSE;
-  if (!known (rq->issue_ns))
-    {
-      g_array_append_val (sm->loose, rec);
-      return TRUE;
-    }
-  if ((guint64) (rq->issue_ns - sm->origin_ns) > T48_MASK)
-    return FALSE;
-  p.key = (guint64) (rq->issue_ns - sm->origin_ns) | (guint64) MIN (rq->klass, IOCHART_N_CLASSES - 1) << 48 |
-          (life ? SM_LIFE : 0) | (guint64) _iochart_sector_level (rec) << 52;
-  p.value = rq->sector | nr << SM_SECTOR_BITS;
-  g_array_append_val (pairs, p);
-  return TRUE;
-}
-
 IochartBinIndex *
 iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind latency_kind)
 {
@@ -478,10 +327,9 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   guint n_rq = iochart_capture_get_n_requests (capture);
   g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (Pair));
   g_autoptr(GArray) dones = g_array_new (FALSE, FALSE, sizeof (Pair));
-  g_autoptr(GArray) sector_pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
   g_autofree Entry *raw = NULL;
   g_autofree guint32 *procs = NULL;
-  guint n = 0, n_data = 0;
+  guint n = 0;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
 
@@ -494,9 +342,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   self->longs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   self->origin_ns = G_MAXINT64;
   self->loose = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->sm.usable = TRUE;
-  self->sm.origin_ns = G_MAXINT64;
-  self->sm.loose = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->sm = iochart_sector_index_new ();
 
   /* first pass: the origins, so that offsets fit 48 bits */
   for (guint i = 0; i < n_rq; i++)
@@ -512,14 +358,8 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
           self->origin_ns = MIN (self->origin_ns, start);
           n++;
         }
-      if (rq.op != IOCHART_OP_FLUSH && rq.bytes > 0 && known (rq.issue_ns))
-        {
-          self->sm.origin_ns = MIN (self->sm.origin_ns, rq.issue_ns);
-          n_data++;
-        }
+      iochart_sector_index_see (self->sm, &rq);
     }
-  g_array_set_size (sector_pairs, n_data);
-  g_array_set_size (sector_pairs, 0);
   raw = g_new (Entry, MAX (n, 1));
   procs = g_new (guint32, MAX (n, 1));
   g_array_set_size (starts, n);
@@ -540,8 +380,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
       start = 0;
       if (is_loose (&rq, request_life (&rq, &start, &issue, &done), start))
         g_array_append_val (self->loose, i);
-      if (self->sm.usable)
-        self->sm.usable = add_sector (&self->sm, sector_pairs, &rq, i, request_life (&rq, &start, &issue, &done));
+      iochart_sector_index_add (self->sm, &rq, i, request_life (&rq, &start, &issue, &done));
       if (!request_life (&rq, &start, &issue, &done))
         continue;
       k = MIN (rq.klass, IOCHART_N_CLASSES - 1);
@@ -580,7 +419,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
     }
   self->n = n;
 
-  radix_sort ((Pair *) starts->data, n, 64);
+  _iochart_radix_sort ((Pair *) starts->data, n, 64);
   self->entries = g_new (Entry, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     {
@@ -601,14 +440,13 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   g_clear_pointer (&procs, g_free);
   build_prefix (self);
 
-  radix_sort ((Pair *) dones->data, n, 48);
+  _iochart_radix_sort ((Pair *) dones->data, n, 48);
   self->done = g_new (guint64, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     self->done[i] = g_array_index (dones, Pair, i).value;
   build_done_prefix (self);
   self->steal = iochart_steal_events_new (capture, device);
-  if (self->sm.usable)
-    build_sectors (&self->sm, sector_pairs);
+  iochart_sector_index_finish (self->sm);
   self->lanes = iochart_lane_index_new (capture, device);
 
   if (n == 0)
@@ -636,7 +474,7 @@ iochart_bin_index_unref (IochartBinIndex *index)
   g_free (index->done_prefix);
   g_array_unref (index->loose);
   iochart_steal_events_free (index->steal);
-  free_sectors (&index->sm);
+  iochart_sector_index_free (index->sm);
   free_streams (&index->ls);
   iochart_lane_index_free (index->lanes);
   g_free (index);
@@ -668,7 +506,7 @@ iochart_bin_index_get_size (const IochartBinIndex *index)
          (gsize) (index->n / DONE_BLOCK + 1) * sizeof (DonePrefix) +
          (gsize) index->loose->len * sizeof (guint32) +
          g_hash_table_size (index->longs) * (sizeof (LongSpan) + 32) +
-         iochart_steal_events_get_size (index->steal) + sectors_size (&index->sm) +
+         iochart_steal_events_get_size (index->steal) + iochart_sector_index_get_size (index->sm) +
          (gsize) index->ls.n_streams * sizeof (LaneStream) +
          LS_N * ((gsize) index->n * sizeof (gint64) + ((gsize) index->n / LS_BLOCK + 1) * sizeof (__int128));
 }
@@ -899,6 +737,12 @@ fill_completions (const IochartBinIndex *self, IochartBins *bins)
     }
 }
 
+gboolean
+iochart_bin_index_fill_sectors (const IochartBinIndex *index, IochartBins *bins)
+{
+  return iochart_sector_index_fill (index->sm, index->capture, bins);
+}
+
 void
 iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
 {
@@ -923,158 +767,6 @@ iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
       memcpy (before, after, sizeof after);
     }
   fill_completions (index, bins);
-}
-
-/* ---- the sector map ---- */
-
-/* First of the map's requests issued at or after t. */
-static guint
-sm_lower (const SectorIndex *sm, gint64 t)
-{
-  guint lo = 0, hi = sm->n;
-
-  if (t <= sm->origin_ns)
-    return 0;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if ((gint64) (sm->key[mid] & T48_MASK) < t - sm->origin_ns)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* First of [lo, hi) (issued in the bins' range) whose column is col or later. */
-static guint
-sm_column_lower (const SectorIndex *sm, const IochartBins *bins, guint lo, guint hi, int col)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (_iochart_bins_column_of (bins, sm->origin_ns + (gint64) (sm->key[mid] & T48_MASK)) < col)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* Least start and greatest end of [lo, hi). */
-static void
-sm_extent (const SectorIndex *sm, guint lo, guint hi, guint64 *min, guint64 *max)
-{
-  guint i = lo;
-
-  while (i < hi)
-    {
-      if (i % SM_BLOCK == 0 && i + SM_BLOCK <= hi)
-        {
-          *min = MIN (*min, sm->block_min[i / SM_BLOCK]);
-          *max = MAX (*max, sm->block_max[i / SM_BLOCK]);
-          i += SM_BLOCK;
-          continue;
-        }
-      *min = MIN (*min, SM_START (sm->span[i]));
-      *max = MAX (*max, SM_END (sm->span[i]));
-      i++;
-    }
-}
-
-static void
-sample_append (GArray *sample, guint64 span)
-{
-  IochartSectorSpan s = { SM_START (span), SM_END (span) };
-  g_array_append_val (sample, s);
-}
-
-/* The requests of [lo, hi) of the sample's level or more. */
-static void
-sm_sample (const SectorIndex *sm, guint lo, guint hi, guint level, GArray *sample)
-{
-  if (level < SM_FIRST_STORED)
-    {
-      for (guint i = lo; i < hi; i++)
-        if (SM_LEVEL (sm->key[i]) >= level)
-          sample_append (sample, sm->span[i]);
-      return;
-    }
-  {
-    const guint32 *pos = sm->sampled[MIN (level, SM_LEVELS - 1)];
-    guint n = sm->n_sampled[MIN (level, SM_LEVELS - 1)], a = 0, b = n;
-
-    while (a < b)
-      {
-        guint mid = a + (b - a) / 2;
-        if (pos[mid] < lo)
-          a = mid + 1;
-        else
-          b = mid;
-      }
-    for (; a < n && pos[a] < hi; a++)
-      sample_append (sample, sm->span[pos[a]]);
-  }
-}
-
-gboolean
-iochart_bin_index_fill_sectors (const IochartBinIndex *index, IochartBins *bins)
-{
-  const SectorIndex *sm = &index->sm;
-  g_autoptr(GArray) sample = NULL;
-  guint64 min = G_MAXUINT64, max = 0, seen;
-  guint lo, hi, level, p;
-  IochartCapture *capture = index->capture;
-
-  if (!sm->usable)
-    return FALSE;
-  lo = sm_lower (sm, bins->from_ns);
-  hi = bins->to_ns == G_MAXINT64 ? sm->n : sm_lower (sm, bins->to_ns + 1);
-  hi = MAX (hi, lo);
-  seen = (guint64) (hi - lo) + sm->loose->len;
-  sm_extent (sm, lo, hi, &min, &max);
-  level = _iochart_sector_sample_level (seen);
-  sample = g_array_new (FALSE, FALSE, sizeof (IochartSectorSpan));
-  if (seen >= 100)
-    sm_sample (sm, lo, hi, level, sample);
-  for (guint i = 0; i < sm->loose->len; i++)
-    {
-      guint32 rec = g_array_index (sm->loose, guint32, i);
-      IochartRequest rq;
-
-      iochart_capture_get_request (capture, rec, &rq);
-      min = MIN (min, rq.sector);
-      max = MAX (max, rq.sector + rq.bytes / 512);
-      if (seen >= 100 && _iochart_sector_level (rec) >= level)
-        sample_append (sample, rq.sector | (guint64) (rq.bytes / 512) << SM_SECTOR_BITS);
-    }
-  _iochart_bins_set_band (bins, min, max, seen, sample);
-  if (bins->max_sector == 0)
-    return TRUE;
-
-  /* the cells: a column's requests are a stretch of the issue order */
-  p = lo;
-  for (guint c = 0; c < bins->n_columns; c++)
-    {
-      guint e = c + 1 < bins->n_columns ? sm_column_lower (sm, bins, p, hi, (int) c + 1) : hi;
-
-      for (; p < e; p++)
-        {
-          guint64 v = sm->key[p];
-
-          if (v & SM_LIFE)
-            bins->sectors[SM_KLASS (v)][(gsize) _iochart_bins_sector_row (bins, SM_START (sm->span[p])) *
-                                        bins->n_columns + c]++;
-        }
-    }
-  for (guint i = 0; i < sm->loose->len; i++)
-    {
-      IochartRequest rq;
-
-      iochart_capture_get_request (capture, g_array_index (sm->loose, guint32, i), &rq);
-      _iochart_bins_add_sector (bins, &rq);
-    }
-  return TRUE;
 }
 
 /* ---- the lanes' strips ---- */
