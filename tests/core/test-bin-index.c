@@ -3,51 +3,18 @@
  * flush and unqueued requests on two devices. */
 #include <math.h>
 #include <string.h>
-#include "iochart-capture-private.h"
+#include "synthetic-requests.h"
 #include "analysis/iochart-bin-index.h"
 #include "analysis/iochart-bins.h"
 #include "analysis/iochart-bins-private.h"
+#include "analysis/iochart-lane-index-private.h"
 #include "analysis/iochart-steal.h"
 #include "analysis/iochart-summary.h"
 
-typedef struct {
-  gint64             ts;
-  IochartBlockAction action;
-  guint              rq;
-} Ev;
-
-typedef struct {
-  guint32 dev;
-  guint64 sector;
-  guint32 nr;
-  IochartOp op;
-  gint32  pid;
-  gint32  ioprio;
-} Life;
-
-static int
-ev_cmp (gconstpointer a, gconstpointer b)
+static const char *
+reader_writer (gint32 pid)
 {
-  const Ev *x = a, *y = b;
-
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  if (x->action != y->action)
-    return x->action < y->action ? -1 : 1;
-  return x->rq < y->rq ? -1 : x->rq > y->rq;
-}
-
-/* A duration: mostly tens of µs to ms, some zero, some seconds, a few over 4.3 s. */
-static gint64
-random_span (GRand *r)
-{
-  double u = g_rand_double (r);
-
-  if (u < 0.05)
-    return 0;
-  if (u < 0.08)
-    return g_rand_int_range (r, 1, 6000) * G_GINT64_CONSTANT (1000000);
-  return (gint64) exp (g_rand_double_range (r, log (1000), log (5e7)));
+  return pid % 3 ? "reader" : "writer";
 }
 
 static IochartCapture *
@@ -75,31 +42,14 @@ random_capture (guint32 seed, guint n)
       l->ioprio = klass == 0 ? -1 : (gint32) IOCHART_IOPRIO_MAKE (klass, 4);
       if (queued)
         g_array_append_val (evs, ((Ev) { t, IOCHART_BLOCK_QUEUE, i }));
-      t += random_span (r) / 8;
+      t += random_span (r, 0.03) / 8;
       g_array_append_val (evs, ((Ev) { t, IOCHART_BLOCK_INSERT, i }));
-      t += random_span (r) / 2;
+      t += random_span (r, 0.03) / 2;
       g_array_append_val (evs, ((Ev) { t, IOCHART_BLOCK_ISSUE, i }));
       if (done)
-        g_array_append_val (evs, ((Ev) { t + random_span (r), IOCHART_BLOCK_COMPLETE, i }));
+        g_array_append_val (evs, ((Ev) { t + random_span (r, 0.03), IOCHART_BLOCK_COMPLETE, i }));
     }
-  g_array_sort (evs, ev_cmp);
-  for (guint i = 0; i < evs->len; i++)
-    {
-      const Ev *e = &g_array_index (evs, Ev, i);
-      const Life *l = &lives[e->rq];
-      IochartBlockEvent be = IOCHART_BLOCK_EVENT_INIT;
-
-      be.ts_ns = e->ts;
-      be.dev = l->dev;
-      be.sector = l->sector;
-      be.nr_sector = l->nr;
-      be.op = l->op;
-      be.pid = l->pid;
-      be.comm = l->pid % 3 ? "reader" : "writer";
-      be.comm_len = strlen (be.comm);
-      be.ioprio = e->action == IOCHART_BLOCK_QUEUE ? -1 : l->ioprio;
-      _iochart_builder_block (b, e->action, &be);
-    }
+  feed_events (b, evs, lives, reader_writer);
   return _iochart_builder_finish (b);
 }
 
@@ -143,9 +93,11 @@ assert_same_bins (const IochartBins *got, const IochartBins *want, double scale_
     }
 }
 
-/* How check_range groups its lanes, and how many it keeps (0: every one). */
+/* How check_range groups its lanes, how many it keeps (0: every one), which it expands. */
 static IochartGroupBy check_group = IOCHART_GROUP_TREE;
 static guint check_top_n = 12;
+static const guint32 *check_expand;
+static guint check_n_expand;
 
 static void
 check_range (IochartCapture *c, const IochartBinIndex *index, int device, gint64 from, gint64 to, guint width,
@@ -161,6 +113,8 @@ check_range (IochartCapture *c, const IochartBinIndex *index, int device, gint64
   lo.to_ns = to;
   lo.group_by = check_group;
   lo.top_n = check_top_n;
+  lo.expand = check_expand;
+  lo.n_expand = check_n_expand;
   lanes = iochart_lanes_new (c, &lo);
   want = iochart_bins_new_full (c, device, from, to, width, 37, lanes, kind);
   got = iochart_bins_new_indexed (index, NULL, from, to, width, 37, lanes, kind);
@@ -209,35 +163,56 @@ test_random_ranges (void)
     }
 }
 
-/* Lanes by class, or every process its own lane: the strips still equal the walk's. */
+/* Lanes of every grouping, with a process tree (forks) or without, and the tree's two biggest
+ * lanes expanded: the strips still equal the walk's. */
 static void
 test_lane_groupings (void)
 {
-  g_autoptr(IochartCapture) c = random_capture (4, 3000);
-  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
-  g_autoptr(GRand) r = g_rand_new_with_seed (4);
-  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
-  static const IochartGroupBy groups[] = { IOCHART_GROUP_CLASS, IOCHART_GROUP_PID, IOCHART_GROUP_COMM, IOCHART_GROUP_TREE };
+  static const IochartGroupBy groups[] = { IOCHART_GROUP_CLASS, IOCHART_GROUP_PID, IOCHART_GROUP_COMM,
+                                           IOCHART_GROUP_PARENT, IOCHART_GROUP_TREE, IOCHART_GROUP_TREE };
 
-  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
-    for (guint top = 0; top < 4; top++)
-      {
-        check_group = groups[g];
-        check_top_n = top % 2 ? 3 : 0;
-        /* the biggest lane as the device's less the others, or every lane summed */
-        _iochart_bin_index_set_rest_factor (top >= 2 ? 0 : G_MAXUINT);
-        check_range (c, index, 0, start, end, 700, IOCHART_LATENCY_Q2C);
-        for (guint t = 0; t < 10; t++)
+  for (guint tree = 0; tree < 2; tree++)
+    {
+      g_autoptr(IochartCapture) c = tree ? tree_capture (4, 3000) : random_capture (4, 3000);
+      g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+      g_autoptr(GRand) r = g_rand_new_with_seed (4);
+      gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+      IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+      g_autoptr(IochartLanes) plain = NULL;
+      guint32 expand[2];
+      guint n_expand = 0;
+
+      lo.device = 0;
+      plain = iochart_lanes_new (c, &lo);
+      g_assert_cmpint (iochart_lanes_get_group_by (plain), ==, tree ? IOCHART_GROUP_TREE : IOCHART_GROUP_COMM);
+      for (guint l = 0; l < iochart_lanes_get_n_lanes (plain) && n_expand < 2; l++)
+        if (!iochart_lanes_get_lane (plain, l)->others)
+          expand[n_expand++] = iochart_lanes_get_lane (plain, l)->head;
+      for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+        for (guint top = 0; top < 4; top++)
           {
-            gint64 span = (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
-            gint64 from = start + (gint64) (g_rand_double (r) * (end - start));
+            check_group = groups[g];
+            check_top_n = top % 2 ? 3 : 0;
+            /* the last: the tree's biggest lanes expanded into a lane per process */
+            check_expand = g + 1 == G_N_ELEMENTS (groups) ? expand : NULL;
+            check_n_expand = check_expand ? n_expand : 0;
+            /* the biggest lane as the device's less the others, or every lane summed */
+            _iochart_lane_index_set_rest_factor (top >= 2 ? 0 : G_MAXUINT);
+            check_range (c, index, 0, start, end, 700, IOCHART_LATENCY_Q2C);
+            for (guint t = 0; t < 10; t++)
+              {
+                gint64 span = (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
+                gint64 from = start + (gint64) (g_rand_double (r) * (end - start));
 
-            check_range (c, index, 0, from, from + span, g_rand_int_range (r, 1, 1500), IOCHART_LATENCY_Q2C);
+                check_range (c, index, 0, from, from + span, g_rand_int_range (r, 1, 1500), IOCHART_LATENCY_Q2C);
+              }
           }
-      }
+    }
   check_group = IOCHART_GROUP_TREE;
   check_top_n = 12;
-  _iochart_bin_index_set_rest_factor (2000);
+  check_expand = NULL;
+  check_n_expand = 0;
+  _iochart_lane_index_set_rest_factor (2000);
 }
 
 /* Over 8,192 requests in a range the sector band is decided on a sample: the index takes the

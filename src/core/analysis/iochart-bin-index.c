@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "iochart-bin-index.h"
 #include "iochart-bins-private.h"
+#include "iochart-lane-index-private.h"
 #include "iochart-radix-private.h"
 #include "iochart-sector-index.h"
 
@@ -55,25 +56,6 @@ typedef struct {
   guint32 latency[IOCHART_N_LAT_GROUPS][IOCHART_LAT_BUCKETS];
 } DonePrefix;
 
-/* The lanes' strips: the indexed requests by process and class ("streams"); of each stream the
- * starts, issues and completions, each sorted (offsets from the origin), with running sums every
- * LS_BLOCK entries, so that a stream's time queued or in flight over a column is two searches. */
-#define LS_BLOCK  16
-enum { LS_START, LS_ISSUE, LS_DONE, LS_N };
-
-typedef struct {
-  guint32 process;     /* capture process index, or G_MAXUINT32: none */
-  guint32 klass;
-  guint   first, n;
-} LaneStream;
-
-typedef struct {
-  LaneStream *streams;
-  guint       n_streams;
-  gint64     *t[LS_N];
-  __int128   *sum[LS_N];   /* per LS_BLOCK: the sum of the offsets before */
-} LaneStreams;
-
 struct _IochartBinIndex {
   gint                ref_count;
   IochartCapture     *capture;
@@ -93,8 +75,7 @@ struct _IochartBinIndex {
   GArray             *loose;          /* guint32 recs, ascending: see iochart_bin_index_find_all */
   IochartStealEvents *steal;          /* the device's steal events, so a range sweeps only its own */
   IochartSectorIndex *sm;             /* the sector map's */
-  LaneStreams         ls;
-  IochartLaneIndex   *lanes;          /* the device's lane index: lanes and legend counts */
+  IochartLaneIndex   *lanes;          /* the device's lane index: lanes, strips and legend counts */
 };
 
 typedef IochartRadixPair Pair;
@@ -225,101 +206,6 @@ is_loose (const IochartRequest *rq, gboolean entry, gint64 start)
          (known (rq->insert_ns) && rq->insert_ns < start);
 }
 
-/* ---- the lanes' streams ---- */
-
-static int
-i64_cmp (const void *a, const void *b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return (x > y) - (x < y);
-}
-
-/* From the entries (raw, in capture order) and their processes. */
-static void
-build_streams (IochartBinIndex *self, const Entry *raw, const guint32 *procs, guint n)
-{
-  LaneStreams *ls = &self->ls;
-  guint n_proc = iochart_capture_get_n_processes (self->capture);
-  gsize n_ids = ((gsize) n_proc + 1) * IOCHART_N_CLASSES;
-  g_autofree guint32 *stream_of = g_new (guint32, n_ids);
-  g_autofree guint *at = NULL;
-  g_autofree guint32 *sid = g_new (guint32, MAX (n, 1));
-
-  memset (stream_of, 0xff, n_ids * sizeof (guint32));
-  for (guint i = 0; i < n; i++)
-    {
-      guint k = raw[i].start_flags >> 48 & 7;
-      gsize id = (gsize) MIN (procs[i], n_proc) * IOCHART_N_CLASSES + k;
-
-      if (stream_of[id] == G_MAXUINT32)
-        stream_of[id] = ls->n_streams++;
-      sid[i] = stream_of[id];
-    }
-  ls->streams = g_new0 (LaneStream, MAX (ls->n_streams, 1));
-  for (gsize id = 0; id < n_ids; id++)
-    if (stream_of[id] != G_MAXUINT32)
-      {
-        LaneStream *st = &ls->streams[stream_of[id]];
-        st->process = id / IOCHART_N_CLASSES < n_proc ? (guint32) (id / IOCHART_N_CLASSES) : G_MAXUINT32;
-        st->klass = id % IOCHART_N_CLASSES;
-      }
-  for (guint i = 0; i < n; i++)
-    ls->streams[sid[i]].n++;
-  at = g_new (guint, MAX (ls->n_streams, 1));
-  for (guint j = 0, sum = 0; j < ls->n_streams; j++)
-    {
-      ls->streams[j].first = at[j] = sum;
-      sum += ls->streams[j].n;
-    }
-  for (guint w = 0; w < LS_N; w++)
-    ls->t[w] = g_new (gint64, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 wait, dur, start = entry_start (&raw[i]);
-      guint j = at[sid[i]]++;
-
-      entry_gaps (self, &raw[i], &wait, &dur);
-      ls->t[LS_START][j] = start;
-      ls->t[LS_ISSUE][j] = start + wait;
-      ls->t[LS_DONE][j] = start + wait + dur;
-    }
-  for (guint w = 0; w < LS_N; w++)
-    {
-      __int128 acc = 0;
-
-      /* requests come about in time order: a sort only where a stream is not already sorted */
-      for (guint j = 0; j < ls->n_streams; j++)
-        {
-          gint64 *v = ls->t[w] + ls->streams[j].first;
-          for (guint i = 1; i < ls->streams[j].n; i++)
-            if (v[i] < v[i - 1])
-              {
-                qsort (v, ls->streams[j].n, sizeof *v, i64_cmp);
-                break;
-              }
-        }
-      ls->sum[w] = g_new (__int128, n / LS_BLOCK + 1);
-      for (guint i = 0; i <= n; i++)
-        {
-          if (i % LS_BLOCK == 0)
-            ls->sum[w][i / LS_BLOCK] = acc;
-          if (i < n)
-            acc += ls->t[w][i];
-        }
-    }
-}
-
-static void
-free_streams (LaneStreams *ls)
-{
-  g_free (ls->streams);
-  for (guint w = 0; w < LS_N; w++)
-    {
-      g_free (ls->t[w]);
-      g_free (ls->sum[w]);
-    }
-}
-
 IochartBinIndex *
 iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind latency_kind)
 {
@@ -328,7 +214,6 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (Pair));
   g_autoptr(GArray) dones = g_array_new (FALSE, FALSE, sizeof (Pair));
   g_autofree Entry *raw = NULL;
-  g_autofree guint32 *procs = NULL;
   guint n = 0;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
@@ -361,7 +246,6 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
       iochart_sector_index_see (self->sm, &rq);
     }
   raw = g_new (Entry, MAX (n, 1));
-  procs = g_new (guint32, MAX (n, 1));
   g_array_set_size (starts, n);
   g_array_set_size (dones, n);
   n = 0;
@@ -390,7 +274,6 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
       if (rq.op == IOCHART_OP_WRITE || rq.op == IOCHART_OP_DISCARD)
         flags |= FLAG_WRITE;
       e = &raw[n];
-      procs[n] = rq.process;
       e->start_flags = (guint64) (start - self->origin_ns) | flags << 48;
       e->bytes = rq.bytes;
       e->rec = i;
@@ -435,9 +318,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   /* empty classes start where the one before them ended */
   for (guint c = 1; c <= N_LENGTHS; c++)
     self->class_start[c] = MAX (self->class_start[c], self->class_start[c - 1]);
-  build_streams (self, raw, procs, n);
   g_clear_pointer (&raw, g_free);
-  g_clear_pointer (&procs, g_free);
   build_prefix (self);
 
   _iochart_radix_sort ((Pair *) dones->data, n, 48);
@@ -475,7 +356,6 @@ iochart_bin_index_unref (IochartBinIndex *index)
   g_array_unref (index->loose);
   iochart_steal_events_free (index->steal);
   iochart_sector_index_free (index->sm);
-  free_streams (&index->ls);
   iochart_lane_index_free (index->lanes);
   g_free (index);
 }
@@ -506,9 +386,7 @@ iochart_bin_index_get_size (const IochartBinIndex *index)
          (gsize) (index->n / DONE_BLOCK + 1) * sizeof (DonePrefix) +
          (gsize) index->loose->len * sizeof (guint32) +
          g_hash_table_size (index->longs) * (sizeof (LongSpan) + 32) +
-         iochart_steal_events_get_size (index->steal) + iochart_sector_index_get_size (index->sm) +
-         (gsize) index->ls.n_streams * sizeof (LaneStream) +
-         LS_N * ((gsize) index->n * sizeof (gint64) + ((gsize) index->n / LS_BLOCK + 1) * sizeof (__int128));
+         iochart_steal_events_get_size (index->steal) + iochart_sector_index_get_size (index->sm);
 }
 
 const IochartLaneIndex *
@@ -769,288 +647,29 @@ iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
   fill_completions (index, bins);
 }
 
-/* ---- the lanes' strips ---- */
+/* ---- the lanes' strips: the lane index's, the device's figures from here ---- */
 
 typedef gint64 ClassCounts[IOCHART_N_CLASSES];
 
-/* A lane is taken as the device's less the others once it meets this many requests a column. */
-static guint rest_factor = 2000;
-
-void
-_iochart_bin_index_set_rest_factor (guint factor)
-{
-  rest_factor = factor;
-}
-
-/* A range's columns: real edges as the spread takes them (offsets from the range's start) and
- * integer ones, the first time of each column (offsets from the origin; the last: past the
- * range), as the walk's columns of request instants fall. */
-typedef struct {
-  guint   n;
-  gint64  from;      /* the range's start, from the origin */
-  double *x;         /* n + 1 */
-  gint64 *T;         /* n + 1 */
-} Edges;
-
-static void
-edges_init (Edges *e, const IochartBinIndex *self, const IochartBins *bins)
-{
-  e->n = bins->n_columns;
-  e->from = bins->from_ns - self->origin_ns;
-  e->x = g_new (double, e->n + 1);
-  e->T = g_new (gint64, e->n + 1);
-  for (guint c = 0; c <= e->n; c++)
-    e->x[c] = c * bins->ns_per_column;
-  e->T[0] = bins->from_ns;
-  e->T[e->n] = bins->to_ns + 1;
-  for (guint c = 1; c < e->n; c++)
-    {
-      gint64 t = MIN (bins->from_ns + (gint64) ceil (e->x[c]), bins->to_ns);
-
-      t = MAX (t, e->T[c - 1]);
-      while (t > e->T[c - 1] && _iochart_bins_column_of (bins, t - 1) >= (int) c)
-        t--;
-      while (t < bins->to_ns && _iochart_bins_column_of (bins, t) < (int) c)
-        t++;
-      e->T[c] = t;
-    }
-  for (guint c = 0; c <= e->n; c++)
-    e->T[c] -= self->origin_ns;
-}
-
-static void
-edges_clear (Edges *e)
-{
-  g_free (e->x);
-  g_free (e->T);
-}
-
-/* A column series being summed: column c gets (base + d[0] + ... + d[c]) × its width + part[c]:
- * the entries before it, each adding the column's width, and those in it, each the rest of it. */
-typedef struct {
-  double  base;
-  double *d;         /* n */
-  double *part;      /* n */
-} Ramps;
-
-static void
-ramps_init (Ramps *r, guint n)
-{
-  r->base = 0;
-  r->d = g_new0 (double, n + 1);
-  r->part = g_new0 (double, n + 1);
-}
-
-static void
-ramps_finish (Ramps *r, const Edges *e, double *cols)
-{
-  double count = r->base;
-
-  for (guint c = 0; c < e->n; c++)
-    {
-      count += r->d[c];
-      cols[c] += count * (e->x[c + 1] - e->x[c]) + r->part[c];
-    }
-  r->base = 0;
-  memset (r->d, 0, (e->n + 1) * sizeof (double));
-  memset (r->part, 0, (e->n + 1) * sizeof (double));
-}
-
-static void
-ramps_clear (Ramps *r)
-{
-  g_free (r->d);
-  g_free (r->part);
-}
-
-/* The column of a (relative to from, in [0, x[n])), found by a search: a stream's first
- * entry in the range may sit anywhere in it. */
-static guint
-edge_below_x (const Edges *e, double a)
-{
-  guint lo = 0, hi = e->n - 1;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo + 1) / 2;
-      if (e->x[mid] <= a)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-  return lo;
-}
-
-/* The column whose integer edges hold t (in [T[0], T[n])). */
-static guint
-edge_below_t (const Edges *e, gint64 t)
-{
-  guint lo = 0, hi = e->n - 1;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo + 1) / 2;
-      if (e->T[mid] <= t)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-  return lo;
-}
-
-/* First of t[lo, hi) not before x (relative to from, real). */
-static guint
-lower_x (const gint64 *t, guint lo, guint hi, gint64 from, double x)
-{
-  guint step = 1;
-
-  /* galloping: successive edges are near */
-  while (lo + step < hi && (double) (t[lo + step] - from) < x)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (hi, lo + step + 1);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if ((double) (t[mid] - from) < x)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* First of t[lo, hi) not before T (an integer offset). */
-static guint
-lower_t (const gint64 *t, guint lo, guint hi, gint64 T)
-{
-  guint step = 1;
-
-  while (lo + step < hi && t[lo + step] < T)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (hi, lo + step + 1);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (t[mid] < T)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-static __int128
-sum_before (const LaneStreams *ls, guint w, guint i)
-{
-  __int128 s = ls->sum[w][i / LS_BLOCK];
-
-  for (guint j = i / LS_BLOCK * LS_BLOCK; j < i; j++)
-    s += ls->t[w][j];
-  return s;
-}
-
-/* Adds sign × the ramps of t[lo, hi) (one side of a stream): by a search per edge when many of
- * its entries fall in the range, else by a pass over those. */
-static void
-ramps_add (const LaneStreams *ls, guint w, guint lo, guint hi, const Edges *e, double sign, Ramps *r)
-{
-  const gint64 *t = ls->t[w];
-  guint p = lower_x (t, lo, hi, e->from, 0), q = lower_x (t, p, hi, e->from, e->x[e->n]);
-
-  r->base += sign * (p - lo);
-  if (q - p > 24 * e->n)
-    {
-      guint at = p;
-      __int128 s_at = sum_before (ls, w, p);
-
-      for (guint c = 0; c < e->n && at < q; c++)
-        {
-          guint next = c + 1 < e->n ? lower_x (t, at, q, e->from, e->x[c + 1]) : q;
-          __int128 s_next;
-
-          if (next == at)
-            continue;
-          s_next = sum_before (ls, w, next);
-          r->d[c + 1] += sign * (next - at);
-          /* the entries in the column: each the column's time after it */
-          r->part[c] += sign * ((double) (next - at) * e->x[c + 1] -
-                                (double) (s_next - s_at - (__int128) (next - at) * e->from));
-          at = next;
-          s_at = s_next;
-        }
-      return;
-    }
-  for (guint i = p, c = edge_below_x (e, q > p ? (double) (t[p] - e->from) : 0); i < q; i++)
-    {
-      double a = (double) (t[i] - e->from);
-
-      while (e->x[c + 1] <= a)
-        c++;
-      r->d[c + 1] += sign;
-      r->part[c] += sign * (e->x[c + 1] - a);
-    }
-}
-
-/* Adds #{t[lo, hi) before T[e]} to every edge e's count, as differences: d[0] gets those before
- * the range, d[e] those in column e - 1. */
-static void
-counts_add (const gint64 *t, guint lo, guint hi, const Edges *e, gint64 *d)
-{
-  guint p = lower_t (t, lo, hi, e->T[0]), q = lower_t (t, p, hi, e->T[e->n]);
-
-  d[0] += p - lo;
-  if (q - p > 24 * e->n)
-    {
-      guint at = p;
-
-      for (guint c = 1; c <= e->n; c++)
-        {
-          guint next = c < e->n ? lower_t (t, at, q, e->T[c]) : q;
-          d[c] += next - at;
-          at = next;
-        }
-      return;
-    }
-  for (guint i = p, c = q > p ? edge_below_t (e, t[p]) : 0; i < q; i++)
-    {
-      while (e->T[c + 1] <= t[i])
-        c++;
-      d[c + 1]++;
-    }
-}
-
-/* Requests meeting the range: started before its end, less those ended before its start. */
-static guint
-stream_meeting (const LaneStreams *ls, const LaneStream *st, const Edges *e)
-{
-  guint lo = st->first, hi = st->first + st->n;
-
-  return lower_t (ls->t[LS_START], lo, hi, e->T[e->n]) - lower_t (ls->t[LS_DONE], lo, hi, e->T[0]);
-}
-
 /* Requests of the device (every class) started before each T[e], and ended before it. */
 static void
-device_counts (const IochartBinIndex *self, const Edges *e, ClassCounts *started, ClassCounts *ended)
+device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *started, ClassCounts *ended)
 {
+  const IochartBinIndex *self = data;
   guint at = 0;
 
-  for (guint c = 0; c <= e->n; c++)
+  for (guint c = 0; c <= n; c++)
     {
       double v[N_SERIES];
       DonePrefix before;
       guint lo = at, hi = self->n;
+      gint64 t = T[c] - self->origin_ns;
 
-      integral_at (self, (double) e->T[c], FALSE, v);
+      integral_at (self, (double) t, FALSE, v);
       while (lo < hi)
         {
           guint mid = lo + (hi - lo) / 2;
-          if ((gint64) (self->done[mid] & T48_MASK) < e->T[c])
+          if ((gint64) (self->done[mid] & T48_MASK) < t)
             lo = mid + 1;
           else
             hi = mid;
@@ -1067,181 +686,26 @@ device_counts (const IochartBinIndex *self, const Edges *e, ClassCounts *started
 
 /* Time queued per column, every class (the device's, from the spread series). */
 static void
-device_wait (const IochartBinIndex *self, const Edges *e, double *cols)
+device_wait (gconstpointer data, const IochartBins *bins, double *cols)
 {
+  const IochartBinIndex *self = data;
   double before[N_SERIES], after[N_SERIES];
+  double from = (double) (bins->from_ns - self->origin_ns);
 
-  integral_at (self, (double) e->from, FALSE, before);
-  for (guint c = 0; c < e->n; c++)
+  integral_at (self, from, FALSE, before);
+  for (guint c = 0; c < bins->n_columns; c++)
     {
-      integral_at (self, (double) e->from + e->x[c + 1], FALSE, after);
+      integral_at (self, from + (c + 1) * bins->ns_per_column, FALSE, after);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         cols[c] += after[SERIES_WAIT (k)] - before[SERIES_WAIT (k)];
       memcpy (before, after, sizeof after);
     }
 }
 
-/* A lane's class counts per edge, as differences (see counts_add): started, ended. */
-typedef struct {
-  gint64 *started[IOCHART_N_CLASSES];
-  gint64 *ended[IOCHART_N_CLASSES];
-} LaneCounts;
-
-/* Folds c's differences into the classes each column's requests have, and (when total is not
- * NULL) adds each column's requests to total; clears c. */
-static void
-lane_counts_finish (LaneCounts *c, guint n, guint8 *classes, ClassCounts *total)
-{
-  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-    {
-      gint64 s = c->started[k][0], d = 0;
-
-      for (guint col = 0; col < n; col++)
-        {
-          /* touching col: started by its end, less those ended before it */
-          gint64 touching;
-
-          d += c->ended[k][col];
-          s += c->started[k][col + 1];
-          touching = s - d;
-          if (classes && touching > 0)
-            classes[col] |= 1u << k;
-          if (total)
-            total[col][k] += touching;
-        }
-      memset (c->started[k], 0, (n + 1) * sizeof (gint64));
-      memset (c->ended[k], 0, (n + 1) * sizeof (gint64));
-    }
-}
-
-/* Adds a stream's time queued and in flight, and its class counts. */
-static void
-stream_add (const LaneStreams *ls, const LaneStream *st, const Edges *e, Ramps *wait, Ramps *service,
-            LaneCounts *counts)
-{
-  guint lo = st->first, hi = st->first + st->n;
-
-  ramps_add (ls, LS_START, lo, hi, e, 1, wait);
-  ramps_add (ls, LS_ISSUE, lo, hi, e, -1, wait);
-  ramps_add (ls, LS_ISSUE, lo, hi, e, 1, service);
-  ramps_add (ls, LS_DONE, lo, hi, e, -1, service);
-  counts_add (ls->t[LS_START], lo, hi, e, counts->started[st->klass]);
-  counts_add (ls->t[LS_DONE], lo, hi, e, counts->ended[st->klass]);
-}
-
-static int
-by_lane (const void *a, const void *b, void *data)
-{
-  const int *lane_of = data;
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-
-  return lane_of[x] != lane_of[y] ? (lane_of[x] > lane_of[y]) - (lane_of[x] < lane_of[y]) : (x > y) - (x < y);
-}
-
 void
 iochart_bin_index_fill_lanes (const IochartBinIndex *index, IochartBins *bins, struct _IochartLanes *lanes)
 {
-  const LaneStreams *ls = &index->ls;
-  guint n = bins->n_columns, n_lanes = bins->n_lanes, n_order = 0;
-  int rest = -1;
-  g_autofree int *lane_of = g_new (int, MAX (ls->n_streams, 1));
-  g_autofree guint32 *order = g_new (guint32, MAX (ls->n_streams, 1));
-  g_autofree guint64 *meeting = g_new0 (guint64, n_lanes + 1);
-  g_autofree gint64 *count_mem = g_new0 (gint64, 2 * IOCHART_N_CLASSES * (n + 1));
-  g_autofree double *rest_wait = NULL, *rest_service = NULL, *scratch = NULL;
-  g_autofree ClassCounts *rest_touch = NULL;
-  LaneCounts counts;
-  Edges e;
-  Ramps wait, service;
+  IochartLaneDevice device = { device_wait, device_counts, index };
 
-  if (n_lanes == 0 || index->n == 0)
-    return;
-  edges_init (&e, index, bins);
-  /* each stream meeting the range, by lane */
-  for (guint j = 0; j < ls->n_streams; j++)
-    {
-      IochartRequest rq = { 0 };
-      guint m;
-
-      rq.process = ls->streams[j].process;
-      rq.klass = ls->streams[j].klass;
-      lane_of[j] = iochart_lanes_lane_of_request (lanes, &rq);
-      if ((m = stream_meeting (ls, &ls->streams[j], &e)) == 0)
-        continue;
-      meeting[lane_of[j] >= 0 ? (guint) lane_of[j] : n_lanes] += m;
-      order[n_order++] = j;
-    }
-  /* The lane meeting the most requests (the folded "others", as a rule), when it has so many
-   * that a column's searches over the whole device cost less than its own: the device's less
-   * the other lanes (and the streams of no lane). */
-  for (guint l = 0; l < n_lanes; l++)
-    if (meeting[l] > rest_factor * (guint64) n && (rest < 0 || meeting[l] > meeting[rest]))
-      rest = (int) l;
-  g_qsort_with_data (order, n_order, sizeof (guint32), by_lane, lane_of);
-
-  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-    {
-      counts.started[k] = count_mem + (2 * k) * (n + 1);
-      counts.ended[k] = count_mem + (2 * k + 1) * (n + 1);
-    }
-  ramps_init (&wait, n);
-  ramps_init (&service, n);
-  if (rest >= 0)
-    {
-      rest_wait = g_new0 (double, n);
-      rest_service = g_new0 (double, n);
-      scratch = g_new0 (double, 2 * n);
-      rest_touch = g_new0 (ClassCounts, n);
-    }
-  for (guint i = 0; i < n_order;)
-    {
-      int l = lane_of[order[i]];
-      gboolean drawn = l >= 0;
-
-      if (l == rest || (!drawn && rest < 0))
-        {
-          /* the rest's streams are taken as the device's less the others; no lane's: not drawn */
-          while (i < n_order && lane_of[order[i]] == l)
-            i++;
-          continue;
-        }
-      for (; i < n_order && lane_of[order[i]] == l; i++)
-        stream_add (ls, &ls->streams[order[i]], &e, &wait, &service, &counts);
-      {
-        double *w = drawn ? bins->lane_wait_ns[l] : scratch, *sv = drawn ? bins->lane_service_ns[l] : scratch + n;
-
-        ramps_finish (&wait, &e, w);
-        ramps_finish (&service, &e, sv);
-        lane_counts_finish (&counts, n, drawn ? bins->lane_classes[l] : NULL, rest_touch);
-        for (guint c = 0; rest >= 0 && c < n; c++)
-          {
-            rest_wait[c] += w[c];
-            rest_service[c] += sv[c];
-          }
-      }
-    }
-  if (rest >= 0)
-    {
-      g_autofree ClassCounts *dev_started = g_new0 (ClassCounts, n + 1);
-      g_autofree ClassCounts *dev_ended = g_new0 (ClassCounts, n + 1);
-
-      device_wait (index, &e, bins->lane_wait_ns[rest]);
-      device_counts (index, &e, dev_started, dev_ended);
-      for (guint c = 0; c < n; c++)
-        {
-          double service_all = 0;
-
-          for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-            {
-              service_all += bins->inflight_ns[k][c];
-              if (dev_started[c + 1][k] - dev_ended[c][k] - rest_touch[c][k] > 0)
-                bins->lane_classes[rest][c] |= 1u << k;
-            }
-          bins->lane_wait_ns[rest][c] -= rest_wait[c];
-          bins->lane_service_ns[rest][c] = service_all - rest_service[c];
-        }
-    }
-  ramps_clear (&wait);
-  ramps_clear (&service);
-  edges_clear (&e);
+  _iochart_lane_index_fill_strips (index->lanes, bins, lanes, &device);
 }

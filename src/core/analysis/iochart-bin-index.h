@@ -61,8 +61,8 @@ GArray            *iochart_bin_index_find_all     (const IochartBinIndex *index,
  * option), or NULL. */
 const IochartStealEvents *iochart_bin_index_get_steal_events (const IochartBinIndex *index);
 
-/* The device's lane index (iochart-lane-index.h), built beside the bins' (not counted in
- * iochart_bin_index_get_size). */
+/* The device's lane index (iochart-lane-index.h): lanes, lane strips and legend counts, built
+ * beside the bins' (not counted in iochart_bin_index_get_size). */
 const IochartLaneIndex   *iochart_bin_index_get_lane_index  (const IochartBinIndex *index);
 
 /* Fills the per-column bytes, completions and in-flight figures of bins (allocated, zeroed,
@@ -76,9 +76,9 @@ void               iochart_bin_index_fill         (const IochartBinIndex *index,
 gboolean           iochart_bin_index_fill_sectors (const IochartBinIndex *index,
                                                    IochartBins           *bins);
 /* Fills the lanes' strips of bins (allocated for lanes, zeroed, its in-flight figures filled):
- * per lane, from its processes' streams of starts, issues and completions, a few searches per
- * column each; the lane of the most streams (the folded "others") is the device's less the
- * rest. The walk's figures up to rounding. */
+ * per lane, from the lane index's streams of its processes, a few searches per column each; the
+ * lane of the most requests (the folded "others") is the device's less the rest. The walk's
+ * figures up to rounding. */
 void               iochart_bin_index_fill_lanes   (const IochartBinIndex *index,
                                                    IochartBins           *bins,
                                                    struct _IochartLanes  *lanes);

@@ -96,8 +96,21 @@ void     _iochart_bins_add_sector   (IochartBins          *bins,
  * default, IOCHART_SECTOR_CELLS). */
 void     _iochart_bins_set_sector_cells (guint n);
 
-/* Tests: how many requests a column a lane must meet to be taken as the device's less the
- * others (0: the biggest lane always is). */
-void     _iochart_bin_index_set_rest_factor (guint factor);
+/* A request's life as the bins see it (first of queue, insert or issue, no later than the
+ * issue; the issue; the completion); FALSE when it has none: no issue or completion. */
+static inline gboolean
+_iochart_bins_request_life (const IochartRequest *rq, gint64 *start, gint64 *issue, gint64 *done)
+{
+  gboolean q = rq->queue_ns != IOCHART_TIME_UNKNOWN, i = rq->insert_ns != IOCHART_TIME_UNKNOWN;
+
+  *start = q ? rq->queue_ns : i ? rq->insert_ns : rq->issue_ns;
+  *issue = rq->issue_ns != IOCHART_TIME_UNKNOWN ? rq->issue_ns : *start;
+  *done = rq->complete_ns;
+  if (*done == IOCHART_TIME_UNKNOWN || *issue == IOCHART_TIME_UNKNOWN || *done < *issue)
+    return FALSE;
+  if (*start == IOCHART_TIME_UNKNOWN || *start > *issue)
+    *start = *issue;
+  return TRUE;
+}
 
 G_END_DECLS

@@ -1,29 +1,63 @@
-/* iochart-lane-index.c: running totals per process and class, outstanding runs, issue times */
+/* iochart-lane-index.c: a device's requests per process and class (lanes, lane strips), the
+ * outstanding runs, the issue times (legend counts) */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "iochart-lane-index-private.h"
+#include "iochart-bins-private.h"
 
 #define NC IOCHART_N_CLASSES
+/* Positions per stored running total (of times, and of bytes and issues). */
+#define BLOCK 16
 
-/* One process's requests of one class: entries [first, first + n) of both sides. */
+/* A stream (one process's requests of one class) in four parts: every request with a lane span
+ * (the lanes'), those with a life as the bins see it (the strips'), and the rare ones whose bin
+ * life is not their lane span: that span (odd) and their bin life if any (odd_bin). The strips
+ * take lane spans less the odd ones plus the odd bin lives, so that both share one copy. */
+enum { PART_LANE, PART_BIN, PART_ODD, PART_ODD_BIN, N_PARTS };
+
+/* The times kept, each sorted within a stream's part: the lane spans' starts and ends, the bin
+ * lives' issues, the odd spans' starts and ends, the odd bin lives' starts and completions. */
+enum { T_START, T_END, T_ISSUE, T_ODD_START, T_ODD_END, T_BIN_START, T_BIN_DONE, N_TIMES };
+static const guint8 part_of[N_TIMES] = { PART_LANE, PART_LANE, PART_BIN, PART_ODD, PART_ODD, PART_ODD_BIN,
+                                         PART_ODD_BIN };
+
 typedef struct {
-  guint32 process;
+  guint32 process;     /* capture process index, or the capture's n_processes: none */
   guint32 klass;
-  guint   first;
-  guint   n;
+  guint   first[N_PARTS], n[N_PARTS];
   gint64  min_a, max_b;
 } Stream;
 
-/* Entries of every stream, each stream's ascending by t: by start (ext: the greatest end up to
- * here) or by end (ext: the least start from here on). Running totals include the entry. */
 typedef struct {
-  gint64  *t;
-  gint64  *ext;
-  guint64 *bytes;
-  guint32 *issues;
-} Side;
+  gint64   *t;
+  __int128 *sum;       /* per BLOCK positions: the sum of the times before */
+} Times;
 
-/* Issued requests of one class and op by issue time, with running totals. */
+typedef struct {
+  guint64 bytes;       /* bytes × issues */
+  guint32 issues;
+  guint32 count;
+} Totals;
+
+/* Each position's bytes and issues, and per BLOCK positions the totals before. */
+typedef struct {
+  guint32 *bytes;
+  guint8  *issues;
+  Totals  *block;
+} Weights;
+
+/* A grouping's time with I/O outstanding, per group: the union of its requests' spans as
+ * disjoint runs by time, with running lengths. */
+typedef struct {
+  IochartGroupBy used;
+  guint32       *group_of;          /* per process (+1: none) */
+  guint          n_groups;
+  guint         *at;                /* n_groups + 1: each group's runs */
+  gint64        *start, *end, *cum;
+} GroupRuns;
+
+/* Issued requests of one class and op by issue time. */
 typedef struct {
   guint    first, n;
 } Bucket;
@@ -31,16 +65,17 @@ typedef struct {
 struct _IochartLaneIndex {
   int        device;
   guint      n_processes, n_capture_requests;
-  guint      n;                     /* entries: requests with a life */
+  guint      n;                     /* requests with a lane span */
+  guint      n_part[N_PARTS];
   Stream    *streams;
   guint      n_streams;
-  Side       by_start, by_end;
+  Times      times[N_TIMES];
+  gint64    *ext;                   /* by start: the greatest end up to here */
+  Weights    by_start, by_end;      /* the lane spans' bytes and issues, by start and by end */
   /* legend counts */
   Bucket     buckets[NC][IOCHART_N_OPS];
   gint64    *issue_ns;
-  guint64   *issue_bytes;
-  guint32   *issue_issues;
-  guint32   *issue_count;
+  Weights    issue_w;
   guint      n_issued;
   guint64    never_issued;
   /* outstanding runs, filed by the set of groups outstanding in them */
@@ -52,6 +87,10 @@ struct _IochartLaneIndex {
   guint     *run_at;                /* n_keys + 1: each key's runs */
   gint64    *run_start, *run_end, *run_cum;
   guint      n_runs;
+  guint32   *group_of;              /* the default grouping's, per process (+1: none) */
+  /* another grouping's runs, built when first asked (one kept): each group's own union */
+  GMutex     lock;
+  GroupRuns *other;
 };
 
 static gboolean
@@ -64,8 +103,8 @@ known (gint64 ts)
 
 typedef struct {
   gint64  a, b;
-  guint64 bytes;
-  guint32 issues;
+  guint32 bytes;
+  guint8  issues;
   guint32 group;
 } Life;
 
@@ -95,72 +134,121 @@ sort_chunk (Life *v, guint n, gboolean by_b)
       }
 }
 
-static void
-side_alloc (Side *s, guint n)
+static int
+i64_cmp (const void *a, const void *b)
 {
-  s->t = g_new (gint64, MAX (n, 1));
-  s->ext = g_new (gint64, MAX (n, 1));
-  s->bytes = g_new (guint64, MAX (n, 1));
-  s->issues = g_new (guint32, MAX (n, 1));
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
 }
 
 static void
-side_free (Side *s)
+sort_times (gint64 *v, guint n)
 {
-  g_free (s->t);
-  g_free (s->ext);
-  g_free (s->bytes);
-  g_free (s->issues);
+  for (guint i = 1; i < n; i++)
+    if (v[i] < v[i - 1])
+      {
+        qsort (v, n, sizeof *v, i64_cmp);
+        return;
+      }
 }
 
 static void
-fill_stream (IochartLaneIndex *self, Stream *st, Life *lives)
+weights_alloc (Weights *w, guint n)
 {
-  Life *v = lives + st->first;
-  guint64 bytes = 0;
-  guint32 issues = 0;
+  w->bytes = g_new (guint32, MAX (n, 1));
+  w->issues = g_new (guint8, MAX (n, 1));
+  w->block = g_new (Totals, n / BLOCK + 1);
+}
+
+static void
+weights_free (Weights *w)
+{
+  g_free (w->bytes);
+  g_free (w->issues);
+  g_free (w->block);
+}
+
+/* The totals per BLOCK, once every position's own are in. */
+static void
+weights_finish (Weights *w, guint n)
+{
+  Totals t = { 0 };
+
+  for (guint i = 0; i <= n; i++)
+    {
+      if (i % BLOCK == 0)
+        w->block[i / BLOCK] = t;
+      if (i < n)
+        {
+          t.bytes += (guint64) w->bytes[i] * w->issues[i];
+          t.issues += w->issues[i];
+          t.count++;
+        }
+    }
+}
+
+/* The totals of positions [0, i). */
+static Totals
+weights_before (const Weights *w, guint i)
+{
+  Totals t = w->block[i / BLOCK];
+
+  for (guint j = i / BLOCK * BLOCK; j < i; j++)
+    {
+      t.bytes += (guint64) w->bytes[j] * w->issues[j];
+      t.issues += w->issues[j];
+      t.count++;
+    }
+  return t;
+}
+
+static void
+times_finish (Times *ts, guint n)
+{
+  __int128 acc = 0;
+
+  ts->sum = g_new (__int128, n / BLOCK + 1);
+  for (guint i = 0; i <= n; i++)
+    {
+      if (i % BLOCK == 0)
+        ts->sum[i / BLOCK] = acc;
+      if (i < n)
+        acc += ts->t[i];
+    }
+}
+
+/* A stream's lane spans (lives, in its part's order), by start and by end. */
+static void
+fill_lanes_part (IochartLaneIndex *self, Stream *st, Life *lives)
+{
+  guint first = st->first[PART_LANE], n = st->n[PART_LANE];
+  Life *v = lives + first;
   gint64 ext = G_MININT64;
 
-  sort_chunk (v, st->n, FALSE);
-  for (guint i = 0; i < st->n; i++)
+  sort_chunk (v, n, FALSE);
+  for (guint i = 0; i < n; i++)
     {
-      guint j = st->first + i;
-
       ext = MAX (ext, v[i].b);
-      bytes += v[i].bytes;
-      issues += v[i].issues;
-      self->by_start.t[j] = v[i].a;
-      self->by_start.ext[j] = ext;
-      self->by_start.bytes[j] = bytes;
-      self->by_start.issues[j] = issues;
+      self->times[T_START].t[first + i] = v[i].a;
+      self->ext[first + i] = ext;
+      self->by_start.bytes[first + i] = v[i].bytes;
+      self->by_start.issues[first + i] = v[i].issues;
     }
   st->min_a = v[0].a;
   st->max_b = ext;
-  sort_chunk (v, st->n, TRUE);
-  bytes = 0;
-  issues = 0;
-  for (guint i = 0; i < st->n; i++)
+  sort_chunk (v, n, TRUE);
+  for (guint i = 0; i < n; i++)
     {
-      guint j = st->first + i;
-
-      bytes += v[i].bytes;
-      issues += v[i].issues;
-      self->by_end.t[j] = v[i].b;
-      self->by_end.bytes[j] = bytes;
-      self->by_end.issues[j] = issues;
-    }
-  ext = G_MAXINT64;
-  for (guint i = st->n; i-- > 0;)
-    {
-      ext = MIN (ext, v[i].a);
-      self->by_end.ext[st->first + i] = ext;
+      self->times[T_END].t[first + i] = v[i].b;
+      self->by_end.bytes[first + i] = v[i].bytes;
+      self->by_end.issues[first + i] = v[i].issues;
     }
 }
 
 typedef struct {
   gint64  t;
-  guint64 bytes;
-  guint32 issues;
+  guint32 bytes;
+  guint8  issues;
 } Issue;
 
 static int
@@ -173,9 +261,6 @@ issue_cmp (const void *x, const void *y)
 static void
 fill_bucket (IochartLaneIndex *self, const Bucket *bk, Issue *v)
 {
-  guint64 bytes = 0;
-  guint32 issues = 0;
-
   for (guint i = 1; i < bk->n; i++)
     if (v[i].t < v[i - 1].t)
       {
@@ -184,14 +269,9 @@ fill_bucket (IochartLaneIndex *self, const Bucket *bk, Issue *v)
       }
   for (guint i = 0; i < bk->n; i++)
     {
-      guint j = bk->first + i;
-
-      bytes += v[i].bytes;
-      issues += v[i].issues;
-      self->issue_ns[j] = v[i].t;
-      self->issue_bytes[j] = bytes;
-      self->issue_issues[j] = issues;
-      self->issue_count[j] = i + 1;
+      self->issue_ns[bk->first + i] = v[i].t;
+      self->issue_w.bytes[bk->first + i] = v[i].bytes;
+      self->issue_w.issues[bk->first + i] = v[i].issues;
     }
 }
 
@@ -238,14 +318,15 @@ typedef struct {
   guint32 key;
 } Run;
 
-/* Each group's union of its requests' spans (lives sorted by group), then a sweep over the
- * unions' edges: a run wherever the set of groups outstanding stays the same. */
-static GArray *
-group_edges (Life *lives, guint n, guint n_groups)
+typedef void (*UnionFunc) (guint32 group, gint64 a, gint64 b, gpointer data);
+
+/* Calls func with each group's union of its lives' spans, a disjoint run at a time, by group
+ * and then time (lives: sorted by group here). */
+static void
+each_union (Life *lives, guint n, guint n_groups, UnionFunc func, gpointer data)
 {
   g_autofree guint *at = g_new0 (guint, n_groups + 1);
   g_autofree Life *by_group = g_new (Life, MAX (n, 1));
-  GArray *edges = g_array_new (FALSE, FALSE, sizeof (Edge));
 
   for (guint i = 0; i < n; i++)
     at[lives[i].group + 1]++;
@@ -269,10 +350,7 @@ group_edges (Life *lives, guint n, guint n_groups)
               continue;
             }
           if (open)
-            {
-              g_array_append_val (edges, ((Edge) { a, g, 1 }));
-              g_array_append_val (edges, ((Edge) { b, g, 0 }));
-            }
+            func (g, a, b, data);
           if (i < m)
             {
               a = v[i].a;
@@ -281,10 +359,41 @@ group_edges (Life *lives, guint n, guint n_groups)
             }
         }
     }
+}
+
+static void
+add_edges (guint32 group, gint64 a, gint64 b, gpointer data)
+{
+  GArray *edges = data;
+
+  g_array_append_val (edges, ((Edge) { a, group, 1 }));
+  g_array_append_val (edges, ((Edge) { b, group, 0 }));
+}
+
+/* Each group's union of its requests' spans, then a sweep over the unions' edges: a run
+ * wherever the set of groups outstanding stays the same. */
+static GArray *
+group_edges (Life *lives, guint n, guint n_groups)
+{
+  GArray *edges = g_array_new (FALSE, FALSE, sizeof (Edge));
+
+  each_union (lives, n, n_groups, add_edges, edges);
   /* an empty array's data is NULL, which qsort must not be given */
   if (edges->len > 1)
     qsort (edges->data, edges->len, sizeof (Edge), edge_cmp);
   return edges;
+}
+
+/* Instants and backward spans add no outstanding time: keeps the rest, returns how many. */
+static guint
+keep_spans (Life *lives, guint n)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (lives[i].b > lives[i].a)
+      lives[kept++] = lives[i];
+  return kept;
 }
 
 static void
@@ -296,12 +405,8 @@ build_runs (IochartLaneIndex *self, Life *lives, guint n)
   g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) key_at = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GHashTable) keys = g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
-  guint kept = 0;
+  guint kept = keep_spans (lives, n);
 
-  /* instants add no outstanding time */
-  for (guint i = 0; i < n; i++)
-    if (lives[i].b > lives[i].a)
-      lives[kept++] = lives[i];
   edges = group_edges (lives, kept, self->n_groups);
   g_array_append_val (key_at, (guint) { 0 });
   for (guint i = 0; i < edges->len;)
@@ -381,14 +486,128 @@ build_runs (IochartLaneIndex *self, Life *lives, guint n)
   }
 }
 
+static void
+group_runs_free (GroupRuns *gr)
+{
+  if (gr == NULL)
+    return;
+  g_free (gr->group_of);
+  g_free (gr->at);
+  g_free (gr->start);
+  g_free (gr->end);
+  g_free (gr->cum);
+  g_free (gr);
+}
+
+typedef struct {
+  GArray  *start, *end, *cum;
+  guint   *at;
+  guint32  group;          /* the group being added, and its first run */
+  guint    first;
+} RunsFill;
+
+static void
+add_group_run (guint32 group, gint64 a, gint64 b, gpointer data)
+{
+  RunsFill *f = data;
+  guint n = f->start->len;
+  gint64 cum;
+
+  if (n == 0 || group != f->group)
+    {
+      f->group = group;
+      f->first = n;
+    }
+  cum = (n > f->first ? g_array_index (f->cum, gint64, n - 1) : 0) + (b - a);
+  g_array_append_val (f->start, a);
+  g_array_append_val (f->end, b);
+  g_array_append_val (f->cum, cum);
+  f->at[group + 1] = n + 1;
+}
+
+/* A grouping's runs: one pass over the device's requests, each group's union of their spans. */
+static GroupRuns *
+group_runs_new (IochartCapture *capture, int device, IochartGroupBy used, const guint32 *group_of,
+                guint n_groups)
+{
+  GroupRuns *gr = g_new0 (GroupRuns, 1);
+  guint n_rq = iochart_capture_get_n_requests (capture), n_proc = iochart_capture_get_n_processes (capture);
+  g_autoptr(GArray) lives = g_array_new (FALSE, FALSE, sizeof (Life));
+  RunsFill f = { g_array_new (FALSE, FALSE, sizeof (gint64)), g_array_new (FALSE, FALSE, sizeof (gint64)),
+                 g_array_new (FALSE, FALSE, sizeof (gint64)), NULL, 0, 0 };
+
+  gr->used = used;
+  gr->group_of = g_memdup2 (group_of, (n_proc + 1) * sizeof (guint32));
+  gr->n_groups = n_groups;
+  gr->at = f.at = g_new0 (guint, n_groups + 1);
+  for (guint i = 0; i < n_rq; i++)
+    {
+      IochartRequest rq;
+      Life l = { 0 };
+
+      iochart_capture_get_request (capture, i, &rq);
+      if (rq.device != device || !_iochart_lanes_request_span (&rq, &l.a, &l.b))
+        continue;
+      l.group = used == IOCHART_GROUP_CLASS ? MIN (rq.klass, NC - 1) : group_of[MIN (rq.process, n_proc)];
+      g_array_append_val (lives, l);
+    }
+  each_union ((Life *) lives->data, keep_spans ((Life *) lives->data, lives->len), n_groups, add_group_run, &f);
+  /* groups with no run start where the one before them ended */
+  for (guint g = 0; g < n_groups; g++)
+    gr->at[g + 1] = MAX (gr->at[g + 1], gr->at[g]);
+  gr->start = (gint64 *) g_array_free (f.start, FALSE);
+  gr->end = (gint64 *) g_array_free (f.end, FALSE);
+  gr->cum = (gint64 *) g_array_free (f.cum, FALSE);
+  return gr;
+}
+
+/* The parts of its stream a request with lane span [a, b] goes in (a mask), and its bin life. */
+static guint
+request_parts (const IochartRequest *rq, gint64 a, gint64 b, gint64 *s, gint64 *i, gint64 *d)
+{
+  gboolean bin = _iochart_bins_request_life (rq, s, i, d);
+  guint parts = 1u << PART_LANE | (bin ? 1u << PART_BIN : 0);
+
+  if (!bin || *s != a || *d != b)
+    parts |= 1u << PART_ODD | (bin ? 1u << PART_ODD_BIN : 0);
+  return parts;
+}
+
+/* Puts the request in its stream's parts (put: each part's next position). */
+static void
+put_request (IochartLaneIndex *self, const IochartRequest *rq, Life *lives, guint *put, guint32 group)
+{
+  gint64 a, b, s, i, d;
+  guint parts;
+
+  _iochart_lanes_request_span (rq, &a, &b);
+  parts = request_parts (rq, a, b, &s, &i, &d);
+  lives[put[PART_LANE]++] = (Life) { a, b, rq->bytes, rq->issues, group };
+  if (parts & 1u << PART_BIN)
+    self->times[T_ISSUE].t[put[PART_BIN]++] = i;
+  if (parts & 1u << PART_ODD)
+    {
+      self->times[T_ODD_START].t[put[PART_ODD]] = a;
+      self->times[T_ODD_END].t[put[PART_ODD]++] = b;
+    }
+  if (parts & 1u << PART_ODD_BIN)
+    {
+      self->times[T_BIN_START].t[put[PART_ODD_BIN]] = s;
+      self->times[T_BIN_DONE].t[put[PART_ODD_BIN]++] = d;
+    }
+}
+
 IochartLaneIndex *
 iochart_lane_index_new (IochartCapture *capture, int device)
 {
   IochartLaneIndex *self = g_new0 (IochartLaneIndex, 1);
   guint n_rq = iochart_capture_get_n_requests (capture);
   guint n_proc = iochart_capture_get_n_processes (capture);
-  g_autofree guint *slot = g_new0 (guint, (gsize) (n_proc + 1) * NC + 1);
-  g_autofree guint32 *group_of = NULL;
+  gsize n_ids = ((gsize) n_proc + 1) * NC;
+  g_autofree guint *count = g_new0 (guint, n_ids * N_PARTS);
+  g_autofree guint32 *stream_of = g_new (guint32, n_ids);
+  g_autofree guint *put = NULL;
+  guint32 *group_of;
   g_autofree Life *lives = NULL;
   g_autofree Issue *issues = NULL;
   guint n_bucket[NC][IOCHART_N_OPS] = { { 0 } };
@@ -398,16 +617,18 @@ iochart_lane_index_new (IochartCapture *capture, int device)
   self->n_processes = n_proc;
   self->n_capture_requests = n_rq;
   self->asked = IOCHART_GROUP_TREE;
-  group_of = _iochart_lanes_group_of (capture, self->asked, &self->used, &self->n_groups);
+  g_mutex_init (&self->lock);
+  self->group_of = group_of = _iochart_lanes_group_of (capture, self->asked, &self->used, &self->n_groups);
 
-  /* first pass: how many requests each stream and bucket holds */
-  for (guint i = 0; i < n_rq; i++)
+  /* first pass: how many requests each stream's parts and each bucket hold */
+  for (guint r = 0; r < n_rq; r++)
     {
       IochartRequest rq;
-      gint64 a, b;
-      guint p, k;
+      gint64 a, b, s, i, d;
+      guint k, parts;
+      gsize id;
 
-      iochart_capture_get_request (capture, i, &rq);
+      iochart_capture_get_request (capture, r, &rq);
       if (rq.device != device)
         continue;
       k = MIN (rq.klass, NC - 1);
@@ -420,18 +641,33 @@ iochart_lane_index_new (IochartCapture *capture, int device)
         }
       if (!_iochart_lanes_request_span (&rq, &a, &b))
         continue;
-      p = MIN (rq.process, n_proc);
-      slot[p * NC + k + 1]++;
+      parts = request_parts (&rq, a, b, &s, &i, &d);
+      id = (gsize) MIN (rq.process, n_proc) * NC + k;
+      for (guint p = 0; p < N_PARTS; p++)
+        count[id * N_PARTS + p] += parts >> p & 1;
       self->n++;
     }
-  for (guint s = 0; s < (n_proc + 1) * NC; s++)
-    self->n_streams += slot[s + 1] > 0;
+  for (gsize id = 0; id < n_ids; id++)
+    self->n_streams += count[id * N_PARTS + PART_LANE] > 0;
   self->streams = g_new0 (Stream, MAX (self->n_streams, 1));
-  for (guint s = 0, j = 0; s < (n_proc + 1) * NC; s++)
+  put = g_new (guint, (gsize) MAX (self->n_streams, 1) * N_PARTS);
+  for (gsize id = 0, j = 0; id < n_ids; id++)
     {
-      if (slot[s + 1] > 0)
-        self->streams[j++] = (Stream) { s / NC, s % NC, slot[s], slot[s + 1], 0, 0 };
-      slot[s + 1] += slot[s];
+      Stream *st;
+
+      stream_of[id] = (guint32) j;
+      if (count[id * N_PARTS + PART_LANE] == 0)
+        continue;
+      st = &self->streams[j];
+      st->process = (guint32) (id / NC);
+      st->klass = (guint32) (id % NC);
+      for (guint p = 0; p < N_PARTS; p++)
+        {
+          st->first[p] = put[j * N_PARTS + p] = self->n_part[p];
+          st->n[p] = count[id * N_PARTS + p];
+          self->n_part[p] += st->n[p];
+        }
+      j++;
     }
   for (guint k = 0, at = 0; k < NC; k++)
     for (guint o = 0; o < IOCHART_N_OPS; o++)
@@ -441,42 +677,52 @@ iochart_lane_index_new (IochartCapture *capture, int device)
         n_bucket[k][o] = self->buckets[k][o].first;
       }
 
-  /* second pass: the lives in stream order, the issues in bucket order */
+  /* second pass: the requests in their streams' parts, the issues in their buckets */
   lives = g_new (Life, MAX (self->n, 1));
   issues = g_new (Issue, MAX (self->n_issued, 1));
-  for (guint i = 0; i < n_rq; i++)
+  for (guint t = 0; t < N_TIMES; t++)
+    self->times[t].t = g_new (gint64, MAX (self->n_part[part_of[t]], 1));
+  for (guint r = 0; r < n_rq; r++)
     {
       IochartRequest rq;
       gint64 a, b;
       guint p, k;
-      guint64 bytes;
 
-      iochart_capture_get_request (capture, i, &rq);
+      iochart_capture_get_request (capture, r, &rq);
       if (rq.device != device)
         continue;
       k = MIN (rq.klass, NC - 1);
-      bytes = (guint64) rq.issues * rq.bytes;
       if (rq.issues > 0)
-        issues[n_bucket[k][MIN (rq.op, IOCHART_N_OPS - 1)]++] = (Issue) { rq.issue_ns, bytes, rq.issues };
+        issues[n_bucket[k][MIN (rq.op, IOCHART_N_OPS - 1)]++] = (Issue) { rq.issue_ns, rq.bytes, rq.issues };
       if (!_iochart_lanes_request_span (&rq, &a, &b))
         continue;
       p = MIN (rq.process, n_proc);
-      lives[slot[p * NC + k]++] = (Life) { a, b, bytes, rq.issues,
-                                           self->used == IOCHART_GROUP_CLASS ? k : group_of[p] };
+      put_request (self, &rq, lives, put + (gsize) stream_of[(gsize) p * NC + k] * N_PARTS,
+                   self->used == IOCHART_GROUP_CLASS ? k : group_of[p]);
     }
 
-  side_alloc (&self->by_start, self->n);
-  side_alloc (&self->by_end, self->n);
+  self->ext = g_new (gint64, MAX (self->n, 1));
+  weights_alloc (&self->by_start, self->n);
+  weights_alloc (&self->by_end, self->n);
   for (guint s = 0; s < self->n_streams; s++)
-    fill_stream (self, &self->streams[s], lives);
+    {
+      Stream *st = &self->streams[s];
+
+      fill_lanes_part (self, st, lives);
+      for (guint t = T_ISSUE; t < N_TIMES; t++)
+        sort_times (self->times[t].t + st->first[part_of[t]], st->n[part_of[t]]);
+    }
+  for (guint t = 0; t < N_TIMES; t++)
+    times_finish (&self->times[t], self->n_part[part_of[t]]);
+  weights_finish (&self->by_start, self->n);
+  weights_finish (&self->by_end, self->n);
 
   self->issue_ns = g_new (gint64, MAX (self->n_issued, 1));
-  self->issue_bytes = g_new (guint64, MAX (self->n_issued, 1));
-  self->issue_issues = g_new (guint32, MAX (self->n_issued, 1));
-  self->issue_count = g_new (guint32, MAX (self->n_issued, 1));
+  weights_alloc (&self->issue_w, self->n_issued);
   for (guint k = 0; k < NC; k++)
     for (guint o = 0; o < IOCHART_N_OPS; o++)
       fill_bucket (self, &self->buckets[k][o], issues + self->buckets[k][o].first);
+  weights_finish (&self->issue_w, self->n_issued);
 
   build_runs (self, lives, self->n);
   return self;
@@ -488,18 +734,25 @@ iochart_lane_index_free (IochartLaneIndex *index)
   if (index == NULL)
     return;
   g_free (index->streams);
-  side_free (&index->by_start);
-  side_free (&index->by_end);
+  for (guint t = 0; t < N_TIMES; t++)
+    {
+      g_free (index->times[t].t);
+      g_free (index->times[t].sum);
+    }
+  g_free (index->ext);
+  weights_free (&index->by_start);
+  weights_free (&index->by_end);
   g_free (index->issue_ns);
-  g_free (index->issue_bytes);
-  g_free (index->issue_issues);
-  g_free (index->issue_count);
+  weights_free (&index->issue_w);
   g_free (index->key_at);
   g_free (index->key_groups);
   g_free (index->run_at);
   g_free (index->run_start);
   g_free (index->run_end);
   g_free (index->run_cum);
+  g_free (index->group_of);
+  group_runs_free (index->other);
+  g_mutex_clear (&index->lock);
   g_free (index);
 }
 
@@ -515,14 +768,25 @@ iochart_lane_index_get_n_requests (const IochartLaneIndex *index)
   return index->n;
 }
 
+static gsize
+weights_size (guint n)
+{
+  return (gsize) n * (sizeof (guint32) + sizeof (guint8)) + (n / BLOCK + 1) * sizeof (Totals);
+}
+
 gsize
 iochart_lane_index_get_size (const IochartLaneIndex *index)
 {
-  return sizeof *index + index->n_streams * sizeof (Stream) +
-         2 * (gsize) index->n * (2 * sizeof (gint64) + sizeof (guint64) + sizeof (guint32)) +
-         (gsize) index->n_issued * (sizeof (gint64) + sizeof (guint64) + 2 * sizeof (guint32)) +
-         (index->n_keys + 1) * 2 * sizeof (guint) + index->key_at[index->n_keys] * sizeof (guint32) +
-         (gsize) index->n_runs * 3 * sizeof (gint64);
+  gsize size = sizeof *index + index->n_streams * sizeof (Stream) + (gsize) index->n * sizeof (gint64) +
+               2 * weights_size (index->n) + (gsize) index->n_issued * sizeof (gint64) +
+               weights_size (index->n_issued) + (index->n_processes + 1) * sizeof (guint32) +
+               (index->n_keys + 1) * 2 * sizeof (guint) + index->key_at[index->n_keys] * sizeof (guint32) +
+               (gsize) index->n_runs * 3 * sizeof (gint64);
+
+  for (guint t = 0; t < N_TIMES; t++)
+    size += (gsize) index->n_part[part_of[t]] * sizeof (gint64) +
+            (index->n_part[part_of[t]] / BLOCK + 1) * sizeof (__int128);
+  return size;
 }
 
 gboolean
@@ -538,8 +802,7 @@ gboolean
 iochart_lane_index_serves (const IochartLaneIndex *index, IochartCapture *capture, const IochartLanesOptions *options)
 {
   return index != NULL && options->device >= 0 && index->device == options->device &&
-         iochart_lane_index_covers (index, capture) &&
-         _iochart_lane_index_has_grouping (index, options->group_by, options->n_expand);
+         iochart_lane_index_covers (index, capture);
 }
 
 /* First position of [lo, hi) whose t is > x (after: TRUE) or >= x. */
@@ -563,60 +826,79 @@ _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, 
 {
   gint64 from = known (from_ns) ? from_ns : G_MININT64;
   gint64 to = known (to_ns) ? to_ns : G_MAXINT64;
+  const gint64 *start = index->times[T_START].t, *end = index->times[T_END].t;
 
   for (guint s = 0; s < index->n_streams; s++)
     {
       const Stream *st = &index->streams[s];
-      guint lo = st->first, hi = st->first + st->n, ia, ib;
+      guint lo = st->first[PART_LANE], hi = lo + st->n[PART_LANE], ia, ib;
+      Totals started, ended, lo_started, lo_ended;
       IochartLaneStream out;
 
       /* in view: started by `to`, less those over before `from` (those started by then too) */
       if (st->min_a > to || st->max_b < from)
         continue;
-      ia = search (index->by_start.t, lo, hi, to, TRUE);
-      ib = search (index->by_end.t, lo, hi, from, FALSE);
+      ia = search (start, lo, hi, to, TRUE);
+      ib = search (end, lo, hi, from, FALSE);
       if (ia - lo <= ib - lo)
         continue;
+      started = weights_before (&index->by_start, ia);
+      lo_started = weights_before (&index->by_start, lo);
+      ended = weights_before (&index->by_end, ib);
+      lo_ended = weights_before (&index->by_end, lo);
       out.process = st->process;
       out.klass = st->klass;
       out.n_in_view = (ia - lo) - (ib - lo);
-      out.issues = index->by_start.issues[ia - 1] - (ib > lo ? index->by_end.issues[ib - 1] : 0);
-      out.bytes = index->by_start.bytes[ia - 1] - (ib > lo ? index->by_end.bytes[ib - 1] : 0);
-      out.first_io_ns = index->by_end.ext[ib];
-      out.last_io_ns = index->by_start.ext[ia - 1];
+      out.issues = (started.issues - lo_started.issues) - (ended.issues - lo_ended.issues);
+      out.bytes = (started.bytes - lo_started.bytes) - (ended.bytes - lo_ended.bytes);
+      /* the least start of those ending at `from` or later: by start, the first whose greatest
+       * end so far reaches `from` */
+      out.first_io_ns = start[search (index->ext, lo, hi, from, FALSE)];
+      out.last_io_ns = index->ext[ia - 1];
       func (&out, data);
     }
 }
 
-gboolean
-_iochart_lane_index_has_grouping (const IochartLaneIndex *index, IochartGroupBy group_by, guint n_expand)
+guint32 *
+_iochart_lane_index_group_of (const IochartLaneIndex *index, IochartGroupBy group_by, IochartGroupBy *used,
+                              guint *n_groups)
 {
-  return group_by == index->asked && (index->used != IOCHART_GROUP_TREE || n_expand == 0);
+  if (group_by != index->asked)
+    return NULL;
+  *used = index->used;
+  *n_groups = index->n_groups;
+  return g_memdup2 (index->group_of, (index->n_processes + 1) * sizeof (guint32));
 }
 
-void
-_iochart_lane_index_outstanding (const IochartLaneIndex *index, const int *lane_of, gint64 from_ns,
-                                 gint64 to_ns, gint64 *lane_ns)
+/* The time of runs [lo, hi) (disjoint, by time, cum their running lengths) within [from, to]. */
+static gint64
+runs_within (const gint64 *start, const gint64 *end, const gint64 *cum, guint lo, guint hi, gint64 from, gint64 to)
 {
-  gint64 from = known (from_ns) ? from_ns : G_MININT64 + 1;
-  gint64 to = known (to_ns) ? to_ns : G_MAXINT64;
+  guint i, j;
+
+  if (lo == hi || start[lo] >= to || end[hi - 1] <= from)
+    return 0;
+  i = search (end, lo, hi, from, TRUE);       /* first ending after from */
+  j = search (start, lo, hi, to, FALSE);      /* first starting at to or later */
+  if (i >= j)
+    return 0;
+  /* the runs met, less what lies outside the range (no bound: no subtraction to overflow) */
+  return cum[j - 1] - (i > lo ? cum[i - 1] : 0) - (MAX (start[i], from) - start[i]) -
+         (end[j - 1] - MIN (end[j - 1], to));
+}
+
+/* The default grouping's runs, filed by the set of groups outstanding: a lane's time is a sum
+ * over the sets holding one of its groups, whatever folds into it. */
+static void
+outstanding_by_set (const IochartLaneIndex *index, const int *lane_of, gint64 from, gint64 to, gint64 *lane_ns)
+{
   g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (int));
 
   for (guint k = 0; k < index->n_keys; k++)
     {
-      guint lo = index->run_at[k], hi = index->run_at[k + 1], i, j;
-      gint64 ns;
+      gint64 ns = runs_within (index->run_start, index->run_end, index->run_cum, index->run_at[k],
+                               index->run_at[k + 1], from, to);
 
-      if (lo == hi || index->run_start[lo] >= to || index->run_end[hi - 1] <= from)
-        continue;
-      i = search (index->run_end, lo, hi, from, TRUE);       /* first ending after from */
-      j = search (index->run_start, lo, hi, to, FALSE);      /* first starting at to or later */
-      if (i >= j)
-        continue;
-      /* the runs met, less what lies outside the range (no bound: no subtraction to overflow) */
-      ns = index->run_cum[j - 1] - (i > lo ? index->run_cum[i - 1] : 0) -
-           (MAX (index->run_start[i], from) - index->run_start[i]) -
-           (index->run_end[j - 1] - MIN (index->run_end[j - 1], to));
       if (ns <= 0)
         continue;
       /* a lane holding several of the set's groups has the time once */
@@ -636,6 +918,99 @@ _iochart_lane_index_outstanding (const IochartLaneIndex *index, const int *lane_
     }
 }
 
+typedef struct {
+  gint64 a, b;
+  int    lane;
+} Piece;
+
+static int
+piece_cmp (const void *x, const void *y)
+{
+  const Piece *p = x, *q = y;
+
+  if (p->lane != q->lane)
+    return (p->lane > q->lane) - (p->lane < q->lane);
+  return (p->a > q->a) - (p->a < q->a);
+}
+
+/* Another grouping's runs, each group's own: a lane of one group takes its time in two
+ * searches; a lane of several (the folded "others") the union of their runs in the range. */
+static void
+outstanding_by_group (const GroupRuns *gr, const int *lane_of, gint64 from, gint64 to, gint64 *lane_ns)
+{
+  int n_lanes = 0;
+  g_autofree guint *groups_in = NULL;
+  g_autoptr(GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+
+  for (guint g = 0; g < gr->n_groups; g++)
+    n_lanes = MAX (n_lanes, lane_of[g] + 1);
+  groups_in = g_new0 (guint, n_lanes + 1);
+  for (guint g = 0; g < gr->n_groups; g++)
+    if (lane_of[g] >= 0 && gr->at[g + 1] > gr->at[g])
+      groups_in[lane_of[g]]++;
+  for (guint g = 0; g < gr->n_groups; g++)
+    {
+      int lane = lane_of[g];
+      guint lo = gr->at[g], hi = gr->at[g + 1];
+
+      if (lane < 0 || lo == hi)
+        continue;
+      if (groups_in[lane] == 1)
+        {
+          lane_ns[lane] += runs_within (gr->start, gr->end, gr->cum, lo, hi, from, to);
+          continue;
+        }
+      if (gr->start[lo] >= to || gr->end[hi - 1] <= from)
+        continue;
+      for (guint i = search (gr->end, lo, hi, from, TRUE); i < hi && gr->start[i] < to; i++)
+        {
+          Piece p = { MAX (gr->start[i], from), MIN (gr->end[i], to), lane };
+
+          if (p.b > p.a)
+            g_array_append_val (pieces, p);
+        }
+    }
+  if (pieces->len > 1)
+    qsort (pieces->data, pieces->len, sizeof (Piece), piece_cmp);
+  for (guint i = 0; i < pieces->len;)
+    {
+      Piece cur = g_array_index (pieces, Piece, i++);
+
+      for (; i < pieces->len && g_array_index (pieces, Piece, i).lane == cur.lane &&
+             g_array_index (pieces, Piece, i).a <= cur.b; i++)
+        cur.b = MAX (cur.b, g_array_index (pieces, Piece, i).b);
+      lane_ns[cur.lane] += cur.b - cur.a;
+    }
+}
+
+void
+_iochart_lane_index_outstanding (const IochartLaneIndex *index, IochartCapture *capture, IochartGroupBy used,
+                                 const guint32 *group_of, guint n_groups, const int *lane_of, gint64 from_ns,
+                                 gint64 to_ns, gint64 *lane_ns)
+{
+  IochartLaneIndex *self = (IochartLaneIndex *) index;   /* the other grouping's runs: a cache */
+  gint64 from = known (from_ns) ? from_ns : G_MININT64 + 1;
+  gint64 to = known (to_ns) ? to_ns : G_MAXINT64;
+  gsize of_size = (index->n_processes + 1) * sizeof (guint32);
+
+  if (used == index->used && n_groups == index->n_groups && memcmp (group_of, index->group_of, of_size) == 0)
+    {
+      outstanding_by_set (index, lane_of, from, to, lane_ns);
+      return;
+    }
+  /* built when first asked (the app's lanes are laid out in a worker), kept for the next frames */
+  g_mutex_lock (&self->lock);
+  if (self->other == NULL || self->other->used != used || self->other->n_groups != n_groups ||
+      memcmp (self->other->group_of, group_of, of_size) != 0)
+    {
+      group_runs_free (self->other);
+      self->other = group_runs_new (capture, index->device, used, group_of, n_groups);
+    }
+  outstanding_by_group (self->other, lane_of, from, to, lane_ns);
+  g_mutex_unlock (&self->lock);
+}
+
+
 void
 iochart_lane_index_counts (const IochartLaneIndex *index, gint64 from_ns, gint64 to_ns, IochartCounts *counts)
 {
@@ -649,13 +1024,16 @@ iochart_lane_index_counts (const IochartLaneIndex *index, gint64 from_ns, gint64
         /* issued in [from, to), as iochart_counts_request_in() takes them */
         guint a = known (from_ns) ? search (index->issue_ns, lo, hi, from_ns, FALSE) : lo;
         guint b = known (to_ns) ? search (index->issue_ns, lo, hi, to_ns, FALSE) : hi;
+        Totals before, upto;
         guint64 issues, bytes, requests;
 
         if (a >= b)
           continue;
-        issues = index->issue_issues[b - 1] - (a > lo ? index->issue_issues[a - 1] : 0);
-        bytes = index->issue_bytes[b - 1] - (a > lo ? index->issue_bytes[a - 1] : 0);
-        requests = index->issue_count[b - 1] - (a > lo ? index->issue_count[a - 1] : 0);
+        before = weights_before (&index->issue_w, a);
+        upto = weights_before (&index->issue_w, b);
+        issues = upto.issues - before.issues;
+        bytes = upto.bytes - before.bytes;
+        requests = upto.count - before.count;
         counts->issued.requests += issues;
         counts->issued.bytes += bytes;
         counts->by_op[o].requests += issues;
@@ -664,4 +1042,474 @@ iochart_lane_index_counts (const IochartLaneIndex *index, gint64 from_ns, gint64
         counts->by_class[k].bytes += bytes;
         counts->reissued += issues - requests;
       }
+}
+
+/* ---- the lanes' strips (iochart_bin_index_fill_lanes) ---- */
+
+typedef gint64 ClassCounts[IOCHART_N_CLASSES];
+
+/* A lane is taken as the device's less the others once it meets this many requests a column. */
+static guint rest_factor = 2000;
+
+void
+_iochart_lane_index_set_rest_factor (guint factor)
+{
+  rest_factor = factor;
+}
+
+/* A range's columns: real edges as the spread takes them (offsets from the range's start) and
+ * integer ones, the first time of each column (the last: past the range), as the walk's columns
+ * of request instants fall. */
+typedef struct {
+  guint   n;
+  gint64  from;      /* the range's start */
+  double *x;         /* n + 1 */
+  gint64 *T;         /* n + 1 */
+} Edges;
+
+static void
+edges_init (Edges *e, const IochartBins *bins)
+{
+  e->n = bins->n_columns;
+  e->from = bins->from_ns;
+  e->x = g_new (double, e->n + 1);
+  e->T = g_new (gint64, e->n + 1);
+  for (guint c = 0; c <= e->n; c++)
+    e->x[c] = c * bins->ns_per_column;
+  e->T[0] = bins->from_ns;
+  e->T[e->n] = bins->to_ns + 1;
+  for (guint c = 1; c < e->n; c++)
+    {
+      gint64 t = MIN (bins->from_ns + (gint64) ceil (e->x[c]), bins->to_ns);
+
+      t = MAX (t, e->T[c - 1]);
+      while (t > e->T[c - 1] && _iochart_bins_column_of (bins, t - 1) >= (int) c)
+        t--;
+      while (t < bins->to_ns && _iochart_bins_column_of (bins, t) < (int) c)
+        t++;
+      e->T[c] = t;
+    }
+}
+
+static void
+edges_clear (Edges *e)
+{
+  g_free (e->x);
+  g_free (e->T);
+}
+
+/* A column series being summed: column c gets (base + d[0] + ... + d[c]) × its width + part[c]:
+ * the entries before it, each adding the column's width, and those in it, each the rest of it. */
+typedef struct {
+  double  base;
+  double *d;         /* n */
+  double *part;      /* n */
+} Ramps;
+
+static void
+ramps_init (Ramps *r, guint n)
+{
+  r->base = 0;
+  r->d = g_new0 (double, n + 1);
+  r->part = g_new0 (double, n + 1);
+}
+
+static void
+ramps_finish (Ramps *r, const Edges *e, double *cols)
+{
+  double count = r->base;
+
+  for (guint c = 0; c < e->n; c++)
+    {
+      count += r->d[c];
+      cols[c] += count * (e->x[c + 1] - e->x[c]) + r->part[c];
+    }
+  r->base = 0;
+  memset (r->d, 0, (e->n + 1) * sizeof (double));
+  memset (r->part, 0, (e->n + 1) * sizeof (double));
+}
+
+static void
+ramps_clear (Ramps *r)
+{
+  g_free (r->d);
+  g_free (r->part);
+}
+
+/* The column of a (relative to from, in [0, x[n])) from column c on (x[c] <= a): galloping, as a
+ * stream's next time in the range is near or far. */
+static guint
+edge_below_x (const Edges *e, guint c, double a)
+{
+  guint lo = c, hi, step = 1;
+
+  while (lo + step < e->n && e->x[lo + step] <= a)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step, e->n) - 1;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+      if (e->x[mid] <= a)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+/* The column whose integer edges hold t (in [T[c], T[n])), the same way. */
+static guint
+edge_below_t (const Edges *e, guint c, gint64 t)
+{
+  guint lo = c, hi, step = 1;
+
+  while (lo + step < e->n && e->T[lo + step] <= t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step, e->n) - 1;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+      if (e->T[mid] <= t)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+/* First of t[lo, hi) not before x (relative to from, real). */
+static guint
+lower_x (const gint64 *t, guint lo, guint hi, gint64 from, double x)
+{
+  guint step = 1;
+
+  /* galloping: successive edges are near */
+  while (lo + step < hi && (double) (t[lo + step] - from) < x)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (hi, lo + step + 1);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if ((double) (t[mid] - from) < x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* First of t[lo, hi) not before T. */
+static guint
+lower_t (const gint64 *t, guint lo, guint hi, gint64 T)
+{
+  guint step = 1;
+
+  while (lo + step < hi && t[lo + step] < T)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (hi, lo + step + 1);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (t[mid] < T)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static __int128
+sum_before (const Times *ts, guint i)
+{
+  __int128 s = ts->sum[i / BLOCK];
+
+  for (guint j = i / BLOCK * BLOCK; j < i; j++)
+    s += ts->t[j];
+  return s;
+}
+
+/* Adds sign × the ramps of a stream's times w (one side of it): by a search per edge when many
+ * of them fall in the range, else by a pass over those. */
+static void
+ramps_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edges *e, double sign, Ramps *r)
+{
+  const Times *ts = &index->times[w];
+  const gint64 *t = ts->t;
+  guint lo = st->first[part_of[w]], hi = lo + st->n[part_of[w]];
+  guint p = lower_x (t, lo, hi, e->from, 0), q = lower_x (t, p, hi, e->from, e->x[e->n]);
+
+  r->base += sign * (p - lo);
+  if (q - p > 24 * e->n)
+    {
+      guint at = p;
+      __int128 s_at = sum_before (ts, p);
+
+      for (guint c = 0; c < e->n && at < q; c++)
+        {
+          guint next = c + 1 < e->n ? lower_x (t, at, q, e->from, e->x[c + 1]) : q;
+          __int128 s_next;
+
+          if (next == at)
+            continue;
+          s_next = sum_before (ts, next);
+          r->d[c + 1] += sign * (next - at);
+          /* the entries in the column: each the column's time after it */
+          r->part[c] += sign * ((double) (next - at) * e->x[c + 1] -
+                                (double) (s_next - s_at - (__int128) (next - at) * e->from));
+          at = next;
+          s_at = s_next;
+        }
+      return;
+    }
+  for (guint i = p, c = 0; i < q; i++)
+    {
+      double a = (double) (t[i] - e->from);
+
+      if (e->x[c + 1] <= a)
+        c = edge_below_x (e, c + 1, a);
+      r->d[c + 1] += sign;
+      r->part[c] += sign * (e->x[c + 1] - a);
+    }
+}
+
+/* Adds sign × #{a stream's times w before T[e]} to every edge e's count, as differences: d[0]
+ * gets those before the range, d[e] those in column e - 1. */
+static void
+counts_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edges *e, int sign, gint64 *d)
+{
+  const gint64 *t = index->times[w].t;
+  guint lo = st->first[part_of[w]], hi = lo + st->n[part_of[w]];
+  guint p = lower_t (t, lo, hi, e->T[0]), q = lower_t (t, p, hi, e->T[e->n]);
+
+  d[0] += sign * (gint64) (p - lo);
+  if (q - p > 24 * e->n)
+    {
+      guint at = p;
+
+      for (guint c = 1; c <= e->n; c++)
+        {
+          guint next = c < e->n ? lower_t (t, at, q, e->T[c]) : q;
+          d[c] += sign * (gint64) (next - at);
+          at = next;
+        }
+      return;
+    }
+  for (guint i = p, c = 0; i < q; i++)
+    {
+      if (e->T[c + 1] <= t[i])
+        c = edge_below_t (e, c + 1, t[i]);
+      d[c + 1] += sign;
+    }
+}
+
+/* Of times `starts` and `ends` of a stream, started before the range's end less ended before
+ * its start. */
+static guint
+part_meeting (const IochartLaneIndex *index, const Stream *st, guint starts, guint ends, const Edges *e)
+{
+  guint lo = st->first[part_of[starts]], hi = lo + st->n[part_of[starts]];
+
+  return lower_t (index->times[starts].t, lo, hi, e->T[e->n]) - lower_t (index->times[ends].t, lo, hi, e->T[0]);
+}
+
+/* Requests meeting the range: by lane span, and the odd ones by bin life too (a few counted
+ * twice: it only decides what is searched). */
+static guint
+stream_meeting (const IochartLaneIndex *index, const Stream *st, const Edges *e)
+{
+  return part_meeting (index, st, T_START, T_END, e) + part_meeting (index, st, T_BIN_START, T_BIN_DONE, e);
+}
+
+/* A lane's class counts per edge, as differences (see counts_add): started, ended. */
+typedef struct {
+  gint64 *started[IOCHART_N_CLASSES];
+  gint64 *ended[IOCHART_N_CLASSES];
+} LaneCounts;
+
+/* Folds c's differences into the classes each column's requests have, and (when total is not
+ * NULL) adds each column's requests to total; clears c. */
+static void
+lane_counts_finish (LaneCounts *c, guint n, guint8 *classes, ClassCounts *total)
+{
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      gint64 s = c->started[k][0], d = 0;
+
+      for (guint col = 0; col < n; col++)
+        {
+          /* touching col: started by its end, less those ended before it */
+          gint64 touching;
+
+          d += c->ended[k][col];
+          s += c->started[k][col + 1];
+          touching = s - d;
+          if (classes && touching > 0)
+            classes[col] |= 1u << k;
+          if (total)
+            total[col][k] += touching;
+        }
+      memset (c->started[k], 0, (n + 1) * sizeof (gint64));
+      memset (c->ended[k], 0, (n + 1) * sizeof (gint64));
+    }
+}
+
+/* Adds a stream's time queued and in flight, and its class counts: of its bin lives, taken as
+ * its lane spans less the odd ones plus their bin lives (a plain request's are the same). */
+static void
+stream_add (const IochartLaneIndex *index, const Stream *st, const Edges *e, Ramps *wait, Ramps *service,
+            LaneCounts *counts)
+{
+  ramps_add (index, st, T_START, e, 1, wait);
+  ramps_add (index, st, T_ISSUE, e, -1, wait);
+  ramps_add (index, st, T_ISSUE, e, 1, service);
+  ramps_add (index, st, T_END, e, -1, service);
+  counts_add (index, st, T_START, e, 1, counts->started[st->klass]);
+  counts_add (index, st, T_END, e, 1, counts->ended[st->klass]);
+  if (st->n[PART_ODD] == 0)
+    return;
+  ramps_add (index, st, T_ODD_START, e, -1, wait);
+  ramps_add (index, st, T_ODD_END, e, 1, service);
+  ramps_add (index, st, T_BIN_START, e, 1, wait);
+  ramps_add (index, st, T_BIN_DONE, e, -1, service);
+  counts_add (index, st, T_ODD_START, e, -1, counts->started[st->klass]);
+  counts_add (index, st, T_ODD_END, e, -1, counts->ended[st->klass]);
+  counts_add (index, st, T_BIN_START, e, 1, counts->started[st->klass]);
+  counts_add (index, st, T_BIN_DONE, e, 1, counts->ended[st->klass]);
+}
+
+/* The streams meeting the range (met: n of them, by stream), in place by lane, streams of no
+ * lane first: a counting sort, each lane's in stream order. */
+static void
+sort_by_lane (guint32 *met, guint n, const int *lane_of, guint n_lanes)
+{
+  g_autofree guint *at = g_new0 (guint, n_lanes + 2);
+  g_autofree guint32 *out = g_new (guint32, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    at[lane_of[met[i]] + 2]++;
+  for (guint l = 0; l <= n_lanes; l++)
+    at[l + 1] += at[l];
+  for (guint i = 0; i < n; i++)
+    out[at[lane_of[met[i]] + 1]++] = met[i];
+  memcpy (met, out, n * sizeof (guint32));
+}
+
+void
+_iochart_lane_index_fill_strips (const IochartLaneIndex *index, IochartBins *bins, IochartLanes *lanes,
+                                 const IochartLaneDevice *device)
+{
+  guint n = bins->n_columns, n_lanes = bins->n_lanes, n_order = 0;
+  int rest = -1;
+  g_autofree int *lane_of = g_new (int, MAX (index->n_streams, 1));
+  g_autofree guint32 *order = g_new (guint32, MAX (index->n_streams, 1));
+  g_autofree guint64 *meeting = g_new0 (guint64, n_lanes + 1);
+  g_autofree gint64 *count_mem = g_new0 (gint64, 2 * IOCHART_N_CLASSES * (n + 1));
+  g_autofree double *rest_wait = NULL, *rest_service = NULL, *scratch = NULL;
+  g_autofree ClassCounts *rest_touch = NULL;
+  LaneCounts counts;
+  Edges e;
+  Ramps wait, service;
+
+  if (n_lanes == 0 || index->n == 0)
+    return;
+  edges_init (&e, bins);
+  /* each stream meeting the range, by lane */
+  for (guint j = 0; j < index->n_streams; j++)
+    {
+      IochartRequest rq = { 0 };
+      guint m;
+
+      rq.process = index->streams[j].process;
+      rq.klass = index->streams[j].klass;
+      lane_of[j] = iochart_lanes_lane_of_request (lanes, &rq);
+      if ((m = stream_meeting (index, &index->streams[j], &e)) == 0)
+        continue;
+      meeting[lane_of[j] >= 0 ? (guint) lane_of[j] : n_lanes] += m;
+      order[n_order++] = j;
+    }
+  /* The lane meeting the most requests (the folded "others", as a rule), when it has so many
+   * that a column's searches over the whole device cost less than its own: the device's less
+   * the other lanes (and the streams of no lane). */
+  for (guint l = 0; l < n_lanes; l++)
+    if (meeting[l] > rest_factor * (guint64) n && (rest < 0 || meeting[l] > meeting[rest]))
+      rest = (int) l;
+  sort_by_lane (order, n_order, lane_of, n_lanes);
+
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      counts.started[k] = count_mem + (2 * k) * (n + 1);
+      counts.ended[k] = count_mem + (2 * k + 1) * (n + 1);
+    }
+  ramps_init (&wait, n);
+  ramps_init (&service, n);
+  if (rest >= 0)
+    {
+      rest_wait = g_new0 (double, n);
+      rest_service = g_new0 (double, n);
+      scratch = g_new0 (double, 2 * n);
+      rest_touch = g_new0 (ClassCounts, n);
+    }
+  for (guint i = 0; i < n_order;)
+    {
+      int l = lane_of[order[i]];
+      gboolean drawn = l >= 0;
+
+      if (l == rest || (!drawn && rest < 0))
+        {
+          /* the rest's streams are taken as the device's less the others; no lane's: not drawn */
+          while (i < n_order && lane_of[order[i]] == l)
+            i++;
+          continue;
+        }
+      for (; i < n_order && lane_of[order[i]] == l; i++)
+        stream_add (index, &index->streams[order[i]], &e, &wait, &service, &counts);
+      {
+        double *w = drawn ? bins->lane_wait_ns[l] : scratch, *sv = drawn ? bins->lane_service_ns[l] : scratch + n;
+
+        ramps_finish (&wait, &e, w);
+        ramps_finish (&service, &e, sv);
+        lane_counts_finish (&counts, n, drawn ? bins->lane_classes[l] : NULL, rest_touch);
+        for (guint c = 0; rest >= 0 && c < n; c++)
+          {
+            rest_wait[c] += w[c];
+            rest_service[c] += sv[c];
+          }
+      }
+    }
+  if (rest >= 0)
+    {
+      g_autofree ClassCounts *dev_started = g_new0 (ClassCounts, n + 1);
+      g_autofree ClassCounts *dev_ended = g_new0 (ClassCounts, n + 1);
+
+      device->wait (device->data, bins, bins->lane_wait_ns[rest]);
+      device->counts (device->data, e.T, n, dev_started, dev_ended);
+      for (guint c = 0; c < n; c++)
+        {
+          double service_all = 0;
+
+          for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+            {
+              service_all += bins->inflight_ns[k][c];
+              if (dev_started[c + 1][k] - dev_ended[c][k] - rest_touch[c][k] > 0)
+                bins->lane_classes[rest][c] |= 1u << k;
+            }
+          bins->lane_wait_ns[rest][c] -= rest_wait[c];
+          bins->lane_service_ns[rest][c] = service_all - rest_service[c];
+        }
+    }
+  ramps_clear (&wait);
+  ramps_clear (&service);
+  edges_clear (&e);
 }

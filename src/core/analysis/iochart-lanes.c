@@ -11,6 +11,7 @@ struct _IochartLanes {
   IochartGroupBy  group_by;
   guint           n_processes;  /* the capture's when grouped: a live one grows after */
   guint32        *group_of;     /* per process (+1 slot for "no process"): group id */
+  guint           n_groups;
   int            *lane_of;      /* per group: lane index or -1 */
   GArray         *lanes;        /* IochartLane */
 };
@@ -540,7 +541,8 @@ outstanding_indexed (IochartLanes *self, const IochartLanesOptions *o)
 {
   g_autofree gint64 *ns = g_new0 (gint64, self->lanes->len + 1);
 
-  _iochart_lane_index_outstanding (o->index, self->lane_of, o->from_ns, o->to_ns, ns);
+  _iochart_lane_index_outstanding (o->index, self->capture, self->group_by, self->group_of, self->n_groups,
+                                   self->lane_of, o->from_ns, o->to_ns, ns);
   for (guint l = 0; l < self->lanes->len; l++)
     g_array_index (self->lanes, IochartLane, l).outstanding_ns += ns[l];
 }
@@ -777,12 +779,15 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
   self->lanes = g_array_new (FALSE, FALSE, sizeof (IochartLane));
   g_array_set_clear_func (self->lanes, clear_lane);
 
-  self->group_of = _iochart_lanes_group_of (capture, options->group_by, &self->group_by, &n_groups);
+  indexed = iochart_lane_index_serves (options->index, capture, options);
+  if (!indexed ||
+      !(self->group_of = _iochart_lane_index_group_of (options->index, options->group_by, &self->group_by, &n_groups)))
+    self->group_of = _iochart_lanes_group_of (capture, options->group_by, &self->group_by, &n_groups);
   if (self->group_by == IOCHART_GROUP_TREE && options->n_expand > 0)
     expand_groups (self, options, n_proc, family_of = g_new (guint32, n_proc + 1));
 
+  self->n_groups = n_groups;
   groups = g_new0 (Group, n_groups);
-  indexed = iochart_lane_index_serves (options->index, capture, options);
   if (indexed)
     fill_groups_indexed (self, options, groups, n_groups);
   else

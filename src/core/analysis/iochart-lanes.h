@@ -53,9 +53,8 @@ typedef struct {
   guint            n_expand;
   const guint32   *requests;     /* only these capture requests, ascending (a bin index's */
   guint            n_requests;   /* find_all), or every request when NULL: the same lanes */
-  /* The device's lane index (iochart-lane-index.h): with the grouping it was cut by (group by
-   * tree, no lane expanded), the lanes cost processes, not requests (requests is then not
-   * read): the same lanes. */
+  /* The device's lane index (iochart-lane-index.h): the lanes cost processes, not requests
+   * (requests is then not read), whatever the grouping and the lanes expanded: the same lanes. */
   const struct _IochartLaneIndex *index;
 } IochartLanesOptions;
 
