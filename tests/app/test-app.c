@@ -669,6 +669,23 @@ test_whatif (void)
 /* The what-if progress bar on screen while the runs go on (four policies behind the idle gate on
  * the hdd model, each made to last 400 ms: a run of this sample takes tens of milliseconds):
  * shown at once, then part-way, gone at the end. */
+/* No scrolled window under w has more to show sideways than its width. */
+static void
+assert_no_side_scroll (GtkWidget *w)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_SCROLLED_WINDOW (c) && gtk_widget_get_mapped (c))
+        {
+          GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (c));
+
+          g_assert_cmpfloat (gtk_adjustment_get_upper (h) - gtk_adjustment_get_lower (h), <=,
+                             gtk_adjustment_get_page_size (h) + 1);
+        }
+      assert_no_side_scroll (c);
+    }
+}
+
 static void
 test_whatif_progress (void)
 {
@@ -715,6 +732,9 @@ test_whatif_progress (void)
     g_assert_cmpint (gtk_widget_get_width (chart), <=, gtk_paned_get_position (paned));
     /* nor the device model as used (one long word) the side panel wider than it asks */
     g_assert_cmpint (gtk_widget_get_width (side), <, 600);
+    /* the table of four runs fits the panel: nothing in it scrolls sideways (a hover-only
+     * scrollbar hid two of the runs) */
+    assert_no_side_scroll (side);
   }
   screenshot ("app-whatif-four.png");
 }
