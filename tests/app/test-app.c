@@ -5,6 +5,7 @@
 #include "app-test-util.h"
 #include "iochart-capture-page.h"
 #include "render/iochart-chart.h"
+#include "iochart-format.h"
 #include "bootchart/iochart-bootchart-range.h"
 
 static IochartWindow *window;
@@ -932,6 +933,128 @@ test_bootchart (void)
   g_assert_cmpuint (s->counts.by_class[IOCHART_CLASS_IDLE].requests, >, 0);
 }
 
+/* The band of lane l in dl: the y extent of the items in its group. */
+static gboolean
+lane_band_y (IochartDisplayList *dl, guint l, double *y0, double *y1)
+{
+  g_autofree char *meta = g_strdup_printf ("lane:%u", l);
+  gboolean in = FALSE, found = FALSE;
+
+  *y0 = G_MAXDOUBLE;
+  *y1 = -G_MAXDOUBLE;
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+
+      if (item->kind == IOCHART_DL_GROUP_BEGIN)
+        in = g_strcmp0 (item->meta, meta) == 0;
+      else if (item->kind == IOCHART_DL_GROUP_END)
+        in = FALSE;
+      else if (in && item->kind == IOCHART_DL_RECT && item->h > 0)
+        {
+          *y0 = MIN (*y0, item->y);
+          *y1 = MAX (*y1, item->y + item->h);
+          found = TRUE;
+        }
+    }
+  return found;
+}
+
+/* Hovering a request in a lane: the tooltip tells its process, class and where the class came
+ * from, op, size, sector and its queue/insert/issue/complete times, as `iochart export` writes
+ * that request. */
+static void
+test_request_tooltip (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartView *view = iochart_timeline_view_get_view (tl);
+  IochartCapture *c = iochart_view_get_capture (view);
+  IochartLanes *lanes = iochart_view_get_lanes (view);
+  gint64 origin = iochart_timeline_view_get_origin_ns (tl), from, to, mid;
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  const char *argv[] = { g_getenv ("IOCHART"), "export", "-f", "csv", "-o", "-", path, NULL };
+  g_autofree char *csv = NULL, *text = NULL, *want_sector = NULL, *want_proc = NULL;
+  g_auto(GStrv) lines = NULL;
+  IochartRequest rq = { 0 };
+  const IochartProcess *p;
+  double y0, y1, x;
+  int status, lane = -1;
+  guint found = 0;
+
+  /* a request of the first lane with all four times */
+  for (guint i = 0; i < iochart_capture_get_n_requests (c) && lane != 0; i++)
+    {
+      iochart_capture_get_request (c, i, &rq);
+      if (rq.device == (guint) iochart_view_get_device (view) && rq.process != IOCHART_NO_PROCESS &&
+          rq.queue_ns != IOCHART_TIME_UNKNOWN && rq.insert_ns != IOCHART_TIME_UNKNOWN &&
+          rq.complete_ns != IOCHART_TIME_UNKNOWN && rq.op == IOCHART_OP_READ)
+        lane = iochart_lanes_lane_of_process (lanes, rq.process);
+    }
+  g_assert_cmpint (lane, ==, 0);
+  p = iochart_capture_get_process (c, rq.process);
+  /* zoomed around it, the pointer over the middle of its time on the device */
+  iochart_timeline_view_set_range (tl, rq.queue_ns - 1000000, rq.complete_ns + 1000000);
+  settle ();
+  view = iochart_timeline_view_get_view (tl);
+  lanes = iochart_view_get_lanes (view);
+  g_assert_cmpint (iochart_lanes_lane_of_process (lanes, rq.process), ==, 0);
+  g_assert_true (lane_band_y (iochart_timeline_view_get_display_list (tl), 0, &y0, &y1));
+  iochart_timeline_view_get_range (tl, &from, &to);
+  mid = rq.issue_ns + (rq.complete_ns - rq.issue_ns) / 2;
+  {
+    double ax0, aw;
+    gint64 f, t;
+
+    g_assert_true (iochart_display_list_get_time_axis (iochart_timeline_view_get_display_list (tl), &ax0, &aw, &f, &t));
+    x = ax0 + (double) (mid - from) / (double) (to - from) * aw;
+  }
+  text = iochart_timeline_view_describe_at (tl, x, (y0 + y1) / 2);
+  {
+    g_autofree char *one_line = g_strdelimit (g_strdup (text), "\n", '/');
+
+    g_test_message ("tooltip at %.0f,%.0f: %s", x, (y0 + y1) / 2, one_line);
+  }
+  g_assert_nonnull (text);
+
+  /* export's row of the same request: process, class, its source, op, bytes, sector */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &csv, NULL,
+                               &status, NULL));
+  want_sector = g_strdup_printf (",%" G_GUINT64_FORMAT ",%u,read,", rq.sector, rq.bytes);
+  lines = g_strsplit (csv, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr (lines[i], want_sector))
+      {
+        g_auto(GStrv) f = g_strsplit (strstr (lines[i], want_sector) + 1, ",", -1);
+        /* sector, bytes, op, class, level, class_source, pid, comm, ... */
+        g_autofree char *who = g_strdup_printf ("%s[%s] · %s", f[7], f[6], f[3]);
+        g_autofree char *source = g_strdup_printf ("(from %s)", f[5]);
+
+        g_assert_true (g_str_has_prefix (text, who));
+        g_assert_nonnull (strstr (text, source));
+        g_assert_nonnull (strstr (text, f[0]));
+        g_assert_cmpstr (f[7], ==, p->comm);
+        found++;
+      }
+  g_assert_cmpuint (found, ==, 1);
+  {
+    /* the times: queued since the capture's start, then each step after the one before */
+    g_autofree char *q = iochart_format_duration ((double) (rq.queue_ns - origin));
+    g_autofree char *i = iochart_format_duration ((double) (rq.insert_ns - rq.queue_ns));
+    g_autofree char *d = iochart_format_duration ((double) (rq.issue_ns - rq.insert_ns));
+    g_autofree char *cpl = iochart_format_duration ((double) (rq.complete_ns - rq.issue_ns));
+    g_autofree char *times = g_strdup_printf ("queued %s · inserted +%s · issued +%s · completed +%s", q, i, d, cpl);
+    g_autofree char *size = iochart_format_bytes (rq.bytes);
+    g_autofree char *op = g_strdup_printf ("read %s at sector %" G_GUINT64_FORMAT, size, rq.sector);
+
+    g_assert_nonnull (strstr (text, times));
+    g_assert_nonnull (strstr (text, op));
+  }
+  /* outside the plot (the lane's label) no request is described */
+  g_assert_null (iochart_timeline_view_describe_at (tl, 20, (y0 + y1) / 2));
+  action ("zoom-fit");
+}
+
 static void
 test_bad_file (void)
 {
@@ -1287,6 +1410,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/blktrace", test_blktrace);
   g_test_add_func ("/app/text", test_text);
   g_test_add_func ("/app/bootchart", test_bootchart);
+  g_test_add_func ("/app/request-tooltip", test_request_tooltip);
   g_test_add_func ("/app/bad-file", test_bad_file);
   g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/dark", test_dark);
