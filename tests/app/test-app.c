@@ -1302,6 +1302,61 @@ find_widget (GtkWidget *root, GType t)
   return NULL;
 }
 
+/* Loading shows its page (progress bar, Cancel) and Cancel leaves "Loading Cancelled", no crash;
+ * files dropped on the window open in a new tab, as the window's drop target takes them. */
+static void
+test_cancel_and_drop (void)
+{
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  IochartCapturePage *page = iochart_window_open_files (window, &file, 1);
+  AdwTabView *tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_TAB_VIEW));
+  GtkStack *stack = GTK_STACK (find_widget (GTK_WIDGET (page), GTK_TYPE_STACK));
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  g_autoptr(GListModel) controllers = NULL;
+  GtkDropTarget *target = NULL;
+  guint n_pages;
+
+  g_assert_true (iochart_capture_page_is_loading (page));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "loading");
+  g_assert_nonnull (find_widget (gtk_stack_get_visible_child (stack), GTK_TYPE_PROGRESS_BAR));
+  iochart_capture_page_cancel (page);
+  while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_error_matches (iochart_capture_page_get_error (page), G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "error");
+  screenshot ("app-load-cancelled.png");
+
+  /* a drop of the file on the window */
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !target; i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        target = GTK_DROP_TARGET (c);
+    }
+  g_assert_nonnull (target);
+  n_pages = adw_tab_view_get_n_pages (tabs);
+  {
+    GValue value = G_VALUE_INIT;
+    GSList list = { file, NULL };
+    gboolean taken = FALSE;
+
+    g_value_init (&value, GDK_TYPE_FILE_LIST);
+    g_value_set_boxed (&value, &list);
+    g_signal_emit_by_name (target, "drop", &value, 100.0, 100.0, &taken);
+    g_value_unset (&value);
+    g_assert_true (taken);
+  }
+  g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, n_pages + 1);
+  page = iochart_window_get_current_page (window);
+  while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (iochart_capture_page_is_ready (page));
+  g_assert_cmpstr (iochart_capture_page_get_title (page), ==, "ionice-bfq.dat");
+  settle ();
+}
+
 /* The search entry shows its whole placeholder (it was "Proces…" at 700 px). */
 static void
 assert_placeholder_shown (IochartCapturePage *page)
@@ -1415,6 +1470,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/dark", test_dark);
   g_test_add_func ("/app/features", test_features);
+  g_test_add_func ("/app/cancel-and-drop", test_cancel_and_drop);
   g_test_add_func ("/app/gallery", test_gallery);
   return g_test_run ();
 }
