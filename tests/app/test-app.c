@@ -1381,7 +1381,7 @@ test_gallery (void)
 {
   static const struct { const char *sample, *name; gint64 from_ns, to_ns; } kinds[] = {
     { "ionice-bfq.dat", "dat", 500000000, 1200000000 },
-    { "blktrace/bfq-idle-vs-be-dd", "blktrace", 100000000, 250000000 },
+    { "blktrace/bfq-idle-vs-be-dd", "blktrace", 270000000, 300000000 },   /* its requests: the last 30 ms */
     { "ftrace-ionice-loop.trace", "ftrace", 100000000, 400000000 },
     { "bootchart-ionice.tgz", "bootchart", G_GINT64_CONSTANT (1968870000000), G_GINT64_CONSTANT (1969490000000) },
   };
