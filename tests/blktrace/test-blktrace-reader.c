@@ -560,6 +560,88 @@ test_nothing_readable (void)
   test_remove_dir (dir);
 }
 
+/* The process of a pid, or NULL. */
+static const IochartProcess *
+process_of_pid (IochartCapture *cap, gint32 pid, guint *index)
+{
+  for (guint i = 0; i < iochart_capture_get_n_processes (cap); i++)
+    if (iochart_capture_get_process (cap, i)->pid == pid)
+      {
+        *index = i;
+        return iochart_capture_get_process (cap, i);
+      }
+  return NULL;
+}
+
+static void
+put_process (GByteArray *out, guint64 time, guint32 pid, const char *comm)
+{
+  char pdu[16] = { 0 };
+
+  memcpy (pdu, comm, MIN (strlen (comm), sizeof pdu));
+  put (out, FALSE, 0, time, 0, 0, ACT (0, C_NOTIFY), pid, 0, pdu, sizeof pdu);
+}
+
+/* The reader keeps the names of a few pids at hand, by pid modulo 256: pids that share a place
+ * (5 and 261), a pid equal to its place with no name (7), a name given twice and a rename must
+ * all give the names the notes say, in both the plain and the threaded merge. */
+static void
+test_comm_slots (void)
+{
+  gsize saved = _iochart_blktrace_thread_min_bytes;
+
+  for (int threaded = 0; threaded < 2; threaded++)
+    {
+      g_autofree char *dir = test_make_dir ();
+      g_autoptr(GByteArray) data = g_byte_array_new ();
+      g_autofree char *path = NULL;
+      g_autoptr(IochartCapture) cap = NULL;
+      g_autoptr(GError) error = NULL;
+      const IochartProcess *p5, *p261, *p7, *p9001;
+      const IochartComm *comms;
+      guint i5 = 0, i261 = 0, i7 = 0, i9001 = 0, n;
+
+      put_process (data, 100, 5, "alpha");
+      put_rq (data, FALSE, 200, 1, C_QUEUE, 1000, 4096, 5, 0);
+      put_process (data, 300, 261, "beta");
+      put_rq (data, FALSE, 400, 1, C_QUEUE, 2000, 4096, 261, 0);
+      put_rq (data, FALSE, 500, 1, C_QUEUE, 3000, 4096, 5, 0);
+      put_rq (data, FALSE, 550, 1, C_QUEUE, 4000, 4096, 7, 0);
+      put_process (data, 600, 5, "alpha");
+      put_process (data, 650, 5, "a-sixteen-bytes!");
+      put_rq (data, FALSE, 700, 1, C_QUEUE, 5000, 4096, 5, 0);
+      put_rq (data, FALSE, 800, 1, C_QUEUE, 6000, 4096, 261, 0);
+      put_rq (data, FALSE, 900, 1, C_QUEUE, 7000, 4096, 9001, 0);
+      path = write_file (dir, "loop0.blktrace.0", data);
+      _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
+      cap = load (path, &error);
+      _iochart_blktrace_thread_min_bytes = saved;
+      g_assert_no_error (error);
+      g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 7);
+      p5 = process_of_pid (cap, 5, &i5);
+      p261 = process_of_pid (cap, 261, &i261);
+      p7 = process_of_pid (cap, 7, &i7);
+      p9001 = process_of_pid (cap, 9001, &i9001);
+      g_assert_nonnull (p5);
+      g_assert_nonnull (p261);
+      g_assert_nonnull (p7);
+      g_assert_nonnull (p9001);
+      g_assert_cmpstr (p5->comm, ==, "a-sixteen-bytes!");
+      comms = iochart_capture_get_comms (cap, i5, &n);
+      g_assert_cmpuint (n, ==, 2);
+      g_assert_cmpstr (comms[0].comm, ==, "alpha");
+      g_assert_cmpint (comms[0].ns, ==, 100);
+      g_assert_cmpstr (comms[1].comm, ==, "a-sixteen-bytes!");
+      g_assert_cmpint (comms[1].ns, ==, 650);
+      g_assert_cmpstr (p261->comm, ==, "beta");
+      /* no note named 7 or 9001: the same (unknown) name for both */
+      g_assert_cmpstr (p7->comm, ==, p9001->comm);
+      iochart_capture_get_comms (cap, i7, &n);
+      g_assert_cmpuint (n, ==, 0);
+      test_remove_dir (dir);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -574,6 +656,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blktrace/quiet-notes", test_quiet_notes);
   g_test_add_func ("/blktrace/quiet-notes-at-ties", test_quiet_notes_at_ties);
   g_test_add_func ("/blktrace/missing-cpu", test_missing_cpu);
+  g_test_add_func ("/blktrace/comm-slots", test_comm_slots);
   g_test_add_func ("/blktrace/nothing-readable", test_nothing_readable);
   return g_test_run ();
 }

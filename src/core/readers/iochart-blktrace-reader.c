@@ -88,52 +88,64 @@ typedef struct {
   guint8      len;
 } Comm;
 
-/* What the merge's side works out from the records as it reads them. */
+/* What the builder's side works out from the records it takes. */
+/* A few processes issue most records, in turns: their names are looked up here, not hashed. A
+ * slot holds what the table says for its pid (NULL: no name), kept so as names come. */
+#define COMM_SLOTS 256
+
+typedef struct {
+  gint32      pid;
+  const Comm *comm;
+} CommSlot;
+
 typedef struct {
   GHashTable     *comms;       /* pid -> Comm*, pointing into the mappings */
   GStringChunk   *short_comms; /* names from PROCESS notes shorter than 16 bytes */
-  gint32          last_pid;
-  Comm            last_comm;
+  CommSlot        comm_slots[COMM_SLOTS];
   gboolean        dev_named;   /* the device of the first block record has its name */
-  guint8          rwbs[1 << 9][2]; /* op, flags by category bits; op 0xff: not yet worked out */
+  guint8          rwbs[1 << 10][2]; /* op, flags by category bits; op 0xff: not yet worked out */
 } Decoder;
 
 /* The builder's side. */
 typedef struct {
   IochartBuilder *b;
+  const CpuFile  *files;
   gboolean        have_wall;
   gint64          wall_offset_ns;
+  Decoder         d;
 } Reader;
 
-typedef enum { ITEM_BLOCK, ITEM_COMM, ITEM_SCHED_NOTE, ITEM_NOTE, ITEM_DEVICE, ITEM_WARNING } ItemKind;
+typedef enum { ITEM_RECORD, ITEM_SCHED_NOTE, ITEM_WARNING } ItemKind;
 
-/* One record as the merge hands it on: a block record, a PROCESS note or a scheduler note that
- * tells a class decoded already (the merge's core has time to spare, the builder's has not),
- * any other note where it lies, the name of the device, or a warning the merge gave there. */
+/* One record as the merge hands it on, in time order: where it lies (the builder's thread
+ * decodes it, so that the merge's thread does no more than find the order and drop the notes
+ * that tell nothing), a scheduler note that tells a class parsed already (the merge's tracker
+ * must see the notes in order to judge the next), or a warning the merge gave there. */
 typedef struct {
-  guint8 kind;     /* ItemKind */
-  guint8 action;   /* ITEM_BLOCK: an IochartBlockAction */
+  guint8   kind;    /* ItemKind */
+  guint32  n;       /* ITEM_RECORD: the file's index; ITEM_SCHED_NOTE: its place in notes[] */
   union {
-    IochartBlockEvent ev;
-    struct { gint64 ts_ns; gint32 pid; const char *comm; guint8 len; } comm;
-    struct { gint64 ts_ns; IochartSchedNote note; } sched;
-    struct { const guint8 *rec; const CpuFile *f; } note;
-    struct { guint32 dev; char *name; } device;
-    char *warning;
+    const guint8 *rec;
+    gint64        ts_ns;
+    char         *warning;
   };
 } Item;
 
-#define BATCH_ITEMS 2048
-/* room for a record, the device's name before it and the warning its successor may bring */
-#define BATCH_ROOM 3
+G_STATIC_ASSERT (sizeof (Item) == 16);
+
+#define BATCH_ITEMS 4096
+/* room for a record and the warning its successor may bring */
+#define BATCH_ROOM 2
 
 typedef struct {
   Item     items[BATCH_ITEMS];
   guint    n;
+  guint    n_notes;
   guint64  quiet;           /* notes dropped by the merge, at times quiet_min_ns..quiet_max_ns */
   gint64   quiet_min_ns, quiet_max_ns;
   double   progress;        /* < 0: none to report after this batch */
   gboolean last;
+  IochartSchedNote notes[BATCH_ITEMS];
 } Batch;
 
 /* The merge's own state: only the merging thread touches it while the read runs. */
@@ -146,7 +158,6 @@ typedef struct {
   gsize           reported_bytes; /* what the last progress report said */
   Batch          *sink;     /* warnings go here while a batch fills, else straight to b */
   IochartSchedNoteTracker notes;  /* fed the notes handed on, as the builder's own is */
-  Decoder         d;
 } Merger;
 
 /* ---- one CPU file ---- */
@@ -362,10 +373,12 @@ cpu_file_open (CpuFile *f, const char *path, GError **error)
 static guint
 rwbs_index (guint32 cat, guint32 bytes)
 {
-  /* The category bits that RWBS shows, packed into 8 bits, and whether data moved. */
+  /* The category bits that RWBS shows, packed into 9 bits as two shifts allow (AHEAD, META and
+   * DISCARD land on bits 4-6, FUA on 8), and whether data moved. */
+  G_STATIC_ASSERT (TC_AHEAD >> 7 == 1 << 4 && TC_META >> 7 == 1 << 5 && TC_DISCARD >> 7 == 1 << 6 &&
+                   TC_FUA >> 7 == 1 << 8);
   return ((cat & (TC_READ | TC_WRITE | TC_FLUSH | TC_SYNC)) |
-          (cat & TC_AHEAD ? 1 << 4 : 0) | (cat & TC_META ? 1 << 5 : 0) |
-          (cat & TC_DISCARD ? 1 << 6 : 0) | (cat & TC_FUA ? 1 << 7 : 0)) << 1 | (bytes != 0);
+          ((cat >> 7) & ((TC_AHEAD | TC_META | TC_DISCARD | TC_FUA) >> 7))) << 1 | (bytes != 0);
 }
 
 /* The RWBS string blkparse prints for a record: the other blktrace readers parse that same
@@ -401,25 +414,21 @@ rwbs_work_out (guint32 cat, guint32 bytes, guint8 *out)
   out[1] = flags;
 }
 
-static const Comm *
+static inline const Comm *
 comm_of (Decoder *d, gint32 pid)
 {
-  const Comm *c;
+  CommSlot *s = &d->comm_slots[(guint32) pid % COMM_SLOTS];
 
-  if (pid == d->last_pid)
-    return &d->last_comm;
-  c = g_hash_table_lookup (d->comms, GINT_TO_POINTER (pid));
-  if (c == NULL)
-    return NULL;
-  d->last_pid = pid;
-  d->last_comm = *c;
-  return c;
+  if (G_UNLIKELY (s->pid != pid))
+    *s = (CommSlot) { pid, g_hash_table_lookup (d->comms, GINT_TO_POINTER (pid)) };
+  return s->comm;
 }
 
 /* A PROCESS note: the pid's name from here on, for the records that follow and the builder. */
 static void
-decode_process_note (Decoder *d, const BlkIoTrace *t, const guint8 *record_pdu, Item *it)
+take_process_note (Reader *r, const BlkIoTrace *t, const guint8 *record_pdu)
 {
+  Decoder *d = &r->d;
   gsize len;
   const char *pdu = (const char *) note_payload (t, record_pdu, &len);
   Comm *c = g_hash_table_lookup (d->comms, GINT_TO_POINTER (t->pid));
@@ -427,47 +436,47 @@ decode_process_note (Decoder *d, const BlkIoTrace *t, const guint8 *record_pdu, 
   len = strnlen (pdu, MIN (len, 16));
   if (c == NULL)
     {
-      c = g_new (Comm, 1);
+      c = g_new0 (Comm, 1);
       g_hash_table_insert (d->comms, GINT_TO_POINTER (t->pid), c);
     }
-  c->comm = len == 16 ? pdu : g_string_chunk_insert_len (d->short_comms, pdu, len);
-  c->len = len;
-  d->last_pid = -1;
-  it->kind = ITEM_COMM;
-  it->comm.ts_ns = t->time;
-  it->comm.pid = t->pid;
-  it->comm.comm = c->comm;
-  it->comm.len = c->len;
+  /* a task names itself again and again: the same name is not stored again */
+  if (c->comm == NULL || c->len != len || memcmp (c->comm, pdu, len) != 0)
+    {
+      c->comm = len == 16 ? pdu : g_string_chunk_insert_len (d->short_comms, pdu, len);
+      c->len = len;
+    }
+  d->comm_slots[(guint32) t->pid % COMM_SLOTS] = (CommSlot) { t->pid, c };
+  _iochart_builder_comm (r->b, t->time, t->pid, c->comm, c->len);
+  _iochart_builder_add_events (r->b, 1);
 }
 
-/* A block record as the builder takes it. */
+/* A block record, decoded for the builder. */
 static void
-decode_block (Decoder *d, const BlkIoTrace *t, Item *it)
+take_block (Reader *r, const BlkIoTrace *t)
 {
+  Decoder *d = &r->d;
   guint32 cat = t->action >> 16, code = t->action & 0xff;
   guint8 *rw = d->rwbs[rwbs_index (cat, t->bytes)];
-  IochartBlockEvent *ev = &it->ev;
+  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
   const Comm *comm;
 
   if (G_UNLIKELY (rw[0] == 0xff))
     rwbs_work_out (cat, t->bytes, rw);
-  it->kind = ITEM_BLOCK;
-  it->action = code < G_N_ELEMENTS (action_of) ? action_of[code] : IOCHART_BLOCK_OTHER;
-  *ev = (IochartBlockEvent) IOCHART_BLOCK_EVENT_INIT;
-  ev->ts_ns = t->time;
-  ev->dev = t->device;
-  ev->sector = t->sector;
-  ev->nr_sector = t->bytes >> 9;
-  ev->bytes = t->bytes;
-  ev->op = rw[0];
-  ev->flags = rw[1];
-  ev->pid = t->pid;
-  ev->error = (gint16) t->error;
+  ev.ts_ns = t->time;
+  ev.dev = t->device;
+  ev.sector = t->sector;
+  ev.nr_sector = t->bytes >> 9;
+  ev.bytes = t->bytes;
+  ev.op = rw[0];
+  ev.flags = rw[1];
+  ev.pid = t->pid;
+  ev.error = (gint16) t->error;
   if ((comm = comm_of (d, t->pid)) != NULL)
     {
-      ev->comm = comm->comm;
-      ev->comm_len = comm->len;
+      ev.comm = comm->comm;
+      ev.comm_len = comm->len;
     }
+  _iochart_builder_block (r->b, code < G_N_ELEMENTS (action_of) ? action_of[code] : IOCHART_BLOCK_OTHER, &ev);
 }
 
 /* The files are named after the device they traced: the name, or NULL. */
@@ -483,7 +492,7 @@ device_name_of (const CpuFile *f)
   return g_steal_pointer (&base);
 }
 
-/* A note other than PROCESS (the merge decodes those). */
+/* A note other than PROCESS. */
 static void
 on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *record_pdu)
 {
@@ -514,6 +523,31 @@ on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *record_
       _iochart_builder_add_events (r->b, 1);
       break;
     }
+}
+
+/* A record the merge handed on, decoded in the builder's thread. */
+static void
+take_record (Reader *r, const CpuFile *f, const guint8 *rec)
+{
+  BlkIoTrace t;
+
+  record_decode (f, rec, &t);
+  if (!(t.action & (TC_NOTIFY << 16)))
+    {
+      if (G_UNLIKELY (!r->d.dev_named))
+        {
+          g_autofree char *name = device_name_of (f);
+
+          if (name != NULL)
+            _iochart_builder_device_name (r->b, t.device, name);
+          r->d.dev_named = TRUE;
+        }
+      take_block (r, &t);
+    }
+  else if ((t.action & 0xff) == TN_PROCESS)
+    take_process_note (r, &t, rec + sizeof t);
+  else
+    on_note (r, f, &t, rec + sizeof t);
 }
 
 /* ---- the merge ---- */
@@ -576,7 +610,6 @@ judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
 static inline void
 hand_on (Merger *m, const CpuFile *f, Batch *batch)
 {
-  const BlkIoTrace *t = &f->cur;
   IochartSchedNote note;
 
   switch (judge_note (m, f, batch, &note))
@@ -584,27 +617,13 @@ hand_on (Merger *m, const CpuFile *f, Batch *batch)
     case NOTE_QUIET:
       return;
     case NOTE_PARSED:
-      batch->items[batch->n++] = (Item) { .kind = ITEM_SCHED_NOTE, .sched = { t->time, note } };
+      batch->notes[batch->n_notes] = note;
+      batch->items[batch->n++] = (Item) { .kind = ITEM_SCHED_NOTE, .n = batch->n_notes++, .ts_ns = f->cur.time };
       return;
     case NOTE_NONE:
       break;
     }
-  if (!(t->action & (TC_NOTIFY << 16)))
-    {
-      if (G_UNLIKELY (!m->d.dev_named))
-        {
-          char *name = device_name_of (f);
-
-          if (name != NULL)
-            batch->items[batch->n++] = (Item) { .kind = ITEM_DEVICE, .device = { t->device, name } };
-          m->d.dev_named = TRUE;
-        }
-      decode_block (&m->d, t, &batch->items[batch->n++]);
-    }
-  else if ((t->action & 0xff) == TN_PROCESS)
-    decode_process_note (&m->d, t, f->data + f->off + sizeof *t, &batch->items[batch->n++]);
-  else
-    batch->items[batch->n++] = (Item) { .kind = ITEM_NOTE, .note = { f->data + f->off, f } };
+  batch->items[batch->n++] = (Item) { .kind = ITEM_RECORD, .n = f->index, .rec = f->data + f->off };
 }
 
 /* The file whose record comes next after the heap's top: NULL when the top is alone. */
@@ -626,28 +645,29 @@ ahead_of_rival (guint64 time_ns, guint64 rival_ns, gboolean tie)
   return time_ns < rival_ns || (time_ns == rival_ns && tie);
 }
 
-/* Moves past f's current record to the next one the builder is to see, into f->cur. A sound
- * record in the host's byte order, in time order, is the common case and is read here in place.
- * A message note among them that can tell no class (most records of a BFQ capture) is only
- * counted into the batch, as judge_note() would count it, while it still belongs to this run
- * (ahead of the rival's record at rival_ns, room in the batch): f->cur is not even filled for
- * it. Anything else goes through cpu_file_load(). */
+/* Moves past f's current record to the next one that needs more than a glance, into f->cur.
+ * A sound record in the host's byte order, in time order, is the common case and is read here
+ * in place, while it still belongs to this run (ahead of the rival's record at rival_ns, room
+ * in the batch): a block record or a note other than a message is handed on where it lies, and
+ * a message note that can tell no class (most records of a BFQ capture) is only counted into
+ * the batch, as judge_note() would count it. f->cur is not even filled for those. Anything else
+ * goes through cpu_file_load() and hand_on(). */
 static inline void
 cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolean tie)
 {
   const guint32 note_mask = (TC_NOTIFY << 16) | 0xff, message = (TC_NOTIFY << 16) | TN_MESSAGE;
   const guint8 *p = f->data + f->off + sizeof (BlkIoTrace) + f->cur.pdu_len;
   const guint8 *end = f->data + f->len;
-  const guint32 magic_raw = f->magic_raw;
-  /* a record that fills the batch ends the run: then no note is skipped past it */
-  const gboolean room = batch->n + BATCH_ROOM <= BATCH_ITEMS;
-  /* what judge_note() and ahead_of_rival() ask, as two comparisons */
-  const guint64 skip_before_ns = room ? MIN (rival_ns, IOCHART_TIME_MAX_NS) : 0;
-  const gboolean skip_tie = room && tie && rival_ns < IOCHART_TIME_MAX_NS;
+  const guint32 magic_raw = f->magic_raw, index = f->index;
+  /* what judge_note() and ahead_of_rival() ask of a note, as two comparisons */
+  const guint64 quiet_before_ns = MIN (rival_ns, IOCHART_TIME_MAX_NS);
+  const gboolean quiet_tie = tie && rival_ns < IOCHART_TIME_MAX_NS;
+  Item *items = batch->items;
+  guint n = batch->n;
   guint64 last_ns = f->last_time, skipped = 0, first_skipped_ns = 0, last_skipped_ns = 0;
   gboolean sound = FALSE;
 
-  while (G_LIKELY (!f->swap && (gsize) (end - p) >= sizeof (BlkIoTrace)))
+  while (G_LIKELY (!f->swap && n + BATCH_ROOM <= BATCH_ITEMS && (gsize) (end - p) >= sizeof (BlkIoTrace)))
     {
       guint64 time;
       guint32 magic, action, dev, pid;
@@ -666,8 +686,17 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
       last_ns = time;
       sound = TRUE;
       memcpy (&action, p + G_STRUCT_OFFSET (BlkIoTrace, action), 4);
+      if ((action & note_mask) != message)
+        {
+          if (!ahead_of_rival (time, rival_ns, tie))
+            break;
+          items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
+          p += sizeof (BlkIoTrace) + pdu_len;
+          sound = FALSE;
+          continue;
+        }
       /* a note the builder would see (a time it keeps) and this run takes */
-      if ((action & note_mask) != message || !(time < skip_before_ns || (time == rival_ns && skip_tie)))
+      if (!(time < quiet_before_ns || (time == rival_ns && quiet_tie)))
         break;
       text = (const char *) p + sizeof (BlkIoTrace);
       len = pdu_len;
@@ -688,6 +717,7 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
       p += sizeof (BlkIoTrace) + pdu_len;
       sound = FALSE;
     }
+  batch->n = n;
   f->off = p - f->data;
   f->last_time = last_ns;
   if (skipped > 0)
@@ -738,6 +768,7 @@ static gboolean
 merge_batch (Merger *m, Batch *batch)
 {
   batch->n = 0;
+  batch->n_notes = 0;
   batch->quiet = 0;
   batch->quiet_min_ns = G_MAXINT64;
   batch->quiet_max_ns = G_MININT64;
@@ -764,6 +795,8 @@ merge_batch (Merger *m, Batch *batch)
   return !batch->last;
 }
 
+#define PREFETCH_ITEMS 16
+
 /* Hands a batch to the builder; the number of records in it. */
 static guint64
 build_batch (Reader *r, Batch *batch)
@@ -772,32 +805,24 @@ build_batch (Reader *r, Batch *batch)
 
   for (guint i = 0; i < batch->n; i++)
     {
-      Item *it = &batch->items[i];
-      BlkIoTrace t;
+      const Item *it = &batch->items[i];
 
+      /* the merge read the record on the other core: ask for it well before it is decoded (a
+       * prefetch of what is not a record's address does no harm) */
+      if (i + PREFETCH_ITEMS < batch->n)
+        {
+          __builtin_prefetch (batch->items[i + PREFETCH_ITEMS].rec);
+          __builtin_prefetch (batch->items[i + PREFETCH_ITEMS].rec + sizeof (BlkIoTrace) - 1);
+        }
       switch ((ItemKind) it->kind)
         {
-        case ITEM_BLOCK:
-          _iochart_builder_block (r->b, it->action, &it->ev);
-          records++;
-          break;
-        case ITEM_COMM:
-          _iochart_builder_comm (r->b, it->comm.ts_ns, it->comm.pid, it->comm.comm, it->comm.len);
-          _iochart_builder_add_events (r->b, 1);
+        case ITEM_RECORD:
+          take_record (r, &r->files[it->n], it->rec);
           records++;
           break;
         case ITEM_SCHED_NOTE:
-          _iochart_builder_sched_note (r->b, it->sched.ts_ns, &it->sched.note);
+          _iochart_builder_sched_note (r->b, it->ts_ns, &batch->notes[it->n]);
           records++;
-          break;
-        case ITEM_NOTE:
-          record_decode (it->note.f, it->note.rec, &t);
-          on_note (r, it->note.f, &t, it->note.rec + sizeof t);
-          records++;
-          break;
-        case ITEM_DEVICE:
-          _iochart_builder_device_name (r->b, it->device.dev, it->device.name);
-          g_free (it->device.name);
           break;
         case ITEM_WARNING:
           _iochart_builder_warn (r->b, "%s", it->warning);
@@ -932,16 +957,21 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   g_autofree CpuFile **heap = g_new (CpuFile *, n_files);
   g_autoptr(GError) first_error = NULL;
   Reader *r = g_new0 (Reader, 1);
-  Merger m = { .b = b, .heap = heap, .d.last_pid = -1 };
+  Merger m = { .b = b, .heap = heap };
   gsize lost = 0;
   guint worst = 0;
   guint64 records = 0;
   gboolean ok = TRUE;
 
   r->b = b;
-  m.d.comms = g_hash_table_new_full (NULL, NULL, NULL, comm_free);
-  m.d.short_comms = g_string_chunk_new (1024);
-  memset (m.d.rwbs, 0xff, sizeof m.d.rwbs);
+  r->files = files;
+  /* no slot's pid may match before the table has a word on it: the first record of a pid that
+   * is its slot's index would find a NULL name, which is what the empty table says too */
+  for (guint i = 0; i < COMM_SLOTS; i++)
+    r->d.comm_slots[i] = (CommSlot) { (gint32) i, NULL };
+  r->d.comms = g_hash_table_new_full (NULL, NULL, NULL, comm_free);
+  r->d.short_comms = g_string_chunk_new (1024);
+  memset (r->d.rwbs, 0xff, sizeof r->d.rwbs);
   warn_missing_cpus (b, cpu_files);
   for (guint i = 0; i < n_files; i++)
     {
@@ -999,8 +1029,8 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
                                files[i].path, files[i].out_of_order);
       g_clear_pointer (&files[i].map, g_mapped_file_unref);
     }
-  g_hash_table_unref (m.d.comms);
-  g_string_chunk_free (m.d.short_comms);
+  g_hash_table_unref (r->d.comms);
+  g_string_chunk_free (r->d.short_comms);
   g_free (r);
   return ok;
 }
