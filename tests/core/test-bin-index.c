@@ -199,7 +199,7 @@ test_lane_groupings (void)
             /* the biggest lane as the device's less the others, or every lane summed */
             _iochart_lane_index_set_rest_factor (top >= 2 ? 0 : G_MAXUINT);
             check_range (c, index, 0, start, end, 700, IOCHART_LATENCY_Q2C);
-            for (guint t = 0; t < 10; t++)
+            for (guint t = 0; t < 6; t++)
               {
                 gint64 span = (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
                 gint64 from = start + (gint64) (g_rand_double (r) * (end - start));

@@ -120,7 +120,9 @@ check_range (IochartCapture *c, const IochartLaneIndex *index, gint64 from, gint
     default: lo.pids = pids; lo.n_pids = G_N_ELEMENTS (pids); lo.comms = comms; lo.top_n = 2; break;
     }
   check_lanes (c, index, &lo, from, to);
-  check_groupings (c, index, from, to, variant);
+  /* every grouping on a third of the ranges (ASan's build runs them too) */
+  if (variant % 3 == 0)
+    check_groupings (c, index, from, to, variant / 3);
   return folded;
 }
 
@@ -212,7 +214,7 @@ test_shared (void)
         continue;
       c = iochart_load (paths, &lo, &error);
       g_assert_no_error (error);
-      check_capture (c, i, 20);
+      check_capture (c, i, 6);
       done++;
     }
   if (done == 0)
