@@ -129,9 +129,23 @@ update_status (IochartLivePage *self, IochartCapture *c)
   IochartLiveStatus prev = self->status;
   g_autofree char *line = NULL;
 
+  g_autoptr(GPtrArray) parts = NULL;
+  g_autoptr(GString) wrapped = g_string_new (NULL);
+
   iochart_live_status_compute (c, &prev, &self->status);
+  parts = iochart_live_status_parts (&self->status);
+  /* a narrow window wraps the line between its parts, never inside one, and cuts the least
+   * telling parts at the end of its second line; the tooltip has it all */
+  for (guint i = 0; i < parts->len; i++)
+    {
+      g_autoptr(GString) part = g_string_new (g_ptr_array_index (parts, i));
+
+      g_string_replace (part, " ", "\u00a0", 0);
+      g_string_append_printf (wrapped, "%s%s", i ? " · " : "", part->str);
+    }
   line = iochart_live_status_format (&self->status);
-  gtk_label_set_text (self->status_label, line);
+  gtk_label_set_text (self->status_label, wrapped->str);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), line);
 }
 
 static gint64
@@ -275,6 +289,20 @@ add_rules (IochartLiveCapture *live, const char * const *texts, GError **error)
   return TRUE;
 }
 
+/* Recording from now on: the page shows it and takes its updates. */
+static void
+begin (IochartLivePage *self)
+{
+  self->recording = TRUE;
+  self->started_us = g_get_monotonic_time ();
+  gtk_stack_set_visible_child_name (self->stack, "live");
+  self->tick = g_timeout_add (TICK_MS, tick, self);
+  self->due_us = g_get_monotonic_time ();
+  self->frame_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), frame_tick, NULL, NULL);
+  update_state_label (self);
+  update_tab (self);
+}
+
 gboolean
 iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *options)
 {
@@ -283,7 +311,13 @@ iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *op
   IochartRecorderOptions ro = { .sched = TRUE, .devices = o->devices, .n_devices = o->n_devices };
   GError *error = NULL;
 
-  g_return_val_if_fail (self->recorder == NULL, FALSE);
+  g_return_val_if_fail (self->recorder == NULL && self->live == NULL, FALSE);
+  if (o->fed != NULL)
+    {
+      self->live = o->fed;
+      begin (self);
+      return TRUE;
+    }
   g_free (self->out);
   self->out = g_strdup (o->out);
   if ((self->recorder = iochart_recorder_new (&ro, &error)) == NULL)
@@ -300,20 +334,13 @@ iochart_live_page_start (IochartLivePage *self, const IochartLivePageOptions *op
       return FALSE;
     }
   iochart_live_capture_start (self->live, self->recorder, 50);
-  self->recording = TRUE;
-  self->started_us = g_get_monotonic_time ();
-  gtk_stack_set_visible_child_name (self->stack, "live");
+  begin (self);
   if (o->command != NULL && o->command[0] != NULL && !spawn_command (self, o->command, &error))
     {
       iochart_live_page_stop (self);
       show_error (self, error);
       return FALSE;
     }
-  self->tick = g_timeout_add (TICK_MS, tick, self);
-  self->due_us = g_get_monotonic_time ();
-  self->frame_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), frame_tick, NULL, NULL);
-  update_state_label (self);
-  update_tab (self);
   return TRUE;
 }
 
@@ -339,7 +366,7 @@ iochart_live_page_stop (IochartLivePage *self)
   self->final_pending = TRUE;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "live.stop", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "live.pause", FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "live.save", TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "live.save", self->recorder != NULL);
   if (self->out != NULL && !iochart_live_page_save (self, self->out, &error))
     show_error (self, error);
   update_state_label (self);
@@ -462,6 +489,12 @@ gint64
 iochart_live_page_get_update_wall_us (IochartLivePage *self)
 {
   return self->update_wall_us;
+}
+
+const IochartLiveStatus *
+iochart_live_page_get_status (IochartLivePage *self)
+{
+  return &self->status;
 }
 
 guint

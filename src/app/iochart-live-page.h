@@ -5,6 +5,8 @@
 
 #include <adwaita.h>
 #include "iochart-capture-page.h"
+#include "record/iochart-live.h"
+#include "record/iochart-live-capture.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +17,8 @@ typedef struct {
   const guint32      *devices;     /* only these devices (MAJ << 20 | MIN); NULL: all */
   guint               n_devices;
   const char * const *class_rules; /* --class rules "COMM_OR_PID=CLASS[:LEVEL]", or NULL */
+  IochartLiveCapture *fed;         /* or NULL: the page takes this live capture, fed elsewhere (a
+                                    * test's fake source), instead of recording the kernel's */
 } IochartLivePageOptions;
 
 #define IOCHART_TYPE_LIVE_PAGE (iochart_live_page_get_type ())
@@ -44,6 +48,8 @@ guint               iochart_live_page_get_n_updates    (IochartLivePage         
  * figures' part on this thread), for tests. */
 gint64              iochart_live_page_get_update_cpu_ns (IochartLivePage             *self);
 gint64              iochart_live_page_get_update_wall_us (IochartLivePage            *self);
+/* The figures of the status line (the last second's rates by class, the stolen share), for tests. */
+const IochartLiveStatus *iochart_live_page_get_status  (IochartLivePage              *self);
 /* Frames at which an update was due but waited for a layout still reading its copy. */
 guint               iochart_live_page_get_n_waits      (IochartLivePage              *self);
 

@@ -5,8 +5,13 @@
  * - whatif: a what-if run on the live capture simulates the capture as it was when the run
  *   started, whatever the updates during the run rewrite. */
 #include "app-test-util.h"
+#include <math.h>
+#include <stdlib.h>
 #include "iochart-capture-page.h"
 #include "../record/live-fake-events.h"
+
+/* The window app_test_init made; the tests' own windows stand in for it while they take screenshots. */
+static IochartWindow *main_window;
 
 /* Process pid named name, forked at t0 and reading 4 KiB every step until t1 (then it exits
  * when exits), each read queued and inserted by it, issued by a kworker, done 400 µs later. */
@@ -196,7 +201,7 @@ test_follow (void)
   g_assert_cmpint (iochart_view_get_highlight_lane (iochart_timeline_view_get_view (tl)), ==, lane_of_pid (tl, 3000));
   app_test_set_window ((IochartWindow *) window);
   app_test_screenshot ("live-fake-follow.png");
-  app_test_set_window (app_test_window ());
+  app_test_set_window (main_window);
   gtk_window_destroy (window);
   app_test_run_for (100000);
 }
@@ -275,9 +280,119 @@ test_whatif (void)
                       iochart_capture_get_n_requests (iochart_whatif_panel_get_run (ref, k)));
   app_test_set_window ((IochartWindow *) window);
   app_test_screenshot ("live-fake-whatif.png");
-  app_test_set_window (app_test_window ());
+  app_test_set_window (main_window);
   gtk_window_destroy (window);
   app_test_run_for (100000);
+}
+
+/* Runs the main loop for us microseconds, checking the time at each round: while a page records,
+ * its frame clock always has work, and app_test_run_for's draining never ends at 2500 px. */
+static void
+pump_for (gint64 us)
+{
+  gint64 end = g_get_monotonic_time () + us;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (2000);
+}
+
+/* A window of width w (light or dark) recording from a fake source through the live page: readers
+ * of three classes at known rates, fed as time passes, so the page takes updates as it would from
+ * the kernel. The status line shows each class's rate in the last second (the readers' rates by
+ * count), no class that issued nothing, and fits: two lines at most, broken between its parts,
+ * the window as wide as asked. */
+static void
+status_line_at (int w, gboolean dark, const char *shot)
+{
+  /* rt every 2 ms, be every 1 ms, idle every 4 ms, 4 KiB each */
+  static const struct { gint32 pid; const char *name; IochartClass klass; gint64 step; } readers[] = {
+    { 4000, "rt-reader", IOCHART_CLASS_RT, 2 * MS }, { 4001, "be-reader", IOCHART_CLASS_BE, 1 * MS },
+    { 4002, "idle-reader-with-a-long-name", IOCHART_CLASS_IDLE, 4 * MS },
+  };
+  g_autoptr(GArray) evs = g_array_new (FALSE, FALSE, sizeof (Ev));
+  IochartLiveCapture *live = iochart_live_capture_new ("fake", 0);
+  IochartLivePageOptions options = { .fed = live };
+  IochartWindow *window = iochart_window_new (IOCHART_APPLICATION (gtk_window_get_application (GTK_WINDOW (main_window))));
+  IochartLivePage *page;
+  const IochartLiveStatus *st;
+  GtkLabel *label = NULL;
+  const char *text;
+  guint fed = 0;
+  gint64 start_us, end_ns = 4000 * MS;
+  PangoLayout *layout;
+
+  for (guint r = 0; r < G_N_ELEMENTS (readers); r++)
+    reader (evs, readers[r].pid, readers[r].name, readers[r].klass, 0, end_ns, readers[r].step, FALSE);
+  g_array_sort (evs, ev_cmp);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (window), w, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  page = iochart_window_record (window, &options);
+  g_assert_true (iochart_live_page_is_recording (page));
+  /* trace time runs with the clock, from 1 s in: a status a second of wall time */
+  start_us = g_get_monotonic_time ();
+  while (fed < evs->len)
+    {
+      feed_until (live, evs, &fed, 1000 * MS + (g_get_monotonic_time () - start_us) * 1000);
+      pump_for (20000);
+    }
+  pump_for (1200000);
+  iochart_live_page_stop (page);
+  pump_for (600000);
+
+  /* the rates of the last second, per class, are the readers' (the newest event: the last
+   * completion, 450 us after the last issue) */
+  st = iochart_live_page_get_status (page);
+  for (guint r = 0; r < G_N_ELEMENTS (readers); r++)
+    {
+      double want = 1000 * MS / readers[r].step;
+
+      g_assert_cmpfloat (fabs (st->requests_per_s[readers[r].klass] - want), <=, 1);
+      g_assert_cmpfloat (fabs (st->bytes_per_s[readers[r].klass] - want * 4096), <=, 4096);
+    }
+  /* the status label: the one wrapped to two lines at most */
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (page)); c && !label;)
+    {
+      if (GTK_IS_LABEL (c) && gtk_label_get_lines (GTK_LABEL (c)) == 2)
+        label = GTK_LABEL (c);
+      else if (gtk_widget_get_first_child (c))
+        c = gtk_widget_get_first_child (c);
+      else
+        {
+          while (c && !gtk_widget_get_next_sibling (c))
+            c = gtk_widget_get_parent (c);
+          c = c ? gtk_widget_get_next_sibling (c) : NULL;
+        }
+    }
+  g_assert_nonnull (label);
+  text = gtk_label_get_text (label);
+  g_test_message ("%d px: %s", w, text);
+  g_assert_true (g_str_has_prefix (text, "rt\u00a0"));
+  g_assert_nonnull (strstr (text, " · be\u00a0"));
+  g_assert_nonnull (strstr (text, " · idle\u00a0"));
+  g_assert_null (strstr (text, "none"));
+  g_assert_null (strstr (text, "unknown"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (label)), "lost 0"));
+  /* it fits: two lines at most, the first beginning with the rt rate, nothing wider than asked */
+  layout = gtk_label_get_layout (label);
+  g_assert_cmpint (pango_layout_get_line_count (layout), <=, 2);
+  g_assert_cmpint (abs (gtk_widget_get_width (GTK_WIDGET (window)) - w), <=, 12);
+  app_test_set_window (window);
+  app_test_screenshot (shot);
+  app_test_set_window (main_window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+  app_test_run_for (100000);
+}
+
+static void
+test_status_line (void)
+{
+  status_line_at (700, FALSE, "live-fake-status-700-light.png");
+  status_line_at (700, TRUE, "live-fake-status-700-dark.png");
+  status_line_at (2500, FALSE, "live-fake-status-2500-light.png");
 }
 
 int
@@ -287,7 +402,9 @@ main (int argc, char **argv)
 
   if (!app_test_init (&argc, &argv, required))
     return 77;
+  main_window = app_test_window ();
   g_test_add_func ("/live-fake/follow", test_follow);
   g_test_add_func ("/live-fake/whatif", test_whatif);
+  g_test_add_func ("/live-fake/status-line", test_status_line);
   return g_test_run ();
 }

@@ -94,6 +94,28 @@ write_btt (IochartLivePage *page)
   g_assert_cmpuint (summary->btt_devices->len, >, 0);
   json_builder_begin_object (b);
   iochart_summary_btt_to_json (summary, b);
+  /* the status line's last second: its window since the capture's start, its rates by class */
+  {
+    const IochartLiveStatus *st = iochart_live_page_get_status (page);
+    IochartView *view = iochart_timeline_view_get_view (iochart_capture_page_get_timeline (cp));
+    gint64 start = iochart_capture_get_start_ns (iochart_view_get_capture (view));
+
+    json_builder_set_member_name (b, "status");
+    json_builder_begin_object (b);
+    json_builder_set_member_name (b, "to_ns");
+    json_builder_add_int_value (b, st->end_ns - start);
+    for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+      {
+        json_builder_set_member_name (b, iochart_class_name (k));
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "requests");
+        json_builder_add_int_value (b, (gint64) st->requests_per_s[k]);
+        json_builder_set_member_name (b, "bytes");
+        json_builder_add_int_value (b, (gint64) st->bytes_per_s[k]);
+        json_builder_end_object (b);
+      }
+    json_builder_end_object (b);
+  }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);

@@ -47,6 +47,21 @@ d = saved['devices'][0]
 print(f"btt: the live page's figures equal info --btt's on the saved file: {len(saved['devices'])} device, "
       f"{len(saved['processes'])} process names, {d['q2c']['n']} bios, Q2C avg {d['q2c']['avg_ns'] / 1e6:.3f} ms, D2C avg {d['d2c']['avg_ns'] / 1e6:.3f} ms")
 PY
+# the status line's rates by class are the saved file's requests issued in the same last second
+to_ns=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["status"]["to_ns"])' "$LIVE_BTT")
+"${IOCHART:?}" info --json --from "$((to_ns - 1000000000))ns" --to "${to_ns}ns" "$LIVE_OUT" > "$tmp/last-second.json"
+python3 - "$LIVE_BTT" "$tmp/last-second.json" <<'PY'
+import json, sys
+status = json.load(open(sys.argv[1]))['status']
+info = json.load(open(sys.argv[2]))['classes']
+for k, v in status.items():
+    if k == 'to_ns':
+        continue
+    got = {f: info.get(k, {}).get(f, 0) for f in ('requests', 'bytes')}
+    assert v == got, f'status {k} {v} != info --from --to {got}'
+print('status line: the last second by class equals info --from --to on the saved file:',
+      {k: v['requests'] for k, v in status.items() if k != 'to_ns' and v['requests']})
+PY
 # --all: the top 20 processes alone may leave out the starved idle reader's dd processes
 "${IOCHART:?}" info --json --all "$LIVE_OUT" > "$tmp/info.json"
 python3 - "$tmp/info.json" "$(cat "$tmp/idle.pid")" "$(cat "$tmp/be.pid")" <<'PY'

@@ -642,6 +642,45 @@ test_comm_slots (void)
     }
 }
 
+/* A completion with an error takes the reader's other road (the merge hands it on whole); the
+ * request keeps the error, in both byte orders, threaded or not. */
+static void
+test_completion_error (void)
+{
+  gsize saved = _iochart_blktrace_thread_min_bytes;
+
+  for (int be = 0; be < 2; be++)
+    for (int threaded = 0; threaded < 2; threaded++)
+      {
+        g_autofree char *dir = test_make_dir ();
+        g_autoptr(GByteArray) data = g_byte_array_new ();
+        g_autofree char *path = NULL;
+        g_autoptr(IochartCapture) cap = NULL;
+        g_autoptr(GError) error = NULL;
+        guint16 eio = be ? GUINT16_TO_BE ((guint16) -5) : GUINT16_TO_LE ((guint16) -5);
+        IochartRequest rq;
+
+        put_rq (data, be, 1000, 1, C_QUEUE, 2048, 4096, 4242, 0);
+        put_rq (data, be, 1300, 7, C_ISSUE, 2048, 4096, 4242, 0);
+        put_rq (data, be, 9300, 8, C_COMPLETE, 2048, 4096, 0, 0);
+        memcpy (data->data + data->len - 48 + 44, &eio, 2);
+        put_rq (data, be, 9400, 1, C_QUEUE, 4096, 4096, 4242, 0);
+        path = write_file (dir, "loop0.blktrace.0", data);
+        _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
+        cap = load (path, &error);
+        _iochart_blktrace_thread_min_bytes = saved;
+        g_assert_no_error (error);
+        g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 2);
+        iochart_capture_get_request (cap, 0, &rq);
+        g_assert_cmpint (rq.complete_ns, ==, 9300);
+        g_assert_cmpint (rq.error, ==, -5);
+        g_assert_cmpstr (iochart_capture_get_device (cap, rq.device)->name, ==, "loop0");
+        iochart_capture_get_request (cap, 1, &rq);
+        g_assert_cmpint (rq.error, ==, 0);
+        test_remove_dir (dir);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -657,6 +696,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blktrace/quiet-notes-at-ties", test_quiet_notes_at_ties);
   g_test_add_func ("/blktrace/missing-cpu", test_missing_cpu);
   g_test_add_func ("/blktrace/comm-slots", test_comm_slots);
+  g_test_add_func ("/blktrace/completion-error", test_completion_error);
   g_test_add_func ("/blktrace/nothing-readable", test_nothing_readable);
   return g_test_run ();
 }

@@ -1,7 +1,9 @@
 /* The live capture with a fake event source (no root): a snapshot taken after N events equals
  * the batch build of the same N events; with a window, memory stays bounded. */
 
+#include <math.h>
 #include "live-fake-events.h"
+#include "record/iochart-live.h"
 
 /* A workload over `seconds`: readers of each class start, read (bios queued, some merged,
  * inserted, issued by a kworker, completed, a few requeued or lost), get switched in and out,
@@ -439,6 +441,56 @@ test_rules (void)
   g_assert_cmpuint (ruled, ==, 3);
 }
 
+/* The live status's rates: readers of each class (and one that never set a class: "none") at
+ * known rates over 3 s; the last second's bytes and requests by class are what they issued in
+ * it, by count; a class that issued nothing is left out of the line. */
+static void
+test_status_rates (void)
+{
+  static const struct { IochartClass klass; gint64 step; guint32 nr; } readers[] = {
+    { IOCHART_CLASS_RT, 2 * MS, 8 }, { IOCHART_CLASS_BE, 1 * MS, 16 }, { IOCHART_CLASS_NONE, 4 * MS, 32 },
+    { IOCHART_CLASS_IDLE, 5 * MS, 64 },
+  };
+  g_autoptr(GArray) evs = g_array_new (FALSE, FALSE, sizeof (Ev));
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 0);
+  IochartLiveStatus st;
+  IochartCapture *c;
+  g_autofree char *line = NULL;
+  gint64 end = 3000 * MS;
+
+  for (guint r = 0; r < G_N_ELEMENTS (readers); r++)
+    {
+      gint32 pid = 100 + r;
+      gint32 ioprio = readers[r].klass == IOCHART_CLASS_NONE ? 0 : (gint32) IOCHART_IOPRIO_MAKE (readers[r].klass, 4);
+      guint64 sector = (guint64) (r + 1) << 24;
+
+      for (gint64 t = r * 1000 + readers[r].step; t <= end; t += readers[r].step, sector += readers[r].nr)
+        {
+          add (evs, blk (t, IOCHART_BLOCK_QUEUE, sector, readers[r].nr, IOCHART_OP_READ, pid, "reader", ioprio));
+          add (evs, blk (t + 10, IOCHART_BLOCK_ISSUE, sector, readers[r].nr, IOCHART_OP_READ, pid, "reader", ioprio));
+          add (evs, blk (t + 200, IOCHART_BLOCK_COMPLETE, sector, readers[r].nr, IOCHART_OP_READ, 0, NULL, ioprio));
+        }
+    }
+  g_array_sort (evs, ev_cmp);
+  feed (live, evs, 0, evs->len);
+  c = iochart_live_capture_update (live);
+  iochart_live_status_compute (c, NULL, &st);
+  for (guint r = 0; r < G_N_ELEMENTS (readers); r++)
+    {
+      /* issued in the second before the newest event (a completion 200 ns after the last issue) */
+      double want = (double) (1000 * MS / readers[r].step);
+
+      g_assert_cmpfloat (fabs (st.requests_per_s[readers[r].klass] - want), <=, 1);
+      g_assert_cmpfloat (fabs (st.bytes_per_s[readers[r].klass] - want * readers[r].nr * 512), <=, readers[r].nr * 512);
+    }
+  g_assert_cmpfloat (st.requests_per_s[IOCHART_CLASS_UNKNOWN], ==, 0);
+  line = iochart_live_status_format (&st);
+  g_test_message ("%s", line);
+  g_assert_true (g_str_has_prefix (line, "rt 2.0 MiB/s (500/s) · be 7.8 MiB/s (1,000/s) · none 3.9 MiB/s (250/s) · "
+                                         "idle 6.2 MiB/s (200/s) · "));
+  g_assert_null (strstr (line, "unknown"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -449,5 +501,6 @@ main (int argc, char **argv)
   g_test_add_func ("/live-capture/window", test_window);
   g_test_add_func ("/live-capture/rules", test_rules);
   g_test_add_func ("/live-capture/window-drops-processes", test_window_drops_processes);
+  g_test_add_func ("/live-capture/status-rates", test_status_rates);
   return g_test_run ();
 }

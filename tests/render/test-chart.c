@@ -1,6 +1,7 @@
 /* Unit tests of lanes, the chart's display list (golden), its layout rules and the backends. */
 #include <cairo.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include "render-test-util.h"
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
@@ -603,6 +604,66 @@ test_legend_classes (void)
   }
 }
 
+/* Where the throughput strip's read/write baseline ("0") sits, as a share of the way from its top
+ * tick to its bottom tick: the read side's part of the strip. */
+static double
+throughput_read_share (IochartDisplayList *dl)
+{
+  const IochartDlItem *title = find_text (dl, "Throughput"), *next = find_text (dl, "IOPS");
+  double top = -1, bottom = -1, zero = -1;
+
+  g_assert_nonnull (title);
+  g_assert_nonnull (next);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind != IOCHART_DL_TEXT || item->y < title->y - 20 || item->y > next->y - 5)
+        continue;
+      if (g_str_has_suffix (item->text, "/s"))
+        {
+          if (top < 0)
+            top = item->y;
+          else
+            bottom = item->y;
+        }
+      else if (g_str_equal (item->text, "0"))
+        zero = item->y;
+    }
+  g_assert_cmpfloat (top, >=, 0);
+  g_assert_cmpfloat (bottom, >, top);
+  g_assert_cmpfloat (zero, >, top);
+  return (zero - top) / (bottom - top);
+}
+
+/* 200 reads of 64 KiB and one 1 MiB sync write on the device for 50 us: at 2500 px the write's
+ * column is its own 1 MiB in a 70 us column (the reads' columns about 64 KiB each), so sizing the
+ * sides by their peaks gave that one write three quarters of the strip. The sides take room by
+ * the bytes they moved, the same at any width. */
+static void
+test_throughput_sides (void)
+{
+  guint n = 201;
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+  g_autoptr(IochartCapture) c = NULL;
+  double share[2];
+  const guint widths[] = { 700, 2500 };
+
+  for (guint i = 0; i + 1 < n; i++)
+    rqs[i] = (TestRq) { DEV_LOOP, 1000 + 128 * i, 128, "R", 10, "reader", IOCHART_CLASS_BE,
+                        i * MS, i * MS, i * MS + 100, i * MS + 500000 };
+  rqs[n - 1] = (TestRq) { DEV_LOOP, 900000, 2048, "WS", 11, "sync", IOCHART_CLASS_BE,
+                          150 * MS + 600000, 150 * MS + 600000, 150 * MS + 600100, 150 * MS + 650100 };
+  c = test_capture (rqs, n);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      g_autoptr(IochartDisplayList) dl = draw (c, widths[w], IOCHART_THEME_LIGHT);
+      share[w] = throughput_read_share (dl);
+      /* 12.5 MiB read against 1 MiB written: the reads get the most room */
+      g_assert_cmpfloat (share[w], >, 0.7);
+    }
+  g_assert_cmpfloat (fabs (share[0] - share[1]), <, 0.02);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -613,6 +674,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/story", test_chart_story);
   g_test_add_func ("/chart/no-overlap", test_no_overlap);
   g_test_add_func ("/chart/golden", test_golden);
+  g_test_add_func ("/chart/throughput-sides", test_throughput_sides);
   g_test_add_func ("/render/text-measure", test_text_measure);
   g_test_add_func ("/render/svg", test_svg);
   g_test_add_func ("/render/svg-escapes", test_svg_escapes);

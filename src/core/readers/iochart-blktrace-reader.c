@@ -102,7 +102,6 @@ typedef struct {
   GHashTable     *comms;       /* pid -> Comm*, pointing into the mappings */
   GStringChunk   *short_comms; /* names from PROCESS notes shorter than 16 bytes */
   CommSlot        comm_slots[COMM_SLOTS];
-  gboolean        dev_named;   /* the device of the first block record has its name */
   guint8          rwbs[1 << 10][2]; /* op, flags by category bits; op 0xff: not yet worked out */
 } Decoder;
 
@@ -115,27 +114,33 @@ typedef struct {
   Decoder         d;
 } Reader;
 
-typedef enum { ITEM_RECORD, ITEM_SCHED_NOTE, ITEM_WARNING } ItemKind;
+typedef enum { ITEM_BLOCK, ITEM_RECORD, ITEM_SCHED_NOTE, ITEM_DEVICE, ITEM_WARNING } ItemKind;
 
-/* One record as the merge hands it on, in time order: where it lies (the builder's thread
- * decodes it, so that the merge's thread does no more than find the order and drop the notes
- * that tell nothing), a scheduler note that tells a class parsed already (the merge's tracker
- * must see the notes in order to judge the next), or a warning the merge gave there. */
+/* One record as the merge hands it on, in time order: a block record decoded in 32 bytes (the
+ * builder's thread reads no more than that: it sets the pace), any other record where it lies
+ * (the builder's thread decodes it), a scheduler note that tells a class parsed already (the
+ * merge's tracker must see the notes in order to judge the next), the name of the device, or a
+ * warning the merge gave there. */
 typedef struct {
-  guint8   kind;    /* ItemKind */
-  guint32  n;       /* ITEM_RECORD: the file's index; ITEM_SCHED_NOTE: its place in notes[] */
+  guint8   kind;      /* ItemKind */
+  guint8   action;    /* ITEM_BLOCK: an IochartBlockAction */
+  guint8   op, flags; /* ITEM_BLOCK */
+  guint32  n;         /* ITEM_BLOCK: the pid; ITEM_RECORD: the file's index; ITEM_SCHED_NOTE: its
+                       * place in notes[]; ITEM_DEVICE: the device */
   union {
+    gint64        ts_ns;  /* ITEM_BLOCK, ITEM_SCHED_NOTE */
     const guint8 *rec;
-    gint64        ts_ns;
-    char         *warning;
+    char         *text;   /* ITEM_DEVICE: its name; ITEM_WARNING */
   };
+  guint64  sector;    /* ITEM_BLOCK */
+  guint32  bytes, dev;
 } Item;
 
-G_STATIC_ASSERT (sizeof (Item) == 16);
+G_STATIC_ASSERT (sizeof (Item) == 32);
 
-#define BATCH_ITEMS 4096
-/* room for a record and the warning its successor may bring */
-#define BATCH_ROOM 2
+#define BATCH_ITEMS 2048
+/* room for a record, the device's name before it and the warning its successor may bring */
+#define BATCH_ROOM 3
 
 typedef struct {
   Item     items[BATCH_ITEMS];
@@ -158,6 +163,8 @@ typedef struct {
   gsize           reported_bytes; /* what the last progress report said */
   Batch          *sink;     /* warnings go here while a batch fills, else straight to b */
   IochartSchedNoteTracker notes;  /* fed the notes handed on, as the builder's own is */
+  gboolean        dev_named;      /* the device of the first block record has its name */
+  guint8          rwbs[1 << 10][2]; /* as the Decoder's */
 } Merger;
 
 /* ---- one CPU file ---- */
@@ -256,7 +263,7 @@ merger_warn (Merger *m, const char *format, ...)
   text = g_strdup_vprintf (format, args);
   va_end (args);
   if (m->sink != NULL)
-    m->sink->items[m->sink->n++] = (Item) { .kind = ITEM_WARNING, .warning = text };
+    m->sink->items[m->sink->n++] = (Item) { .kind = ITEM_WARNING, .text = text };
   else
     {
       _iochart_builder_warn (m->b, "%s", text);
@@ -414,6 +421,17 @@ rwbs_work_out (guint32 cat, guint32 bytes, guint8 *out)
   out[1] = flags;
 }
 
+/* The op and flags of a record of categories cat moving bytes, from a table filled as it goes. */
+static inline const guint8 *
+rwbs_of (guint8 (*table)[2], guint32 cat, guint32 bytes)
+{
+  guint8 *rw = table[rwbs_index (cat, bytes)];
+
+  if (G_UNLIKELY (rw[0] == 0xff))
+    rwbs_work_out (cat, bytes, rw);
+  return rw;
+}
+
 static inline const Comm *
 comm_of (Decoder *d, gint32 pid)
 {
@@ -450,18 +468,35 @@ take_process_note (Reader *r, const BlkIoTrace *t, const guint8 *record_pdu)
   _iochart_builder_add_events (r->b, 1);
 }
 
-/* A block record, decoded for the builder. */
+static inline IochartBlockAction
+block_action (guint32 action)
+{
+  guint32 code = action & 0xff;
+
+  return code < G_N_ELEMENTS (action_of) ? action_of[code] : IOCHART_BLOCK_OTHER;
+}
+
+/* A block record to the builder, with the name its pid has now. */
+static inline void
+give_block (Reader *r, IochartBlockAction action, IochartBlockEvent *ev)
+{
+  const Comm *comm = comm_of (&r->d, ev->pid);
+
+  if (comm != NULL)
+    {
+      ev->comm = comm->comm;
+      ev->comm_len = comm->len;
+    }
+  _iochart_builder_block (r->b, action, ev);
+}
+
+/* A block record the merge left whole (one with an error), decoded for the builder. */
 static void
 take_block (Reader *r, const BlkIoTrace *t)
 {
-  Decoder *d = &r->d;
-  guint32 cat = t->action >> 16, code = t->action & 0xff;
-  guint8 *rw = d->rwbs[rwbs_index (cat, t->bytes)];
+  const guint8 *rw = rwbs_of (r->d.rwbs, t->action >> 16, t->bytes);
   IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
-  const Comm *comm;
 
-  if (G_UNLIKELY (rw[0] == 0xff))
-    rwbs_work_out (cat, t->bytes, rw);
   ev.ts_ns = t->time;
   ev.dev = t->device;
   ev.sector = t->sector;
@@ -471,12 +506,25 @@ take_block (Reader *r, const BlkIoTrace *t)
   ev.flags = rw[1];
   ev.pid = t->pid;
   ev.error = (gint16) t->error;
-  if ((comm = comm_of (d, t->pid)) != NULL)
-    {
-      ev.comm = comm->comm;
-      ev.comm_len = comm->len;
-    }
-  _iochart_builder_block (r->b, code < G_N_ELEMENTS (action_of) ? action_of[code] : IOCHART_BLOCK_OTHER, &ev);
+  give_block (r, block_action (t->action), &ev);
+}
+
+/* A block record the merge decoded. */
+static inline void
+take_block_item (Reader *r, const Item *it)
+{
+  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
+
+  ev.ts_ns = it->ts_ns;
+  ev.dev = it->dev;
+  ev.sector = it->sector;
+  ev.nr_sector = it->bytes >> 9;
+  ev.bytes = it->bytes;
+  ev.op = it->op;
+  ev.flags = it->flags;
+  ev.pid = (gint32) it->n;
+  ev.error = 0;
+  give_block (r, it->action, &ev);
 }
 
 /* The files are named after the device they traced: the name, or NULL. */
@@ -533,17 +581,7 @@ take_record (Reader *r, const CpuFile *f, const guint8 *rec)
 
   record_decode (f, rec, &t);
   if (!(t.action & (TC_NOTIFY << 16)))
-    {
-      if (G_UNLIKELY (!r->d.dev_named))
-        {
-          g_autofree char *name = device_name_of (f);
-
-          if (name != NULL)
-            _iochart_builder_device_name (r->b, t.device, name);
-          r->d.dev_named = TRUE;
-        }
-      take_block (r, &t);
-    }
+    take_block (r, &t);
   else if ((t.action & 0xff) == TN_PROCESS)
     take_process_note (r, &t, rec + sizeof t);
   else
@@ -606,10 +644,22 @@ judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
   return NOTE_QUIET;
 }
 
+/* A block record without an error, decoded into the batch. */
+static inline void
+put_block (Merger *m, Item *it, guint64 time, guint32 action, guint64 sector, guint32 bytes, guint32 pid,
+           guint32 dev)
+{
+  const guint8 *rw = rwbs_of (m->rwbs, action >> 16, bytes);
+
+  *it = (Item) { .kind = ITEM_BLOCK, .action = block_action (action), .op = rw[0], .flags = rw[1],
+                 .n = pid, .ts_ns = time, .sector = sector, .bytes = bytes, .dev = dev };
+}
+
 /* Puts f's current record into the batch as the builder will take it, unless it is dropped. */
 static inline void
 hand_on (Merger *m, const CpuFile *f, Batch *batch)
 {
+  const BlkIoTrace *t = &f->cur;
   IochartSchedNote note;
 
   switch (judge_note (m, f, batch, &note))
@@ -622,6 +672,22 @@ hand_on (Merger *m, const CpuFile *f, Batch *batch)
       return;
     case NOTE_NONE:
       break;
+    }
+  if (!(t->action & (TC_NOTIFY << 16)))
+    {
+      if (G_UNLIKELY (!m->dev_named))
+        {
+          char *name = device_name_of (f);
+
+          if (name != NULL)
+            batch->items[batch->n++] = (Item) { .kind = ITEM_DEVICE, .n = t->device, .text = name };
+          m->dev_named = TRUE;
+        }
+      if (t->error == 0)
+        {
+          put_block (m, &batch->items[batch->n++], t->time, t->action, t->sector, t->bytes, t->pid, t->device);
+          return;
+        }
     }
   batch->items[batch->n++] = (Item) { .kind = ITEM_RECORD, .n = f->index, .rec = f->data + f->off };
 }
@@ -690,7 +756,23 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
         {
           if (!ahead_of_rival (time, rival_ns, tie))
             break;
-          items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
+          if (!(action & (TC_NOTIFY << 16)))
+            {
+              guint64 sector;
+              guint32 bytes;
+              guint16 error;
+
+              memcpy (&error, p + G_STRUCT_OFFSET (BlkIoTrace, error), 2);
+              if (G_UNLIKELY (error != 0 || !m->dev_named))
+                break;
+              memcpy (&sector, p + G_STRUCT_OFFSET (BlkIoTrace, sector), 8);
+              memcpy (&bytes, p + G_STRUCT_OFFSET (BlkIoTrace, bytes), 4);
+              memcpy (&dev, p + G_STRUCT_OFFSET (BlkIoTrace, device), 4);
+              memcpy (&pid, p + G_STRUCT_OFFSET (BlkIoTrace, pid), 4);
+              put_block (m, &items[n++], time, action, sector, bytes, pid, dev);
+            }
+          else
+            items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
           p += sizeof (BlkIoTrace) + pdu_len;
           sound = FALSE;
           continue;
@@ -807,15 +889,18 @@ build_batch (Reader *r, Batch *batch)
     {
       const Item *it = &batch->items[i];
 
-      /* the merge read the record on the other core: ask for it well before it is decoded (a
-       * prefetch of what is not a record's address does no harm) */
-      if (i + PREFETCH_ITEMS < batch->n)
+      /* the merge read the record on the other core: ask for it well before it is decoded */
+      if (i + PREFETCH_ITEMS < batch->n && batch->items[i + PREFETCH_ITEMS].kind == ITEM_RECORD)
         {
           __builtin_prefetch (batch->items[i + PREFETCH_ITEMS].rec);
           __builtin_prefetch (batch->items[i + PREFETCH_ITEMS].rec + sizeof (BlkIoTrace) - 1);
         }
       switch ((ItemKind) it->kind)
         {
+        case ITEM_BLOCK:
+          take_block_item (r, it);
+          records++;
+          break;
         case ITEM_RECORD:
           take_record (r, &r->files[it->n], it->rec);
           records++;
@@ -824,9 +909,13 @@ build_batch (Reader *r, Batch *batch)
           _iochart_builder_sched_note (r->b, it->ts_ns, &batch->notes[it->n]);
           records++;
           break;
+        case ITEM_DEVICE:
+          _iochart_builder_device_name (r->b, it->n, it->text);
+          g_free (it->text);
+          break;
         case ITEM_WARNING:
-          _iochart_builder_warn (r->b, "%s", it->warning);
-          g_free (it->warning);
+          _iochart_builder_warn (r->b, "%s", it->text);
+          g_free (it->text);
           break;
         }
     }
@@ -972,6 +1061,7 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   r->d.comms = g_hash_table_new_full (NULL, NULL, NULL, comm_free);
   r->d.short_comms = g_string_chunk_new (1024);
   memset (r->d.rwbs, 0xff, sizeof r->d.rwbs);
+  memset (m.rwbs, 0xff, sizeof m.rwbs);
   warn_missing_cpus (b, cpu_files);
   for (guint i = 0; i < n_files; i++)
     {

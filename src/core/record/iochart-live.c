@@ -77,13 +77,15 @@ iochart_live_status_compute (IochartCapture *capture, const IochartLiveStatus *p
   top_idle (capture, dev, st);
 }
 
-char *
-iochart_live_status_format (const IochartLiveStatus *st)
+GPtrArray *
+iochart_live_status_parts (const IochartLiveStatus *st)
 {
-  static const IochartClass shown[] = { IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_IDLE,
-                                        IOCHART_CLASS_UNKNOWN };
-  GString *line = g_string_new (NULL);
+  /* the legend's order */
+  static const IochartClass shown[] = { IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_NONE,
+                                        IOCHART_CLASS_IDLE, IOCHART_CLASS_UNKNOWN };
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *events = iochart_format_count ((guint64) st->events_per_s);
+  gboolean any = FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (shown); i++)
     {
@@ -91,19 +93,29 @@ iochart_live_status_format (const IochartLiveStatus *st)
       g_autofree char *rate = iochart_format_bytes ((guint64) st->bytes_per_s[k]);
       g_autofree char *iops = iochart_format_count ((guint64) st->requests_per_s[k]);
 
-      if (k == IOCHART_CLASS_UNKNOWN && st->requests_per_s[k] == 0)
+      if (st->requests_per_s[k] == 0)
         continue;
-      g_string_append_printf (line, "%s%s %s/s (%s/s)", i ? " · " : "", iochart_class_name (k), rate, iops);
+      g_ptr_array_add (parts, g_strdup_printf ("%s %s/s (%s/s)", iochart_class_name (k), rate, iops));
+      any = TRUE;
     }
-  if (st->stolen_known)
-    g_string_append_printf (line, " · stolen %.1f%%", st->stolen_pct);
-  else
-    g_string_append (line, " · stolen -");
+  if (!any)
+    g_ptr_array_add (parts, g_strdup ("no I/O issued"));
+  g_ptr_array_add (parts, st->stolen_known ? g_strdup_printf ("stolen %.1f%%", st->stolen_pct) : g_strdup ("stolen -"));
   if (st->top_idle[0] != '\0')
     {
       g_autofree char *b = iochart_format_bytes (st->top_idle_bytes);
-      g_string_append_printf (line, " · top idle %s %s", st->top_idle, b);
+      g_ptr_array_add (parts, g_strdup_printf ("top idle %s %s", st->top_idle, b));
     }
-  g_string_append_printf (line, " · %s events/s · lost %" G_GUINT64_FORMAT, events, st->lost);
-  return g_string_free (line, FALSE);
+  g_ptr_array_add (parts, g_strdup_printf ("%s events/s", events));
+  g_ptr_array_add (parts, g_strdup_printf ("lost %" G_GUINT64_FORMAT, st->lost));
+  return parts;
+}
+
+char *
+iochart_live_status_format (const IochartLiveStatus *st)
+{
+  g_autoptr(GPtrArray) parts = iochart_live_status_parts (st);
+
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" · ", (char **) parts->pdata);
 }

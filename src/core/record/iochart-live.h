@@ -29,8 +29,11 @@ typedef struct {
 void iochart_live_status_compute (IochartCapture          *capture,
                                   const IochartLiveStatus *prev,
                                   IochartLiveStatus       *status);
-/* "rt 0 B/s (0/s) · be 12 MiB/s (1,234/s) · idle … · stolen 11.2% · top idle cat[24829] + 3 × cat
- * 38 MiB · 201,345 events/s · lost 0" */
+/* The status line's parts, most telling first: each class that issued I/O in the last second
+ * ("be 12 MiB/s (1,234/s)", in the legend's order; "no I/O issued" when none did), "stolen 11.2%",
+ * "top idle cat[24829] + 3 × cat 38 MiB" when an idle lane stole, "201,345 events/s", "lost 0". */
+GPtrArray *iochart_live_status_parts (const IochartLiveStatus *status);
+/* The parts joined with " · ". */
 char *iochart_live_status_format  (const IochartLiveStatus *status);
 
 G_END_DECLS

@@ -211,6 +211,18 @@ series_max (double *const series[IOCHART_N_CLASSES], guint n)
   return max;
 }
 
+/* The sum over columns and classes. */
+static double
+series_total (double *const series[IOCHART_N_CLASSES], guint n)
+{
+  double sum = 0;
+
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    for (guint i = 0; series[k] && i < n; i++)
+      sum += series[k][i];
+  return sum;
+}
+
 /* Per-second rates of per-column sums. */
 static void
 rates (Chart *c, double *const in[IOCHART_N_CLASSES], double *out[IOCHART_N_CLASSES], double per)
@@ -235,7 +247,7 @@ throughput_strip (Chart *c)
 {
   double *in[2][IOCHART_N_CLASSES], *rd[IOCHART_N_CLASSES], *wr[IOCHART_N_CLASSES];
   double *hl_rd[IOCHART_N_CLASSES] = { NULL }, *hl_wr[IOCHART_N_CLASSES] = { NULL };
-  double h = 100, top = c->b.y, max_r, max_w, max;
+  double h = 100, top = c->b.y, max_r, max_w, max, br, bw;
   g_autofree char *top_tick = NULL, *bottom_tick = NULL;
 
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
@@ -243,6 +255,8 @@ throughput_strip (Chart *c)
       in[0][k] = c->bins->bytes[k][0];
       in[1][k] = c->bins->bytes[k][1];
     }
+  br = series_total (in[0], c->b.n);
+  bw = series_total (in[1], c->b.n);
   rates (c, in[0], rd, 1e9);
   rates (c, in[1], wr, 1e9);
   if (c->hl)
@@ -260,11 +274,12 @@ throughput_strip (Chart *c)
 
   if (max_w > 0 && max_r > 0)
     {
-      /* reads grow up from a baseline, writes down from it: each side gets room by its peak (at
-       * least a quarter) and its own labelled scale, so a trickle of journal writes does not
-       * flatten the reads */
+      /* reads grow up from a baseline, writes down from it, each with its own labelled scale.
+       * Each side gets room by the bytes it moved in view (at least a quarter), not by its peak:
+       * a peak is one column's, so one fast sync write would take three quarters of the strip at
+       * 2500 px and less at 700, and a trickle of journal writes must not flatten the reads */
       double nr = iochart_nice_ceil_bytes (max_r), nw = iochart_nice_ceil_bytes (max_w);
-      double hr = h * CLAMP (nr / (nr + nw), 0.25, 0.75), base = top + hr;
+      double hr = h * CLAMP (br / (br + bw), 0.25, 0.75), base = top + hr;
       g_autofree char *r = iochart_format_bytes (nr), *w = iochart_format_bytes (nw);
 
       top_tick = g_strdup_printf ("%s/s", r);
