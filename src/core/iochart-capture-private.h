@@ -314,6 +314,12 @@ _iochart_rec_unpack (const IochartCapture *self, const IochartRequestRec *rec, I
   out->merges = rec->merges_source & 0xfff;
   out->error = -(gint16) rec->error;
 }
+/* iochart_capture_get_request() unchecked: the analyses' walks over every request. */
+static inline void
+_iochart_capture_unpack (const IochartCapture *self, guint index, IochartRequest *out)
+{
+  _iochart_rec_unpack (self, &((const IochartRequestRec *) self->requests->data)[index], out);
+}
 /* What a process's requests add up to, by class: its figures and its class follow from it.
  * Requests are added (sign 1) and taken away again (-1) as a live window moves. */
 typedef struct {

@@ -73,6 +73,25 @@ _iochart_bins_column_of (const IochartBins *bins, gint64 ts)
 void     _iochart_bins_add_sector   (IochartBins          *bins,
                                      const IochartRequest *rq);
 
+/* iochart_bins_new_full() in parts that may run at once on several threads (each fills figures
+ * of its own): the bins without lanes, then _walk_sectors (band, latency, sector map),
+ * _walk_strips (throughput, IOPS, in flight) and _walk_lanes (the lanes' cells). */
+IochartBins *_iochart_bins_new_empty   (gint64              from_ns,
+                                        gint64              to_ns,
+                                        guint               n_columns,
+                                        guint               sector_rows,
+                                        IochartLatencyKind  latency_kind);
+void         _iochart_bins_walk_sectors (IochartBins       *bins,
+                                         IochartCapture    *capture,
+                                         int                device);
+void         _iochart_bins_walk_strips (IochartBins        *bins,
+                                        IochartCapture     *capture,
+                                        int                 device);
+void         _iochart_bins_walk_lanes  (IochartBins        *bins,
+                                        IochartCapture     *capture,
+                                        int                 device,
+                                        IochartLanes       *lanes);
+
 /* A request's life as the bins see it (first of queue, insert or issue, no later than the
  * issue; the issue; the completion); FALSE when it has none: no issue or completion. */
 static inline gboolean

@@ -1,6 +1,7 @@
 /* iochart-bins.c: one pass over the requests, spread over pixel columns */
 #include <math.h>
 #include "iochart-bins-private.h"
+#include "iochart-capture-private.h"
 
 static gboolean
 known (gint64 ts)
@@ -150,7 +151,7 @@ device_sector_band (IochartBins *bins, IochartCapture *capture, int device, GArr
       IochartRequest rq;
       SectorSpan span;
 
-      iochart_capture_get_request (capture, recs ? g_array_index (recs, guint32, i) : i, &rq);
+      _iochart_capture_unpack (capture, recs ? g_array_index (recs, guint32, i) : i, &rq);
       if (!band_span (bins, &rq, device, &span))
         continue;
       min = MIN (min, span.start);
@@ -166,7 +167,7 @@ device_sector_band (IochartBins *bins, IochartCapture *capture, int device, GArr
 
       if (_iochart_sector_level (rec) < level)
         continue;
-      iochart_capture_get_request (capture, rec, &rq);
+      _iochart_capture_unpack (capture, rec, &rq);
       if (band_span (bins, &rq, device, &span))
         g_array_append_val (sample, span);
     }
@@ -268,9 +269,25 @@ iochart_bins_new (IochartCapture *capture, int device, gint64 from_ns, gint64 to
                                 IOCHART_LATENCY_Q2C);
 }
 
-static IochartBins *
-bins_alloc (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, IochartLanes *lanes,
-            IochartLatencyKind latency_kind)
+/* The lanes' cells, once the lanes are known. */
+static void
+bins_alloc_lanes (IochartBins *bins, IochartLanes *lanes)
+{
+  bins->n_lanes = lanes ? iochart_lanes_get_n_lanes (lanes) : 0;
+  bins->lane_service_ns = g_new0 (double *, bins->n_lanes + 1);
+  bins->lane_wait_ns = g_new0 (double *, bins->n_lanes + 1);
+  bins->lane_classes = g_new0 (guint8 *, bins->n_lanes + 1);
+  for (guint l = 0; l < bins->n_lanes; l++)
+    {
+      bins->lane_service_ns[l] = g_new0 (double, bins->n_columns);
+      bins->lane_wait_ns[l] = g_new0 (double, bins->n_columns);
+      bins->lane_classes[l] = g_new0 (guint8, bins->n_columns);
+    }
+}
+
+IochartBins *
+_iochart_bins_new_empty (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows,
+                         IochartLatencyKind latency_kind)
 {
   IochartBins *bins = g_new0 (IochartBins, 1);
 
@@ -290,16 +307,16 @@ bins_alloc (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, Io
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     bins->latency[g] = g_new0 (guint32, (gsize) n_columns * IOCHART_LAT_BUCKETS);
   bins->sector_rows = MAX (sector_rows, 1);
-  bins->n_lanes = lanes ? iochart_lanes_get_n_lanes (lanes) : 0;
-  bins->lane_service_ns = g_new0 (double *, bins->n_lanes + 1);
-  bins->lane_wait_ns = g_new0 (double *, bins->n_lanes + 1);
-  bins->lane_classes = g_new0 (guint8 *, bins->n_lanes + 1);
-  for (guint l = 0; l < bins->n_lanes; l++)
-    {
-      bins->lane_service_ns[l] = g_new0 (double, n_columns);
-      bins->lane_wait_ns[l] = g_new0 (double, n_columns);
-      bins->lane_classes[l] = g_new0 (guint8, n_columns);
-    }
+  return bins;
+}
+
+static IochartBins *
+bins_alloc (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, IochartLanes *lanes,
+            IochartLatencyKind latency_kind)
+{
+  IochartBins *bins = _iochart_bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind);
+
+  bins_alloc_lanes (bins, lanes);
   return bins;
 }
 
@@ -317,26 +334,75 @@ add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
   add_lane (bins, rq, lanes, start, issue, done);
 }
 
+/* The band, the latency and the sector map. */
+void
+_iochart_bins_walk_sectors (IochartBins *bins, IochartCapture *capture, int device)
+{
+  guint n = iochart_capture_get_n_requests (capture);
+
+  device_sector_band (bins, capture, device, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+      gint64 start, issue, done;
+
+      _iochart_capture_unpack (capture, i, &rq);
+      if (rq.device != (guint) device || !request_life (bins, &rq, &start, &issue, &done))
+        continue;
+      add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
+      _iochart_bins_add_sector (bins, &rq);
+    }
+}
+
+/* Throughput, IOPS and in flight. */
+void
+_iochart_bins_walk_strips (IochartBins *bins, IochartCapture *capture, int device)
+{
+  guint n = iochart_capture_get_n_requests (capture);
+
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest rq;
+      gint64 start, issue, done;
+
+      _iochart_capture_unpack (capture, i, &rq);
+      if (rq.device == (guint) device && request_life (bins, &rq, &start, &issue, &done))
+        add_strips (bins, &rq, issue, done);
+    }
+}
+
+/* The lanes' cells: a walk of its own, so that it can run beside the other, which does not
+ * need the lanes. */
+void
+_iochart_bins_walk_lanes (IochartBins *bins, IochartCapture *capture, int device, IochartLanes *lanes)
+{
+  guint n = iochart_capture_get_n_requests (capture);
+
+  bins_alloc_lanes (bins, lanes);
+  for (guint i = 0; i < n && lanes; i++)
+    {
+      IochartRequest rq;
+      gint64 start, issue, done;
+
+      _iochart_capture_unpack (capture, i, &rq);
+      if (rq.device == (guint) device && request_life (bins, &rq, &start, &issue, &done))
+        add_lane (bins, &rq, lanes, start, issue, done);
+    }
+}
+
 IochartBins *
 iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint64 to_ns,
                        guint n_columns, guint sector_rows, IochartLanes *lanes, IochartLatencyKind latency_kind)
 {
   IochartBins *bins;
-  guint n = iochart_capture_get_n_requests (capture);
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
   g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
 
-  bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
-  device_sector_band (bins, capture, device, NULL);
-  for (guint i = 0; i < n; i++)
-    {
-      IochartRequest rq;
-
-      iochart_capture_get_request (capture, i, &rq);
-      if (rq.device == device)
-        add_request (bins, &rq, lanes);
-    }
+  bins = _iochart_bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind);
+  _iochart_bins_walk_sectors (bins, capture, device);
+  _iochart_bins_walk_strips (bins, capture, device);
+  _iochart_bins_walk_lanes (bins, capture, device, lanes);
   return bins;
 }
 
@@ -360,7 +426,7 @@ iochart_bins_new_lane (const IochartBins *like, IochartCapture *capture, int dev
     {
       IochartRequest rq;
 
-      iochart_capture_get_request (capture, found ? g_array_index (found, guint32, i) : i, &rq);
+      _iochart_capture_unpack (capture, found ? g_array_index (found, guint32, i) : i, &rq);
       if (rq.device == device && iochart_lanes_lane_of_request (lanes, &rq) == lane)
         add_request (bins, &rq, lanes);
     }
@@ -397,7 +463,7 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
       IochartRequest rq;
       gint64 start, issue, done;
 
-      iochart_capture_get_request (capture, g_array_index (found, guint32, i), &rq);
+      _iochart_capture_unpack (capture, g_array_index (found, guint32, i), &rq);
       if (!request_life (bins, &rq, &start, &issue, &done))
         continue;
       if (latency)

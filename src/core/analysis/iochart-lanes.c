@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iochart-lanes.h"
+#include "iochart-capture-private.h"
 #include "iochart-lane-index-private.h"
 #include "iochart-steal.h"
 #include "iochart-format.h"
@@ -607,7 +608,7 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
       Group *g;
       Span span;
 
-      iochart_capture_get_request (capture, o->requests ? o->requests[j] : j, &rq);
+      _iochart_capture_unpack (capture, o->requests ? o->requests[j] : j, &rq);
       request_span (&rq, &a, &b);
       if (!request_in_view (&rq, o, a, b))
         continue;

@@ -54,7 +54,7 @@ iochart_counts_compute_among (IochartCapture *capture, const guint32 *requests, 
     {
       IochartRequest rq;
 
-      iochart_capture_get_request (capture, requests ? requests[j] : j, &rq);
+      _iochart_capture_unpack (capture, requests ? requests[j] : j, &rq);
       if (rq.issues == 0 && (device < 0 || rq.device == (guint) device))
         counts->never_issued++;
       else if (iochart_counts_request_in (&rq, device, from_ns, to_ns))

@@ -342,23 +342,43 @@ simple_strip (Chart *c, const char *title, const char *subtitle, double *const i
 }
 
 /* Quantile of a 5-column window: per-pixel percentiles of a few requests are mostly noise. */
-static double
-latency_at (Chart *c, const IochartBins *bins, IochartLatGroup g, guint i, double q)
-{
-  guint32 merged[IOCHART_LAT_BUCKETS] = { 0 };
-  guint64 total = 0, acc = 0, want;
+/* The latency of five columns around one (smoothing single outliers), as one histogram that
+ * slides along the columns: a column's buckets are added once and taken away once. */
+typedef struct {
+  guint32 merged[IOCHART_LAT_BUCKETS];
+  guint64 total;
+} LatWindow;
 
-  for (guint j = i >= 2 ? i - 2 : 0; j <= i + 2 && j < c->b.n; j++)
-    for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
-      {
-        merged[k] += bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
-        total += bins->latency[g][(gsize) j * IOCHART_LAT_BUCKETS + k];
-      }
-  if (total == 0)
-    return -1;
-  want = MAX ((guint64) ceil (q * total), 1);
+static void
+lat_window_add (LatWindow *w, const IochartBins *bins, IochartLatGroup g, guint j, int sign)
+{
+  const guint32 *h = bins->latency[g] + (gsize) j * IOCHART_LAT_BUCKETS;
+
   for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
-    if ((acc += merged[k]) >= want)
+    {
+      w->merged[k] += sign * h[k];
+      w->total += sign * (gint64) h[k];
+    }
+}
+
+/* Moves the window to columns i - 2 .. i + 2 (from i - 1's, or empty at 0) and gives its
+ * quantile q, or -1. */
+static double
+latency_at (Chart *c, LatWindow *w, const IochartBins *bins, IochartLatGroup g, guint i, double q)
+{
+  guint64 acc = 0, want;
+
+  if (i == 0)
+    memset (w, 0, sizeof *w);
+  for (guint j = i == 0 ? 0 : i + 2; j <= i + 2 && j < c->b.n; j++)
+    lat_window_add (w, bins, g, j, 1);
+  if (i >= 3)
+    lat_window_add (w, bins, g, i - 3, -1);
+  if (w->total == 0)
+    return -1;
+  want = MAX ((guint64) ceil (q * w->total), 1);
+  for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+    if ((acc += w->merged[k]) >= want)
       return exp2 (IOCHART_LAT_MIN_LOG2 + (k + 0.5) / IOCHART_LAT_SUB);
   return -1;
 }
@@ -371,10 +391,11 @@ latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, do
   if (bins == c->bins)
     color = with_alpha (color, (color & 0xff) * c->alpha / 255);
   g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
+  LatWindow w;
 
   for (guint i = 0; i <= c->b.n; i++)
     {
-      double v = i < c->b.n ? latency_at (c, bins, g, i, q) : -1;
+      double v = i < c->b.n ? latency_at (c, &w, bins, g, i, q) : -1;
 
       if (v > 0)
         {

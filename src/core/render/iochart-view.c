@@ -1,5 +1,6 @@
 /* iochart-view.c: range, device, lanes and bins of one chart */
 #include "iochart-view.h"
+#include "../analysis/iochart-bins-private.h"
 
 struct _IochartView {
   IochartCapture     *capture;
@@ -15,7 +16,58 @@ struct _IochartView {
   const IochartLaneIndex *lane_index;  /* the lanes' and the legend's, when it serves them */
   int                 highlight_lane;
   IochartBins        *highlight;
+  gboolean            has_counts;  /* counts below computed with the rest (no lane index) */
+  IochartCounts       counts;
 };
+
+/* A chart's analyses without an index, on a large capture, run on two threads: the steal sweep
+ * on one, the lanes and their cells on the other (the caller's), and then, whichever comes first
+ * to them, the parts that need no lanes (the device's sector map and latency, its strips, the
+ * legend's counts). Each fills figures of its own, summed in the same order as one thread would. */
+typedef struct {
+  IochartView               *view;
+  const IochartStealOptions *steal_options;
+  IochartSteal              *steal;
+  gint                       next;    /* the next part to take */
+} Jobs;
+
+/* Below this many requests the analyses take less time than starting a thread. */
+#define VIEW_THREAD_MIN_REQUESTS 2000
+
+static void
+jobs_rest (Jobs *j)
+{
+  IochartView *v = j->view;
+
+  for (;;)
+    switch (g_atomic_int_add (&j->next, 1))
+      {
+      case 0:
+        if (v->bins)
+          _iochart_bins_walk_sectors (v->bins, v->capture, v->device);
+        break;
+      case 1:
+        if (v->bins)
+          _iochart_bins_walk_strips (v->bins, v->capture, v->device);
+        break;
+      case 2:
+        iochart_counts_compute_among (v->capture, NULL, 0, v->device, v->from_ns, v->to_ns, &v->counts);
+        v->has_counts = TRUE;
+        break;
+      default:
+        return;
+      }
+}
+
+static gpointer
+jobs_side (gpointer data)
+{
+  Jobs *j = data;
+
+  j->steal = iochart_steal_new (j->view->capture, j->steal_options);
+  jobs_rest (j);
+  return NULL;
+}
 
 /* The lane holding process; when it has none (the head of an expanded lane that issued no I/O of its
  * own), the first lane of its expanded family, so a highlight survives the expansion. */
@@ -32,6 +84,20 @@ highlight_lane (IochartLanes *lanes, guint32 process)
     if (iochart_lanes_get_lane (lanes, l)->expanded_from == process)
       return l;
   return -1;
+}
+
+/* The lanes asked for; past the most one image holds, the biggest stay and the rest fold. */
+static void
+view_lanes (IochartView *view, IochartLanesOptions *lanes)
+{
+  view->lanes = iochart_lanes_new (view->capture, lanes);
+  view->n_lanes_wanted = iochart_lanes_get_n_lanes (view->lanes);
+  if (view->n_lanes_wanted > IOCHART_VIEW_MAX_LANES)
+    {
+      lanes->top_n = IOCHART_VIEW_MAX_LANES - 1;
+      iochart_lanes_free (view->lanes);
+      view->lanes = iochart_lanes_new (view->capture, lanes);
+    }
 }
 
 IochartView *
@@ -88,29 +154,40 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
   steal.requests = lanes.requests;
   steal.n_requests = lanes.n_requests;
   steal.index = index;
-  steal_job = iochart_steal_start (capture, &steal);
-
-  view->lanes = iochart_lanes_new (capture, &lanes);
-  view->n_lanes_wanted = iochart_lanes_get_n_lanes (view->lanes);
-  if (view->n_lanes_wanted > IOCHART_VIEW_MAX_LANES)
+  if (index == NULL)
     {
-      /* more lanes than one image can hold: the biggest stay, the rest fold into "others" */
-      lanes.top_n = IOCHART_VIEW_MAX_LANES - 1;
-      iochart_lanes_free (view->lanes);
-      view->lanes = iochart_lanes_new (capture, &lanes);
-    }
+      Jobs jobs = { view, &steal };
+      GThread *side = NULL;
 
-  if (index)
-    view->bins = iochart_bins_new_indexed (index, view->requests, view->from_ns, view->to_ns, view->n_columns,
-                                           IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
-  else if (view->device >= 0)
-    view->bins = iochart_bins_new_full (capture, view->device, view->from_ns, view->to_ns,
-                                        view->n_columns, IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
+      if (view->device >= 0)
+        view->bins = _iochart_bins_new_empty (view->from_ns, view->to_ns, view->n_columns, IOCHART_VIEW_SECTOR_ROWS,
+                                              options->latency);
+      if (iochart_capture_get_n_requests (capture) >= VIEW_THREAD_MIN_REQUESTS && g_get_num_processors () > 1)
+        side = g_thread_new ("iochart-view", jobs_side, &jobs);
+      view_lanes (view, &lanes);
+      if (view->bins)
+        _iochart_bins_walk_lanes (view->bins, capture, view->device, view->lanes);
+      if (side)
+        {
+          jobs_rest (&jobs);
+          g_thread_join (side);
+        }
+      else
+        jobs_side (&jobs);
+      view->steal = jobs.steal;
+    }
+  else
+    {
+      steal_job = iochart_steal_start (capture, &steal);
+      view_lanes (view, &lanes);
+      view->bins = iochart_bins_new_indexed (index, view->requests, view->from_ns, view->to_ns, view->n_columns,
+                                             IOCHART_VIEW_SECTOR_ROWS, view->lanes, options->latency);
+      view->steal = iochart_steal_finish (steal_job);
+    }
   view->highlight_lane = highlight_lane (view->lanes, options->highlight);
   if (view->bins && view->highlight_lane >= 0)
     view->highlight = iochart_bins_new_lane (view->bins, capture, view->device, index, view->lanes,
                                              view->highlight_lane);
-  view->steal = iochart_steal_finish (steal_job);
   return view;
 }
 
@@ -144,7 +221,9 @@ GArray *iochart_view_get_requests (IochartView *view) { return view->requests; }
 void
 iochart_view_get_counts (IochartView *view, IochartCounts *counts)
 {
-  if (view->lane_index)
+  if (view->has_counts)
+    *counts = view->counts;
+  else if (view->lane_index)
     iochart_lane_index_counts (view->lane_index, view->from_ns, view->to_ns, counts);
   else
     iochart_counts_compute_among (view->capture, view->requests ? (const guint32 *) view->requests->data : NULL,
