@@ -18,8 +18,9 @@
 #include "record/iochart-live.h"
 
 #define TICK_MS 250                           /* the clock on the state label */
-/* 12.5 updates a second when frames keep up: with frames late by up to a beat (the UI thread
- * spends about 60 ms of CPU drawing an update) at least ten still land */
+/* 12.5 updates a second when frames keep up: with frames late by up to a beat (a loaded
+ * machine) at least ten still land. The UI thread spends about 10 ms of CPU an update: the
+ * layout worker draws the chart. */
 #define UPDATE_US (80 * G_TIME_SPAN_MILLISECOND)
 #define DEFAULT_KEEP_NS (600 * G_GINT64_CONSTANT (1000000000))
 #define DEFAULT_SPAN_NS (10 * G_GINT64_CONSTANT (1000000000))

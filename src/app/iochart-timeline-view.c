@@ -8,6 +8,8 @@
 
 /* The app shows more lanes than a headless chart's default: it scrolls. */
 #define APP_TOP_LANES 24
+/* The worker draws a chart up to this many pixels into an image the frames then copy. */
+#define MAX_IMAGE_PIXELS (16 << 20)
 
 struct _IochartTimelineView {
   GtkWidget           parent_instance;
@@ -28,6 +30,8 @@ struct _IochartTimelineView {
   /* the last chart drawn, for dl_from..dl_to at dl_width; a newer one may be in the works */
   IochartView        *view;
   IochartDisplayList *dl;
+  cairo_surface_t    *image;           /* dl drawn by the worker at image_scale, or NULL */
+  int                 image_scale;
   IochartBinIndex    *index;           /* the charted device's, built by the first layout */
   gboolean            index_auto;      /* built for the device picked when none is chosen */
   int                 dl_width;
@@ -36,6 +40,7 @@ struct _IochartTimelineView {
   guint               dl_generation;
   gboolean            building;
   IochartCapture     *building_capture; /* the capture that layout reads (not held) */
+  gint               *building_read;   /* the layout's: set once it no longer reads it */
   int                 want_width;
   GtkAdjustment      *vadj;            /* the scrolled window's, while mapped: a scroll redraws */
   /* pointer and drag state */
@@ -68,11 +73,14 @@ typedef struct {
   gint64            from, to;
   guint             width;
   gboolean          exporting;   /* no fixed ruler above it: the chart draws its own top axis */
+  int               scale;       /* the widget's scale factor: the image's pixels per unit */
   guint             generation;
   IochartBinIndex  *index;     /* the device's index, or NULL: the worker builds it */
   gboolean          index_auto;
   IochartView      *view;      /* results */
   IochartDisplayList *dl;
+  cairo_surface_t  *image;
+  gint              read;        /* the capture is read (atomic): the image is being drawn */
   GError           *error;
 } Build;
 
@@ -86,6 +94,7 @@ build_free (Build *b)
   g_clear_pointer (&b->expanded, g_array_unref);
   g_clear_pointer (&b->view, iochart_view_free);
   g_clear_pointer (&b->dl, iochart_display_list_free);
+  g_clear_pointer (&b->image, cairo_surface_destroy);
   g_clear_error (&b->error);
   g_free (b);
 }
@@ -179,7 +188,31 @@ build_new (IochartTimelineView *self, int width)
   b->generation = self->generation;
   b->index = self->index ? iochart_bin_index_ref (self->index) : NULL;
   b->index_auto = self->index_auto;
+  b->scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   return b;
+}
+
+/* The chart in pixels, drawn here rather than by every frame on the UI thread (about 20 ms at
+ * 1500 px: the strips' areas are polygons of a point a column); NULL when too big to keep. */
+static cairo_surface_t *
+draw_image (IochartDisplayList *dl, int scale)
+{
+  int width = (int) ceil (iochart_display_list_get_width (dl) * scale);
+  int height = (int) ceil (iochart_display_list_get_height (dl) * scale);
+  cairo_surface_t *image;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0 || (gint64) width * height > MAX_IMAGE_PIXELS)
+    return NULL;
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_surface_set_device_scale (image, scale, scale);
+  cr = cairo_create (image);
+  iochart_cairo_draw (dl, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (image);
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
+    g_clear_pointer (&image, cairo_surface_destroy);
+  return image;
 }
 
 static void
@@ -188,6 +221,9 @@ build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   Build *b = data;
 
   b->dl = draw_chart (b, &b->view, &b->error);
+  g_atomic_int_set (&b->read, TRUE);
+  if (b->dl)
+    b->image = draw_image (b->dl, b->scale);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -210,11 +246,15 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   self->building = FALSE;
   self->building_capture = NULL;
+  self->building_read = NULL;
   if (b->dl)
     {
       g_clear_pointer (&self->dl, iochart_display_list_free);
+      g_clear_pointer (&self->image, cairo_surface_destroy);
       g_clear_pointer (&self->view, iochart_view_free);
       self->dl = g_steal_pointer (&b->dl);
+      self->image = g_steal_pointer (&b->image);
+      self->image_scale = b->scale;
       self->view = g_steal_pointer (&b->view);
       self->dl_width = b->width;
       self->dl_from = b->from;
@@ -237,8 +277,9 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
     start_build (self);
   if (self->dl && iochart_display_list_get_height (self->dl) != old_height)
     gtk_widget_queue_resize (GTK_WIDGET (self));
-  else
+  else if (!(self->building && b->generation != self->generation))
     gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* else the data changed during the layout (a live update): the next one draws */
   g_signal_emit (self, signals[DRAWN], 0);
 }
 
@@ -246,13 +287,16 @@ static void
 start_build (IochartTimelineView *self)
 {
   g_autoptr(GTask) task = NULL;
+  Build *b;
 
   if (self->building || (!self->capture && !self->bootchart) || self->want_width <= 0)
     return;
   self->building = TRUE;
   self->building_capture = self->capture;
   task = g_task_new (self, NULL, build_done, NULL);
-  g_task_set_task_data (task, build_new (self, self->want_width), (GDestroyNotify) build_free);
+  b = build_new (self, self->want_width);
+  self->building_read = &b->read;
+  g_task_set_task_data (task, b, (GDestroyNotify) build_free);
   g_task_run_in_thread (task, build_thread);
 }
 
@@ -640,13 +684,19 @@ iochart_timeline_view_data_changed (IochartTimelineView *self, IochartCapture *c
       self->from = self->full_from;
       self->to = self->full_from + span;
     }
-  invalidate_all (self);
+  /* no frame until the new chart is laid out: the last one warped to the new range would show
+   * the old data, a full redraw for nothing, ten times a second (build_done draws) */
+  self->generation++;
+  ensure_chart (self, self->want_width);
+  if (!self->building)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 gboolean
 iochart_timeline_view_is_reading (IochartTimelineView *self, IochartCapture *capture)
 {
-  return self->building && self->building_capture == capture;
+  return self->building && self->building_capture == capture && !g_atomic_int_get (self->building_read);
 }
 
 void
@@ -718,6 +768,16 @@ size_allocate (GtkWidget *widget, int width, int height, int baseline)
   ensure_chart (IOCHART_TIMELINE_VIEW (widget), width);
 }
 
+/* The chart's background, where a moved plot leaves a gap. */
+static void
+set_rgba_bg (IochartTimelineView *self, cairo_t *cr)
+{
+  guint32 c = iochart_display_list_get_background (self->dl);
+
+  cairo_set_source_rgba (cr, ((c >> 24) & 0xff) / 255.0, ((c >> 16) & 0xff) / 255.0, ((c >> 8) & 0xff) / 255.0,
+                         (c & 0xff) / 255.0);
+}
+
 /* The rows of the widget the scrolled window shows; all of them outside one. */
 static void
 visible_rows (IochartTimelineView *self, double *top, double *bottom)
@@ -763,6 +823,52 @@ unmap (GtkWidget *widget)
   GTK_WIDGET_CLASS (iochart_timeline_view_parent_class)->unmap (widget);
 }
 
+/* The worker's pixels of the chart: as they are for the range they were drawn for; for a range
+ * close to it (a live update, a small zoom or pan before the next layout) the plot moved and
+ * stretched as iochart_cairo_draw_warped moves it, text included. FALSE: none of them fits. */
+static gboolean
+paint_image (IochartTimelineView *self, cairo_t *cr, int width)
+{
+  double x0, w, scale, shift, header_bottom;
+
+  if (self->image == NULL || self->dl_width != width ||
+      self->image_scale != gtk_widget_get_scale_factor (GTK_WIDGET (self)) || self->to <= self->from ||
+      !plot_axis (self, &x0, &w))
+    return FALSE;
+  scale = (double) (self->dl_to - self->dl_from) / (double) (self->to - self->from);
+  shift = (double) (self->dl_from - self->from) / (double) (self->to - self->from) * w;
+  if (scale < 0.9 || scale > 1.1 || fabs (shift) > w / 4)
+    return FALSE;
+  cairo_set_source_surface (cr, self->image, 0, 0);
+  if (scale == 1 && shift == 0)
+    {
+      cairo_paint (cr);
+      return TRUE;
+    }
+  /* the header and the lanes' names stay, the plot under the header moves (the app's time axis
+   * is the ruler above the chart, not in it) */
+  header_bottom = iochart_display_list_get_plot_top (self->dl);
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, header_bottom);
+  cairo_rectangle (cr, 0, header_bottom, x0, iochart_display_list_get_height (self->dl));
+  cairo_clip (cr);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_rectangle (cr, x0, header_bottom, width - x0, iochart_display_list_get_height (self->dl));
+  cairo_clip (cr);
+  set_rgba_bg (self, cr);
+  cairo_paint (cr);
+  cairo_translate (cr, x0 + shift, 0);
+  cairo_scale (cr, scale, 1);
+  cairo_translate (cr, -x0, 0);
+  cairo_set_source_surface (cr, self->image, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_FAST);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  return TRUE;
+}
+
 static void
 snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -779,7 +885,8 @@ snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     return;
   /* a node the chart's full height costs its full surface every frame, in view or not */
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, top, width, bottom - top));
-  iochart_cairo_draw_warped (self->dl, cr, self->from, self->to);
+  if (!paint_image (self, cr, width))
+    iochart_cairo_draw_warped (self->dl, cr, self->from, self->to);
   if (self->has_selection && plot_axis (self, &x0, &w))
     {
       double a = CLAMP (x_of (self, self->sel_from), x0, x0 + w);
@@ -964,6 +1071,7 @@ iochart_timeline_view_finalize (GObject *object)
   IochartTimelineView *self = IOCHART_TIMELINE_VIEW (object);
 
   g_clear_pointer (&self->dl, iochart_display_list_free);
+  g_clear_pointer (&self->image, cairo_surface_destroy);
   g_clear_pointer (&self->view, iochart_view_free);
   g_clear_pointer (&self->index, iochart_bin_index_unref);
   g_clear_object (&self->capture);
