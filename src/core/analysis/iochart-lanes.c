@@ -597,9 +597,11 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
 {
   IochartCapture *capture = self->capture;
   guint n_proc = iochart_capture_get_n_processes (capture);
-  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
+  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture), m = spans->len;
 
   fill_groups_init (groups, n_groups);
+  /* room for every request, written in place and cut to what was in view */
+  g_array_set_size (spans, m + n);
   for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
@@ -616,7 +618,7 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
       span.a = a;
       span.b = b;
       span.lane = self->group_by == IOCHART_GROUP_CLASS ? MIN (rq.klass, IOCHART_N_CLASSES - 1) : self->group_of[p];
-      g_array_append_val (spans, span);
+      g_array_index (spans, Span, m++) = span;
       g = &groups[span.lane];
       /* counted as iochart_counts_compute() counts: issues */
       g->n_requests += rq.issues;
@@ -633,6 +635,7 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
       if (self->group_by == IOCHART_GROUP_COMM && p < n_proc)
         comm_head (capture, g, p);
     }
+  g_array_set_size (spans, m);
   fill_members (self, o, groups);
 }
 

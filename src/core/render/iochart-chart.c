@@ -563,6 +563,12 @@ sector_strip (Chart *c)
 
         guint32 mine = 0;
 
+        /* most cells are empty: one look at all classes' counts passes them */
+        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          total |= c->bins->sectors[k][(gsize) r * c->b.n + i] | (c->hl ? c->hl->sectors[k][(gsize) r * c->b.n + i] : 0);
+        if (total == 0)
+          continue;
+        total = 0;
         for (guint k = 0; k < IOCHART_N_CLASSES; k++)
           {
             guint32 v = c->bins->sectors[k][(gsize) r * c->b.n + i];
