@@ -247,6 +247,57 @@ test_sector_sample (void)
   g_assert_cmpuint (trimmed, >=, 6);
 }
 
+/* Over a range of more requests than the cells count (made small here), the index counts the
+ * cells' sample level, stored or scanned, as the walk does: the same cells, each sampled request
+ * as 2^level of them, on random ranges at zooms that take every level from 0 to 6. */
+static void
+test_sector_cells (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (13, 60000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (13);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+  guint seen_level[8] = { 0 };
+
+  _iochart_bins_set_sector_cells (200);
+  for (guint t = 0; t < 60; t++)
+    {
+      gint64 span = (gint64) ((end - start) / exp2 (t % 8)), from = start;
+      guint64 weight = 0, n = 0;
+
+      if (t > 0)
+        from += (gint64) (g_rand_double (r) * (end - start - span));
+      {
+        g_autoptr(IochartBins) want = iochart_bins_new_full (c, 0, from, from + span, 500, 41, NULL,
+                                                             IOCHART_LATENCY_Q2C);
+        g_autoptr(IochartBins) got = iochart_bins_new_indexed (index, NULL, from, from + span, 500, 41, NULL,
+                                                               IOCHART_LATENCY_Q2C);
+
+        g_assert_cmpuint (got->sector_level, ==, want->sector_level);
+        g_assert_cmpuint (got->min_sector, ==, want->min_sector);
+        g_assert_cmpuint (got->max_sector, ==, want->max_sector);
+        seen_level[MIN (want->sector_level, 7)]++;
+        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          {
+            g_assert_cmpmem (got->sectors[k], (gsize) 500 * 41 * 4, want->sectors[k], (gsize) 500 * 41 * 4);
+            for (gsize i = 0; i < (gsize) 500 * 41; i++)
+              weight += want->sectors[k][i];
+          }
+        /* the sample stands for the requests of the range: about as many in all (a sample of a few
+         * hundred: within half) */
+        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          for (guint i = 0; i < 500; i++)
+            n += (guint64) want->completions[k][i];
+        if (want->sector_level > 0)
+          g_assert_cmpfloat (fabs ((double) weight - n), <, 0.5 * n);
+      }
+    }
+  _iochart_bins_set_sector_cells (0);
+  /* every scanned level, and stored ones (from 3 on) */
+  for (guint l = 0; l <= 6; l++)
+    g_assert_cmpuint (seen_level[l], >, 0);
+}
+
 /* find() returns exactly the requests whose life meets the range, in capture order. */
 static void
 test_find (void)
@@ -515,6 +566,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/random-ranges", test_random_ranges);
   g_test_add_func ("/bin-index/find", test_find);
   g_test_add_func ("/bin-index/sector-sample", test_sector_sample);
+  g_test_add_func ("/bin-index/sector-cells", test_sector_cells);
   g_test_add_func ("/bin-index/lane-groupings", test_lane_groupings);
   g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/steal", test_steal);

@@ -40,8 +40,26 @@ _iochart_sector_sample_level (guint64 seen)
   return level;
 }
 
+/* The sector map's cells count every request up to this many in the range; over it, those of a
+ * sample level (each as 2^level of them), so that a frame of a 10M-request range costs a sample
+ * found by searches, not a pass over every request (the map only shows where I/O went). */
+#define IOCHART_SECTOR_CELLS (1u << 18)
+/* That many, unless a test set fewer (_iochart_bins_set_sector_cells). */
+extern guint _iochart_sector_cells;
+
+static inline guint
+_iochart_sector_cells_level (guint64 seen)
+{
+  guint level = 0;
+
+  while (seen > ((guint64) _iochart_sector_cells << level))
+    level++;
+  return level;
+}
+
 /* Sets bins' band from the least start and greatest end of the `seen` requests of the range
- * (data requests issued in it, or of no known issue) and the sample of them (reordered). */
+ * (data requests issued in it, or of no known issue) and the sample of them (reordered), and
+ * the level of its cells' sample. */
 void     _iochart_bins_set_band     (IochartBins *bins,
                                      guint64      min,
                                      guint64      max,
@@ -69,9 +87,14 @@ _iochart_bins_column_of (const IochartBins *bins, gint64 ts)
   return MIN ((int) r, (int) bins->n_columns - 1);
 }
 
-/* Counts rq in the sector map as the walk does (its band set). */
+/* Counts rq (capture request rec) in the sector map as the walk does (its band set). */
 void     _iochart_bins_add_sector   (IochartBins          *bins,
-                                     const IochartRequest *rq);
+                                     const IochartRequest *rq,
+                                     guint32               rec);
+
+/* Tests: how many requests of a range the sector map's cells count before they sample (0: the
+ * default, IOCHART_SECTOR_CELLS). */
+void     _iochart_bins_set_sector_cells (guint n);
 
 /* iochart_bins_new_full() in parts that may run at once on several threads (each fills figures
  * of its own): the bins without lanes, then _walk_sectors (band, latency, sector map),

@@ -89,6 +89,14 @@ cmp_end (gconstpointer a, gconstpointer b)
   return x->end < y->end ? -1 : x->end > y->end;
 }
 
+guint _iochart_sector_cells = IOCHART_SECTOR_CELLS;
+
+void
+_iochart_bins_set_sector_cells (guint n)
+{
+  _iochart_sector_cells = n ? n : IOCHART_SECTOR_CELLS;
+}
+
 /* The band of sectors the range's requests touch: from 0 unless the unused band below it would
  * take a fifth of the map, so that I/O in a small band of a big device is not squashed. With
  * many requests the band leaves out the 1% furthest on each side (a sample decides, taken by
@@ -121,6 +129,7 @@ _iochart_bins_set_band (IochartBins *bins, guint64 min, guint64 max, guint64 see
     min = 0;
   bins->min_sector = min;
   bins->max_sector = max;
+  bins->sector_level = _iochart_sector_cells_level (seen);
 }
 
 /* A data request the sector band looks at: issued in the range, or at no known time. */
@@ -229,15 +238,17 @@ add_strips (IochartBins *bins, const IochartRequest *rq, gint64 issue, gint64 do
 }
 
 void
-_iochart_bins_add_sector (IochartBins *bins, const IochartRequest *rq)
+_iochart_bins_add_sector (IochartBins *bins, const IochartRequest *rq, guint32 rec)
 {
   guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
   gint64 start, issue, done;
   int col;
 
   if (rq->op != IOCHART_OP_FLUSH && rq->bytes > 0 && bins->max_sector > 0 &&
+      (bins->sector_level == 0 || _iochart_sector_level (rec) >= bins->sector_level) &&
       request_life (bins, rq, &start, &issue, &done) && (col = column_of (bins, issue)) >= 0)
-    bins->sectors[k][(gsize) _iochart_bins_sector_row (bins, rq->sector) * bins->n_columns + col]++;
+    bins->sectors[k][(gsize) _iochart_bins_sector_row (bins, rq->sector) * bins->n_columns + col] +=
+      1u << bins->sector_level;
 }
 
 /* The lanes: per request, whoever finds the requests. */
@@ -322,7 +333,7 @@ bins_alloc (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, Io
 
 /* A walked request's share of every strip, its latency and its sector and lane cells. */
 static void
-add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
+add_request (IochartBins *bins, const IochartRequest *rq, guint32 rec, IochartLanes *lanes)
 {
   gint64 start, issue, done;
 
@@ -330,7 +341,7 @@ add_request (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes)
     return;
   add_strips (bins, rq, issue, done);
   add_latency (bins, rq, MIN (rq->klass, IOCHART_N_CLASSES - 1));
-  _iochart_bins_add_sector (bins, rq);
+  _iochart_bins_add_sector (bins, rq, rec);
   add_lane (bins, rq, lanes, start, issue, done);
 }
 
@@ -350,7 +361,7 @@ _iochart_bins_walk_sectors (IochartBins *bins, IochartCapture *capture, int devi
       if (rq.device != (guint) device || !request_life (bins, &rq, &start, &issue, &done))
         continue;
       add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
-      _iochart_bins_add_sector (bins, &rq);
+      _iochart_bins_add_sector (bins, &rq, i);
     }
 }
 
@@ -424,11 +435,12 @@ iochart_bins_new_lane (const IochartBins *like, IochartCapture *capture, int dev
   n = found ? found->len : iochart_capture_get_n_requests (capture);
   for (guint i = 0; i < n; i++)
     {
+      guint32 rec = found ? g_array_index (found, guint32, i) : i;
       IochartRequest rq;
 
-      _iochart_capture_unpack (capture, found ? g_array_index (found, guint32, i) : i, &rq);
+      _iochart_capture_unpack (capture, rec, &rq);
       if (rq.device == device && iochart_lanes_lane_of_request (lanes, &rq) == lane)
-        add_request (bins, &rq, lanes);
+        add_request (bins, &rq, rec, lanes);
     }
   return bins;
 }
@@ -469,7 +481,7 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
       if (latency)
         add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
       if (!sectors)
-        _iochart_bins_add_sector (bins, &rq);
+        _iochart_bins_add_sector (bins, &rq, g_array_index (found, guint32, i));
     }
   return bins;
 }

@@ -39,6 +39,9 @@ struct _IochartBins {
   guint    sector_rows;
   guint64  min_sector, max_sector;   /* the band the map shows */
   gboolean sector_trimmed;           /* the band leaves out the furthest 1% each side */
+  /* cells count the requests of this sample level or more (iochart-bins-private.h), each as
+   * 2^sector_level requests: 0 (all of them) unless the range issues over IOCHART_SECTOR_CELLS */
+  guint    sector_level;
   guint32 *sectors[IOCHART_N_CLASSES];
   /* lanes: per lane, per column */
   guint    n_lanes;

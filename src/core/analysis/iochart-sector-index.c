@@ -1,16 +1,16 @@
-/* iochart-sector-index.c: data requests by issue time, sample levels, block extents */
+/* iochart-sector-index.c: data requests by sample level, then issue time; block extents */
 #include "iochart-sector-index.h"
 #include "iochart-bins-private.h"
 #include "iochart-radix-private.h"
+#include <string.h>
 
-/* The sector map's requests: the device's data requests with an issue time, by issue time.
+/* The sector map's requests: the device's data requests with an issue time, by sample level
+ * (highest first), then issue time, so that the requests of level L or more are the first
+ * levels' runs and a range's sample (of the band, or of the cells) is a search in each run.
  * key: the issue's 48-bit offset from the map's origin, the class in bits 48-50, SM_LIFE when
  * the request has a life (the map counts it), its sample level in bits 52-57; span: the sector
- * (40 bits) and the sectors (24 bits). Per SM_BLOCK of them the least start and greatest end;
- * for each sample level from SM_FIRST_STORED on, the positions of the requests of that level or
- * more, so a range takes its sample without a pass. */
+ * (40 bits) and the sectors (24 bits). Per SM_BLOCK of them the least start and greatest end. */
 #define SM_BLOCK        256
-#define SM_FIRST_STORED 3
 #define SM_LEVELS       33
 #define SM_LIFE         (G_GUINT64_CONSTANT (1) << 51)
 #define SM_KLASS(v)     ((guint) ((v) >> 48) & 7)
@@ -27,18 +27,19 @@ struct _IochartSectorIndex {
   guint64  *key;
   guint64  *span;
   guint64  *block_min, *block_max;
-  guint32  *sampled[SM_LEVELS];
-  guint     n_sampled[SM_LEVELS];
+  guint     run[SM_LEVELS + 1];   /* level l's requests: [run[SM_LEVELS - 1 - l], run[SM_LEVELS - l]) */
   GArray   *loose;           /* guint32 recs of data requests with no issue time */
   guint     n_seen;          /* data requests with an issue time (the first pass) */
   GArray   *pairs;           /* IochartRadixPair while building (NULL before the second pass) */
 };
 
-/* The sector map's part, from its requests (key and span as IochartSectorIndex keeps them) in any order. */
+/* The sector map's part, from its requests (key and span as IochartSectorIndex keeps them) in
+ * any order: by issue time, then stably by level. */
 static void
 build_sectors (IochartSectorIndex *sm, GArray *pairs)
 {
   guint n = pairs->len, n_blocks = (n + SM_BLOCK - 1) / SM_BLOCK;
+  guint at[SM_LEVELS + 1] = { 0 };
 
   _iochart_radix_sort ((IochartRadixPair *) pairs->data, n, 48);
   sm->n = n;
@@ -49,25 +50,20 @@ build_sectors (IochartSectorIndex *sm, GArray *pairs)
   for (guint b = 0; b < n_blocks; b++)
     sm->block_min[b] = G_MAXUINT64;
   for (guint i = 0; i < n; i++)
+    sm->run[SM_LEVELS - SM_LEVEL (g_array_index (pairs, IochartRadixPair, i).key)]++;
+  for (guint r = 1; r <= SM_LEVELS; r++)
+    sm->run[r] += sm->run[r - 1];
+  memcpy (at, sm->run, sizeof at);
+  for (guint i = 0; i < n; i++)
     {
       const IochartRadixPair *p = &g_array_index (pairs, IochartRadixPair, i);
-      guint level = SM_LEVEL (p->key);
+      guint j = at[SM_LEVELS - 1 - SM_LEVEL (p->key)]++;
 
-      sm->key[i] = p->key;
-      sm->span[i] = p->value;
-      sm->block_min[i / SM_BLOCK] = MIN (sm->block_min[i / SM_BLOCK], SM_START (p->value));
-      sm->block_max[i / SM_BLOCK] = MAX (sm->block_max[i / SM_BLOCK], SM_END (p->value));
-      for (guint l = SM_FIRST_STORED; l <= level; l++)
-        sm->n_sampled[l]++;
+      sm->key[j] = p->key;
+      sm->span[j] = p->value;
+      sm->block_min[j / SM_BLOCK] = MIN (sm->block_min[j / SM_BLOCK], SM_START (p->value));
+      sm->block_max[j / SM_BLOCK] = MAX (sm->block_max[j / SM_BLOCK], SM_END (p->value));
     }
-  for (guint l = SM_FIRST_STORED; l < SM_LEVELS; l++)
-    {
-      sm->sampled[l] = g_new (guint32, MAX (sm->n_sampled[l], 1));
-      sm->n_sampled[l] = 0;
-    }
-  for (guint i = 0; i < n; i++)
-    for (guint l = SM_FIRST_STORED; l <= SM_LEVEL (sm->key[i]); l++)
-      sm->sampled[l][sm->n_sampled[l]++] = i;
 }
 
 static void
@@ -77,20 +73,14 @@ free_sectors (IochartSectorIndex *sm)
   g_free (sm->span);
   g_free (sm->block_min);
   g_free (sm->block_max);
-  for (guint l = 0; l < SM_LEVELS; l++)
-    g_free (sm->sampled[l]);
   g_clear_pointer (&sm->loose, g_array_unref);
 }
 
 static gsize
 sectors_size (const IochartSectorIndex *sm)
 {
-  gsize size = (gsize) sm->n * 2 * sizeof (guint64) + ((gsize) sm->n / SM_BLOCK + 1) * 2 * sizeof (guint64) +
-               (sm->loose ? sm->loose->len * sizeof (guint32) : 0);
-
-  for (guint l = 0; l < SM_LEVELS; l++)
-    size += sm->n_sampled[l] * sizeof (guint32);
-  return size;
+  return (gsize) sm->n * 2 * sizeof (guint64) + ((gsize) sm->n / SM_BLOCK + 1) * 2 * sizeof (guint64) +
+         (sm->loose ? sm->loose->len * sizeof (guint32) : 0);
 }
 
 /* A data request into the sector map's pairs (or its loose ones); FALSE when it cannot be kept. */
@@ -180,33 +170,16 @@ iochart_sector_index_get_size (const IochartSectorIndex *sm)
   return sizeof *sm + sectors_size (sm);
 }
 
-/* First of the map's requests issued at or after t. */
+/* First of [lo, hi) (one level's run) issued at or after t. */
 static guint
-sm_lower (const IochartSectorIndex *sm, gint64 t)
+sm_lower (const IochartSectorIndex *sm, guint lo, guint hi, gint64 t)
 {
-  guint lo = 0, hi = sm->n;
-
   if (t <= sm->origin_ns)
-    return 0;
+    return lo;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
       if ((gint64) (sm->key[mid] & T48_MASK) < t - sm->origin_ns)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* First of [lo, hi) (issued in the bins' range) whose column is col or later. */
-static guint
-sm_column_lower (const IochartSectorIndex *sm, const IochartBins *bins, guint lo, guint hi, int col)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (_iochart_bins_column_of (bins, sm->origin_ns + (gint64) (sm->key[mid] & T48_MASK)) < col)
         lo = mid + 1;
       else
         hi = mid;
@@ -242,32 +215,113 @@ sample_append (GArray *sample, guint64 span)
   g_array_append_val (sample, s);
 }
 
-/* The requests of [lo, hi) of the sample's level or more. */
-static void
-sm_sample (const IochartSectorIndex *sm, guint lo, guint hi, guint level, GArray *sample)
-{
-  if (level < SM_FIRST_STORED)
-    {
-      for (guint i = lo; i < hi; i++)
-        if (SM_LEVEL (sm->key[i]) >= level)
-          sample_append (sample, sm->span[i]);
-      return;
-    }
-  {
-    const guint32 *pos = sm->sampled[MIN (level, SM_LEVELS - 1)];
-    guint n = sm->n_sampled[MIN (level, SM_LEVELS - 1)], a = 0, b = n;
+/* The cells' edges, found once a range (the walk's own functions are monotone, so a request's
+ * cell is where its issue and sector fall among them: the walk's cell, at a compare or two a
+ * request instead of two divisions): col_t[c], the least issue offset from the map's origin in
+ * column c or later; row_s[r], the least sector in row r or later. */
+typedef struct {
+  gint64  *col_t;
+  guint64 *row_s;
+  double   rows_per_sector;
+} Edges;
 
-    while (a < b)
-      {
-        guint mid = a + (b - a) / 2;
-        if (pos[mid] < lo)
-          a = mid + 1;
-        else
-          b = mid;
-      }
-    for (; a < n && pos[a] < hi; a++)
-      sample_append (sample, sm->span[pos[a]]);
-  }
+static gint64
+least_offset_in (const IochartSectorIndex *sm, const IochartBins *bins, gint64 lo, gint64 hi, int col)
+{
+  /* in [lo, hi]: column_of (hi) >= col */
+  while (lo < hi)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+      if (_iochart_bins_column_of (bins, sm->origin_ns + mid) < col)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+edges_init (Edges *e, const IochartSectorIndex *sm, const IochartBins *bins)
+{
+  /* the map's offsets are in [0, 2^48) */
+  gint64 first = bins->from_ns <= sm->origin_ns ? 0 : MIN (bins->from_ns - sm->origin_ns, (gint64) T48_MASK + 1);
+  gint64 last = bins->to_ns - (gint64) T48_MASK - 1 >= sm->origin_ns ? (gint64) T48_MASK + 1
+                : MAX (bins->to_ns - sm->origin_ns, first);
+
+  e->col_t = g_new (gint64, bins->n_columns + 1);
+  e->row_s = g_new (guint64, bins->sector_rows + 1);
+  e->col_t[0] = G_MININT64;
+  e->col_t[bins->n_columns] = G_MAXINT64;
+  for (guint c = 1; c < bins->n_columns; c++)
+    {
+      /* near where the arithmetic puts it, else anywhere after the last edge */
+      gint64 guess = bins->from_ns - sm->origin_ns + (gint64) (c * bins->ns_per_column);
+      gint64 lo = MAX (MAX (guess - 64, e->col_t[c - 1]), first), hi = MIN (guess + 64, last);
+
+      if (lo > hi || _iochart_bins_column_of (bins, sm->origin_ns + lo) >= (int) c ||
+          _iochart_bins_column_of (bins, sm->origin_ns + hi) < (int) c)
+        lo = MAX (e->col_t[c - 1], first), hi = last;
+      e->col_t[c] = least_offset_in (sm, bins, lo, hi, (int) c);
+    }
+  e->row_s[0] = 0;
+  e->row_s[bins->sector_rows] = G_MAXUINT64;
+  for (guint r = 1; r < bins->sector_rows; r++)
+    {
+      guint64 lo = MAX (bins->min_sector, e->row_s[r - 1]), hi = G_GUINT64_CONSTANT (1) << SM_SECTOR_BITS;
+
+      while (lo < hi)
+        {
+          guint64 mid = lo + (hi - lo) / 2;
+          if (_iochart_bins_sector_row (bins, mid) < r)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      e->row_s[r] = lo;
+    }
+  e->rows_per_sector = (double) bins->sector_rows / (bins->max_sector - bins->min_sector + 1);
+}
+
+static void
+edges_clear (Edges *e)
+{
+  g_free (e->col_t);
+  g_free (e->row_s);
+}
+
+static inline guint
+edges_row (const Edges *e, const IochartBins *bins, guint64 sector)
+{
+  double guess = (double) (sector - MIN (sector, bins->min_sector)) * e->rows_per_sector;
+  guint r = (guint) MIN (guess, (double) (bins->sector_rows - 1));
+
+  while (sector >= e->row_s[r + 1])
+    r++;
+  while (sector < e->row_s[r])
+    r--;
+  return r;
+}
+
+/* Counts [lo, hi) (a level's run, by issue) with a life, each as 2^level requests. */
+static void
+sm_cells (const IochartSectorIndex *sm, IochartBins *bins, const Edges *e, guint lo, guint hi)
+{
+  guint32 weight = 1u << bins->sector_level;
+  guint c;
+
+  if (lo >= hi)
+    return;
+  c = (guint) _iochart_bins_column_of (bins, sm->origin_ns + (gint64) (sm->key[lo] & T48_MASK));
+  for (guint p = lo; p < hi; p++)
+    {
+      guint64 v = sm->key[p];
+
+      while ((gint64) (v & T48_MASK) >= e->col_t[c + 1])
+        c++;
+      if (v & SM_LIFE)
+        bins->sectors[SM_KLASS (v)][(gsize) edges_row (e, bins, SM_START (sm->span[p])) * bins->n_columns + c] +=
+          weight;
+    }
 }
 
 gboolean
@@ -275,19 +329,28 @@ iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture
 {
   g_autoptr(GArray) sample = NULL;
   guint64 min = G_MAXUINT64, max = 0, seen;
-  guint lo, hi, level, p;
+  guint lo[SM_LEVELS], hi[SM_LEVELS], level;
+  Edges edges;
 
   if (!sm->usable)
     return FALSE;
-  lo = sm_lower (sm, bins->from_ns);
-  hi = bins->to_ns == G_MAXINT64 ? sm->n : sm_lower (sm, bins->to_ns + 1);
-  hi = MAX (hi, lo);
-  seen = (guint64) (hi - lo) + sm->loose->len;
-  sm_extent (sm, lo, hi, &min, &max);
+  /* each level's requests issued in the range: a stretch of its run */
+  seen = sm->loose->len;
+  for (guint l = 0; l < SM_LEVELS; l++)
+    {
+      guint a = sm->run[SM_LEVELS - 1 - l], b = sm->run[SM_LEVELS - l];
+
+      lo[l] = sm_lower (sm, a, b, bins->from_ns);
+      hi[l] = bins->to_ns == G_MAXINT64 ? b : sm_lower (sm, a, b, bins->to_ns + 1);
+      hi[l] = MAX (hi[l], lo[l]);
+      seen += hi[l] - lo[l];
+      sm_extent (sm, lo[l], hi[l], &min, &max);
+    }
   level = _iochart_sector_sample_level (seen);
   sample = g_array_new (FALSE, FALSE, sizeof (IochartSectorSpan));
-  if (seen >= 100)
-    sm_sample (sm, lo, hi, level, sample);
+  for (guint l = level; l < SM_LEVELS && seen >= 100; l++)
+    for (guint i = lo[l]; i < hi[l]; i++)
+      sample_append (sample, sm->span[i]);
   for (guint i = 0; i < sm->loose->len; i++)
     {
       guint32 rec = g_array_index (sm->loose, guint32, i);
@@ -303,27 +366,18 @@ iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture
   if (bins->max_sector == 0)
     return TRUE;
 
-  /* the cells: a column's requests are a stretch of the issue order */
-  p = lo;
-  for (guint c = 0; c < bins->n_columns; c++)
-    {
-      guint e = c + 1 < bins->n_columns ? sm_column_lower (sm, bins, p, hi, (int) c + 1) : hi;
-
-      for (; p < e; p++)
-        {
-          guint64 v = sm->key[p];
-
-          if (v & SM_LIFE)
-            bins->sectors[SM_KLASS (v)][(gsize) _iochart_bins_sector_row (bins, SM_START (sm->span[p])) *
-                                        bins->n_columns + c]++;
-        }
-    }
+  /* the cells: the requests of their sample's levels */
+  edges_init (&edges, sm, bins);
+  for (guint l = bins->sector_level; l < SM_LEVELS; l++)
+    sm_cells (sm, bins, &edges, lo[l], hi[l]);
+  edges_clear (&edges);
   for (guint i = 0; i < sm->loose->len; i++)
     {
+      guint32 rec = g_array_index (sm->loose, guint32, i);
       IochartRequest rq;
 
-      iochart_capture_get_request (capture, g_array_index (sm->loose, guint32, i), &rq);
-      _iochart_bins_add_sector (bins, &rq);
+      iochart_capture_get_request (capture, rec, &rq);
+      _iochart_bins_add_sector (bins, &rq, rec);
     }
   return TRUE;
 }

@@ -2,9 +2,11 @@
  *
  * Built in the bin index's passes over a device's requests (iochart_bin_index_new), so that a
  * range's sector map (its band, its sample, its cells) is found without decoding a capture
- * request: the requests are kept by issue time with their sectors, with the positions of each
- * sample level (iochart-bins-private.h) beside them, so a range takes its sample by searches.
- * The map equals the walk's (iochart-bins.c), cell for cell.
+ * request: the requests are kept by sample level (iochart-bins-private.h), then issue time, with
+ * their sectors, so a range's band sample, and the sample its cells count when it issues over
+ * IOCHART_SECTOR_CELLS requests, are a search in each level's run: a frame of a 10M-request range
+ * costs about that many requests, not 10M. The map equals the walk's (iochart-bins.c), cell for
+ * cell.
  */
 #pragma once
 
