@@ -2,6 +2,7 @@
  *
  * The input is split into two CPU files at a point its first byte chooses, so that the merge,
  * the byte-order decision per file and damage in one file while the other is fine all get fuzzed.
+ * An input of odd length is read with the merge in a thread of its own, as a large capture is.
  * Seeds: samples/blktrace/ (see tests/blktrace/fuzz-blktrace.seeds).
  */
 #include <unistd.h>
@@ -35,6 +36,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   split = size > 1 ? (gsize) data[0] * (size - 1) / 255 : 0;
   write_part ("fz.blktrace.0", data + 1, split);
   write_part ("fz.blktrace.1", data + 1 + split, size - 1 - split);
+  _iochart_blktrace_thread_min_bytes = size % 2 ? 0 : G_MAXSIZE;
   p0 = g_build_filename (dir, "fz.blktrace.0", NULL);
   p1 = g_build_filename (dir, "fz.blktrace.1", NULL);
   {
