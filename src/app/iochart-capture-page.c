@@ -165,8 +165,11 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       if (g_error_matches (self->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
+          g_autofree char *text = g_strdup_printf (_("“%s” was not opened. Close this tab, or open the capture "
+                                                     "again."), self->title);
+
           adw_status_page_set_title (self->error_page, _("Loading Cancelled"));
-          adw_status_page_set_description (self->error_page, NULL);
+          adw_status_page_set_description (self->error_page, text);
         }
       else
         {

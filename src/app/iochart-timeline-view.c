@@ -914,10 +914,37 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
   IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
   const IochartDlItem *hit = self->dl ? iochart_display_list_hit (self->dl, x, y) : NULL;
 
+  g_autofree char *requests = NULL;
+
   if (hit == NULL || hit->tooltip == NULL)
     return FALSE;
-  gtk_tooltip_set_text (tooltip, hit->tooltip);
+  /* over a lane's band: the request under the pointer first, then the lane's facts */
+  if (hit->meta && g_str_has_prefix (hit->meta, "lane:") && self->view)
+    requests = iochart_timeline_view_describe_at (self, x, y);
+  if (requests)
+    {
+      g_autofree char *text = g_strdup_printf ("%s\n\n%s", requests, hit->tooltip);
+      gtk_tooltip_set_text (tooltip, text);
+    }
+  else
+    gtk_tooltip_set_text (tooltip, hit->tooltip);
   return TRUE;
+}
+
+char *
+iochart_timeline_view_describe_at (IochartTimelineView *self, double x, double y)
+{
+  const IochartDlItem *hit = self->dl ? iochart_display_list_hit (self->dl, x, y) : NULL;
+  double x0, w;
+  gint64 px;
+
+  if (hit == NULL || hit->meta == NULL || !g_str_has_prefix (hit->meta, "lane:") || self->view == NULL ||
+      !plot_axis (self, &x0, &w) || x < x0 || x > x0 + w)
+    return NULL;
+  /* the pixel's time, a pixel either side: a request a pixel wide is hard to hit */
+  px = (gint64) ((self->to - self->from) / w) + 1;
+  return iochart_view_describe_requests (self->view, atoi (hit->meta + 5), time_at (self, x) - px,
+                                         time_at (self, x) + 2 * px, iochart_timeline_view_get_origin_ns (self));
 }
 
 /* ---- input ---- */

@@ -102,6 +102,11 @@ gboolean            iochart_timeline_view_is_drawing     (IochartTimelineView *s
 /* Emitted ("drawn") when it arrives. What is drawn now (NULL before the first layout). The view is NULL for a boot chart. */
 IochartView        *iochart_timeline_view_get_view       (IochartTimelineView *self);
 IochartDisplayList *iochart_timeline_view_get_display_list (IochartTimelineView *self);
+/* What the tooltip at (x, y) tells of the requests there when over a lane's band (the core's
+ * iochart_view_describe_requests for the pixel's time), or NULL. */
+char               *iochart_timeline_view_describe_at (IochartTimelineView *self,
+                                                       double               x,
+                                                       double               y);
 /* Tick labels count from here: the capture's start, or boot. */
 gint64              iochart_timeline_view_get_origin_ns  (IochartTimelineView *self);
 /* The display list of the chart at width pixels, for export. */

@@ -260,54 +260,64 @@ policy_name (const char *described)
   return g_strjoinv ("+", parts);
 }
 
+static GtkWidget *
+cell (GtkGrid *grid, const char *text, int col, int row, float xalign, const char *css)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  if (css != NULL)
+    gtk_widget_add_css_class (label, css);
+  gtk_grid_attach (grid, label, col, row, 1, 1);
+  return label;
+}
+
+/* Three columns whatever the runs: a lane's name with its observed end, then a row per run (the
+ * policy, its end, the change). A column per run made four runs twice the panel's width, behind a
+ * scrollbar that shows only under the pointer. */
 static void
 fill_table (IochartWhatifPanel *self)
 {
-  GtkWidget *child;
-  guint n_cols = 2 + 2 * self->runs->len;
+  GtkWidget *child, *label;
+  int row = 0;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->lane_grid))))
     gtk_grid_remove (self->lane_grid, child);
   if (self->rows == NULL || self->rows->len == 0)
     return;
-  for (guint c = 0; c < n_cols; c++)
-    {
-      /* a policy's name without its settings heads its column */
-      g_autofree char *name = c >= 2 ? policy_name (g_ptr_array_index (self->policies, (c - 2) / 2)) : NULL;
-      const char *text = c == 0 ? "" : c == 1 ? _("Observed end") : c % 2 == 0 ? name : _("Change");
-      GtkWidget *label = gtk_label_new (text);
-
-      if (c >= 2 && c % 2 == 0)
-        gtk_widget_set_tooltip_text (label, g_ptr_array_index (self->policies, (c - 2) / 2));
-      gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0 : 1);
-      gtk_widget_set_hexpand (label, c == 0);
-      gtk_widget_add_css_class (label, "caption-heading");
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_grid_attach (self->lane_grid, label, c, 0, 1, 1);
-    }
-  /* a lane's name on a line of its own, its figures under it: names are long, the panel narrow */
+  label = cell (self->lane_grid, _("Lane, then each run"), 0, row, 0, "caption-heading");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_add_css_class (cell (self->lane_grid, _("End"), 1, row, 1, "caption-heading"), "dim-label");
+  gtk_widget_add_css_class (cell (self->lane_grid, _("Change"), 2, row, 1, "caption-heading"), "dim-label");
+  row++;
   for (guint r = 0; r < self->rows->len; r++)
     {
-      GStrv row = g_ptr_array_index (self->rows, r);
+      GStrv lane = g_ptr_array_index (self->rows, r);
 
-      for (guint c = 0; c < n_cols && row[c]; c++)
+      /* the name (long: ellipsized, whole in its tooltip) and where it ended as observed */
+      label = cell (self->lane_grid, lane[0], 0, row, 0, "heading");
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_tooltip_text (label, lane[0]);
+      gtk_widget_set_margin_top (label, 6);
+      label = cell (self->lane_grid, lane[1], 1, row, 1, "figures");
+      gtk_widget_set_tooltip_text (label, _("Its end as observed"));
+      gtk_widget_set_valign (label, GTK_ALIGN_END);
+      row++;
+      for (guint k = 0; k < self->runs->len && lane[2 + 2 * k] && lane[3 + 2 * k]; k++, row++)
         {
-          GtkWidget *label = gtk_label_new (row[c]);
+          /* a policy's name without its settings (they are in its tooltip) */
+          g_autofree char *name = policy_name (g_ptr_array_index (self->policies, k));
 
-          gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0 : 1);
-          if (c == 0)
-            {
-              gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-              gtk_widget_set_tooltip_text (label, row[c]);
-              gtk_widget_set_margin_top (label, 4);
-              gtk_grid_attach (self->lane_grid, label, 0, 1 + 2 * r, n_cols, 1);
-              continue;
-            }
-          gtk_widget_add_css_class (label, "figures");
-          if (g_str_equal (row[c], "not simulated"))
+          label = cell (self->lane_grid, name, 0, row, 0, "dim-label");
+          gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+          gtk_widget_set_margin_start (label, 12);
+          gtk_widget_set_tooltip_text (label, g_ptr_array_index (self->policies, k));
+          cell (self->lane_grid, lane[2 + 2 * k], 1, row, 1, "figures");
+          label = cell (self->lane_grid, lane[3 + 2 * k], 2, row, 1, "figures");
+          if (g_str_equal (lane[3 + 2 * k], "not simulated"))
             gtk_widget_set_tooltip_text (label, _("This lane issued only flushes, which the simulator does not "
                                                   "replay"));
-          gtk_grid_attach (self->lane_grid, label, c, 2 + 2 * r, 1, 1);
         }
     }
 }
@@ -342,9 +352,11 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->model_used = g_steal_pointer (&j->model_described);
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                            "%u simulated run (device model %s), drawn under the observed "
-                                           "chart. Each lane's end, and how its duration changed:",
+                                           "chart. Each lane's end as observed, then under each run with how its "
+                                           "duration changed:",
                                            "%u simulated runs (device model %s), drawn under the observed "
-                                           "chart. Each lane's end, and how its duration changed:", self->runs->len),
+                                           "chart. Each lane's end as observed, then under each run with how its "
+                                           "duration changed:", self->runs->len),
                               self->runs->len, self->model_used);
       gtk_label_set_text (self->status, text);
       gtk_widget_remove_css_class (GTK_WIDGET (self->status), "error");

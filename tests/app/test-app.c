@@ -5,6 +5,7 @@
 #include "app-test-util.h"
 #include "iochart-capture-page.h"
 #include "render/iochart-chart.h"
+#include "iochart-format.h"
 #include "bootchart/iochart-bootchart-range.h"
 
 static IochartWindow *window;
@@ -669,6 +670,23 @@ test_whatif (void)
 /* The what-if progress bar on screen while the runs go on (four policies behind the idle gate on
  * the hdd model, each made to last 400 ms: a run of this sample takes tens of milliseconds):
  * shown at once, then part-way, gone at the end. */
+/* No scrolled window under w has more to show sideways than its width. */
+static void
+assert_no_side_scroll (GtkWidget *w)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_SCROLLED_WINDOW (c) && gtk_widget_get_mapped (c))
+        {
+          GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (c));
+
+          g_assert_cmpfloat (gtk_adjustment_get_upper (h) - gtk_adjustment_get_lower (h), <=,
+                             gtk_adjustment_get_page_size (h) + 1);
+        }
+      assert_no_side_scroll (c);
+    }
+}
+
 static void
 test_whatif_progress (void)
 {
@@ -715,6 +733,9 @@ test_whatif_progress (void)
     g_assert_cmpint (gtk_widget_get_width (chart), <=, gtk_paned_get_position (paned));
     /* nor the device model as used (one long word) the side panel wider than it asks */
     g_assert_cmpint (gtk_widget_get_width (side), <, 600);
+    /* the table of four runs fits the panel: nothing in it scrolls sideways (a hover-only
+     * scrollbar hid two of the runs) */
+    assert_no_side_scroll (side);
   }
   screenshot ("app-whatif-four.png");
 }
@@ -910,6 +931,128 @@ test_bootchart (void)
       g_assert_cmpint (json_object_get_int_member (c, "requests"), ==, (gint64) s->counts.by_class[k].requests);
     }
   g_assert_cmpuint (s->counts.by_class[IOCHART_CLASS_IDLE].requests, >, 0);
+}
+
+/* The band of lane l in dl: the y extent of the items in its group. */
+static gboolean
+lane_band_y (IochartDisplayList *dl, guint l, double *y0, double *y1)
+{
+  g_autofree char *meta = g_strdup_printf ("lane:%u", l);
+  gboolean in = FALSE, found = FALSE;
+
+  *y0 = G_MAXDOUBLE;
+  *y1 = -G_MAXDOUBLE;
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+
+      if (item->kind == IOCHART_DL_GROUP_BEGIN)
+        in = g_strcmp0 (item->meta, meta) == 0;
+      else if (item->kind == IOCHART_DL_GROUP_END)
+        in = FALSE;
+      else if (in && item->kind == IOCHART_DL_RECT && item->h > 0)
+        {
+          *y0 = MIN (*y0, item->y);
+          *y1 = MAX (*y1, item->y + item->h);
+          found = TRUE;
+        }
+    }
+  return found;
+}
+
+/* Hovering a request in a lane: the tooltip tells its process, class and where the class came
+ * from, op, size, sector and its queue/insert/issue/complete times, as `iochart export` writes
+ * that request. */
+static void
+test_request_tooltip (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartView *view = iochart_timeline_view_get_view (tl);
+  IochartCapture *c = iochart_view_get_capture (view);
+  IochartLanes *lanes = iochart_view_get_lanes (view);
+  gint64 origin = iochart_timeline_view_get_origin_ns (tl), from, to, mid;
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  const char *argv[] = { g_getenv ("IOCHART"), "export", "-f", "csv", "-o", "-", path, NULL };
+  g_autofree char *csv = NULL, *text = NULL, *want_sector = NULL, *want_proc = NULL;
+  g_auto(GStrv) lines = NULL;
+  IochartRequest rq = { 0 };
+  const IochartProcess *p;
+  double y0, y1, x;
+  int status, lane = -1;
+  guint found = 0;
+
+  /* a request of the first lane with all four times */
+  for (guint i = 0; i < iochart_capture_get_n_requests (c) && lane != 0; i++)
+    {
+      iochart_capture_get_request (c, i, &rq);
+      if (rq.device == (guint) iochart_view_get_device (view) && rq.process != IOCHART_NO_PROCESS &&
+          rq.queue_ns != IOCHART_TIME_UNKNOWN && rq.insert_ns != IOCHART_TIME_UNKNOWN &&
+          rq.complete_ns != IOCHART_TIME_UNKNOWN && rq.op == IOCHART_OP_READ)
+        lane = iochart_lanes_lane_of_process (lanes, rq.process);
+    }
+  g_assert_cmpint (lane, ==, 0);
+  p = iochart_capture_get_process (c, rq.process);
+  /* zoomed around it, the pointer over the middle of its time on the device */
+  iochart_timeline_view_set_range (tl, rq.queue_ns - 1000000, rq.complete_ns + 1000000);
+  settle ();
+  view = iochart_timeline_view_get_view (tl);
+  lanes = iochart_view_get_lanes (view);
+  g_assert_cmpint (iochart_lanes_lane_of_process (lanes, rq.process), ==, 0);
+  g_assert_true (lane_band_y (iochart_timeline_view_get_display_list (tl), 0, &y0, &y1));
+  iochart_timeline_view_get_range (tl, &from, &to);
+  mid = rq.issue_ns + (rq.complete_ns - rq.issue_ns) / 2;
+  {
+    double ax0, aw;
+    gint64 f, t;
+
+    g_assert_true (iochart_display_list_get_time_axis (iochart_timeline_view_get_display_list (tl), &ax0, &aw, &f, &t));
+    x = ax0 + (double) (mid - from) / (double) (to - from) * aw;
+  }
+  text = iochart_timeline_view_describe_at (tl, x, (y0 + y1) / 2);
+  {
+    g_autofree char *one_line = g_strdelimit (g_strdup (text), "\n", '/');
+
+    g_test_message ("tooltip at %.0f,%.0f: %s", x, (y0 + y1) / 2, one_line);
+  }
+  g_assert_nonnull (text);
+
+  /* export's row of the same request: process, class, its source, op, bytes, sector */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &csv, NULL,
+                               &status, NULL));
+  want_sector = g_strdup_printf (",%" G_GUINT64_FORMAT ",%u,read,", rq.sector, rq.bytes);
+  lines = g_strsplit (csv, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr (lines[i], want_sector))
+      {
+        g_auto(GStrv) f = g_strsplit (strstr (lines[i], want_sector) + 1, ",", -1);
+        /* sector, bytes, op, class, level, class_source, pid, comm, ... */
+        g_autofree char *who = g_strdup_printf ("%s[%s] · %s", f[7], f[6], f[3]);
+        g_autofree char *source = g_strdup_printf ("(from %s)", f[5]);
+
+        g_assert_true (g_str_has_prefix (text, who));
+        g_assert_nonnull (strstr (text, source));
+        g_assert_nonnull (strstr (text, f[0]));
+        g_assert_cmpstr (f[7], ==, p->comm);
+        found++;
+      }
+  g_assert_cmpuint (found, ==, 1);
+  {
+    /* the times: queued since the capture's start, then each step after the one before */
+    g_autofree char *q = iochart_format_duration ((double) (rq.queue_ns - origin));
+    g_autofree char *i = iochart_format_duration ((double) (rq.insert_ns - rq.queue_ns));
+    g_autofree char *d = iochart_format_duration ((double) (rq.issue_ns - rq.insert_ns));
+    g_autofree char *cpl = iochart_format_duration ((double) (rq.complete_ns - rq.issue_ns));
+    g_autofree char *times = g_strdup_printf ("queued %s · inserted +%s · issued +%s · completed +%s", q, i, d, cpl);
+    g_autofree char *size = iochart_format_bytes (rq.bytes);
+    g_autofree char *op = g_strdup_printf ("read %s at sector %" G_GUINT64_FORMAT, size, rq.sector);
+
+    g_assert_nonnull (strstr (text, times));
+    g_assert_nonnull (strstr (text, op));
+  }
+  /* outside the plot (the lane's label) no request is described */
+  g_assert_null (iochart_timeline_view_describe_at (tl, 20, (y0 + y1) / 2));
+  action ("zoom-fit");
 }
 
 static void
@@ -1159,6 +1302,61 @@ find_widget (GtkWidget *root, GType t)
   return NULL;
 }
 
+/* Loading shows its page (progress bar, Cancel) and Cancel leaves "Loading Cancelled", no crash;
+ * files dropped on the window open in a new tab, as the window's drop target takes them. */
+static void
+test_cancel_and_drop (void)
+{
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  IochartCapturePage *page = iochart_window_open_files (window, &file, 1);
+  AdwTabView *tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_TAB_VIEW));
+  GtkStack *stack = GTK_STACK (find_widget (GTK_WIDGET (page), GTK_TYPE_STACK));
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  g_autoptr(GListModel) controllers = NULL;
+  GtkDropTarget *target = NULL;
+  guint n_pages;
+
+  g_assert_true (iochart_capture_page_is_loading (page));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "loading");
+  g_assert_nonnull (find_widget (gtk_stack_get_visible_child (stack), GTK_TYPE_PROGRESS_BAR));
+  iochart_capture_page_cancel (page);
+  while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_error_matches (iochart_capture_page_get_error (page), G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "error");
+  screenshot ("app-load-cancelled.png");
+
+  /* a drop of the file on the window */
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !target; i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        target = GTK_DROP_TARGET (c);
+    }
+  g_assert_nonnull (target);
+  n_pages = adw_tab_view_get_n_pages (tabs);
+  {
+    GValue value = G_VALUE_INIT;
+    GSList list = { file, NULL };
+    gboolean taken = FALSE;
+
+    g_value_init (&value, GDK_TYPE_FILE_LIST);
+    g_value_set_boxed (&value, &list);
+    g_signal_emit_by_name (target, "drop", &value, 100.0, 100.0, &taken);
+    g_value_unset (&value);
+    g_assert_true (taken);
+  }
+  g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, n_pages + 1);
+  page = iochart_window_get_current_page (window);
+  while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (iochart_capture_page_is_ready (page));
+  g_assert_cmpstr (iochart_capture_page_get_title (page), ==, "ionice-bfq.dat");
+  settle ();
+}
+
 /* The search entry shows its whole placeholder (it was "Proces…" at 700 px). */
 static void
 assert_placeholder_shown (IochartCapturePage *page)
@@ -1183,7 +1381,7 @@ test_gallery (void)
 {
   static const struct { const char *sample, *name; gint64 from_ns, to_ns; } kinds[] = {
     { "ionice-bfq.dat", "dat", 500000000, 1200000000 },
-    { "blktrace/bfq-idle-vs-be-dd", "blktrace", 100000000, 250000000 },
+    { "blktrace/bfq-idle-vs-be-dd", "blktrace", 270000000, 300000000 },   /* its requests: the last 30 ms */
     { "ftrace-ionice-loop.trace", "ftrace", 100000000, 400000000 },
     { "bootchart-ionice.tgz", "bootchart", G_GINT64_CONSTANT (1968870000000), G_GINT64_CONSTANT (1969490000000) },
   };
@@ -1267,10 +1465,12 @@ main (int argc, char **argv)
   g_test_add_func ("/app/blktrace", test_blktrace);
   g_test_add_func ("/app/text", test_text);
   g_test_add_func ("/app/bootchart", test_bootchart);
+  g_test_add_func ("/app/request-tooltip", test_request_tooltip);
   g_test_add_func ("/app/bad-file", test_bad_file);
   g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/dark", test_dark);
   g_test_add_func ("/app/features", test_features);
+  g_test_add_func ("/app/cancel-and-drop", test_cancel_and_drop);
   g_test_add_func ("/app/gallery", test_gallery);
   return g_test_run ();
 }

@@ -120,7 +120,9 @@ check_range (IochartCapture *c, const IochartLaneIndex *index, gint64 from, gint
     default: lo.pids = pids; lo.n_pids = G_N_ELEMENTS (pids); lo.comms = comms; lo.top_n = 2; break;
     }
   check_lanes (c, index, &lo, from, to);
-  check_groupings (c, index, from, to, variant);
+  /* every grouping on a third of the ranges (ASan's build runs them too) */
+  if (variant % 3 == 0)
+    check_groupings (c, index, from, to, variant / 3);
   return folded;
 }
 
@@ -212,16 +214,17 @@ test_shared (void)
         continue;
       c = iochart_load (paths, &lo, &error);
       g_assert_no_error (error);
-      check_capture (c, i, 20);
+      check_capture (c, i, 6);
       done++;
     }
   if (done == 0)
     g_test_skip ("no ../shared captures");
 }
 
-/* What the index costs a request: reported, and bounded: 56 bytes for the spans by start and by
- * end, 24 for the issue times, 24 a run of outstanding time (on this capture's sparse requests
- * about one a request, on a busy device far fewer: 80 bytes a request in all on bench/'s). */
+/* What the index costs a request: reported, and bounded: 36 bytes for the spans by start and by
+ * end (with the greatest end so far, and bytes and issues), 27 for the strips' lives, 14 for the
+ * issue times, 24 a run of outstanding time (on this capture's sparse requests about one a
+ * request, on a busy device far fewer: 77 bytes a request in all on bench/'s). */
 static void
 test_size (void)
 {
@@ -230,7 +233,7 @@ test_size (void)
   double per = (double) iochart_lane_index_get_size (index) / iochart_lane_index_get_n_requests (index);
 
   g_test_message ("%.1f bytes a request", per);
-  g_assert_cmpfloat (per, <, 140);
+  g_assert_cmpfloat (per, <, 130);
 }
 
 int

@@ -76,9 +76,9 @@ void               iochart_bin_index_fill         (const IochartBinIndex *index,
 gboolean           iochart_bin_index_fill_sectors (const IochartBinIndex *index,
                                                    IochartBins           *bins);
 /* Fills the lanes' strips of bins (allocated for lanes, zeroed, its in-flight figures filled):
- * per lane, from the lane index's streams of its processes, a few searches per column each; the
- * lane of the most requests (the folded "others") is the device's less the rest. The walk's
- * figures up to rounding. */
+ * per lane, from the lane index's strips of its groups, a few searches per column each; the lane
+ * of the most requests (the folded "others") is the device's less the rest. The walk's figures
+ * up to rounding. */
 void               iochart_bin_index_fill_lanes   (const IochartBinIndex *index,
                                                    IochartBins           *bins,
                                                    struct _IochartLanes  *lanes);

@@ -81,6 +81,12 @@ guint32       *_iochart_lanes_group_of          (IochartCapture         *capture
                                                  IochartGroupBy         *used,
                                                  guint                  *n_groups);
 
+/* iochart-lanes.c: how lanes grouped the processes: per process (+1 for none) its group (by
+ * class: unused, the class is the group), the grouping used and the number of groups. */
+const guint32 *_iochart_lanes_get_groups        (IochartLanes           *lanes,
+                                                 IochartGroupBy         *used,
+                                                 guint                  *n_groups);
+
 /* iochart-lanes.c: a request's span as the lanes see it; FALSE when it has none. */
 gboolean       _iochart_lanes_request_span      (const IochartRequest   *rq,
                                                  gint64                 *a,

@@ -10,25 +10,15 @@
 /* Positions per stored running total (of times, and of bytes and issues). */
 #define BLOCK 16
 
-/* A stream (one process's requests of one class) in four parts: every request with a lane span
- * (the lanes'), those with a life as the bins see it (the strips'), and the rare ones whose bin
- * life is not their lane span: that span (odd) and their bin life if any (odd_bin). The strips
- * take lane spans less the odd ones plus the odd bin lives, so that both share one copy. */
-enum { PART_LANE, PART_BIN, PART_ODD, PART_ODD_BIN, N_PARTS };
-
-/* The times kept, each sorted within a stream's part: the lane spans' starts and ends, the bin
- * lives' issues, the odd spans' starts and ends, the odd bin lives' starts and completions. */
-enum { T_START, T_END, T_ISSUE, T_ODD_START, T_ODD_END, T_BIN_START, T_BIN_DONE, N_TIMES };
-static const guint8 part_of[N_TIMES] = { PART_LANE, PART_LANE, PART_BIN, PART_ODD, PART_ODD, PART_ODD_BIN,
-                                         PART_ODD_BIN };
-
+/* A stream: one process's requests of one class, their lane spans. */
 typedef struct {
   guint32 process;     /* capture process index, or the capture's n_processes: none */
   guint32 klass;
-  guint   first[N_PARTS], n[N_PARTS];
+  guint   first, n;
   gint64  min_a, max_b;
 } Stream;
 
+/* Sorted times with running sums. */
 typedef struct {
   gint64   *t;
   __int128 *sum;       /* per BLOCK positions: the sum of the times before */
@@ -46,6 +36,30 @@ typedef struct {
   guint8  *issues;
   Totals  *block;
 } Weights;
+
+/* The lanes' strips of one grouping: per group and class (a strip), the lives of its requests as
+ * the bins see them (first of queue, insert or issue; the issue; the completion), each side
+ * sorted with running sums, so that a lane made of many processes costs its groups, not them. */
+enum { S_START, S_ISSUE, S_DONE, S_N };
+
+typedef struct {
+  guint32 group, klass;
+  guint32 rep;         /* a process of the group (or the capture's n_processes): its lane is the group's */
+  guint   first, n;
+} Strip;
+
+typedef struct {
+  IochartGroupBy used;
+  guint32       *group_of;          /* per process (+1: none) */
+  guint          n_groups;
+  guint          n_processes;
+  guint          n;
+  guint         *at;                /* while built: per group and class, its next position */
+  guint32       *rep;               /* while built: per group and class, its first process */
+  Strip         *strips;
+  guint          n_strips;
+  Times          times[S_N];
+} GroupStrips;
 
 /* A grouping's time with I/O outstanding, per group: the union of its requests' spans as
  * disjoint runs by time, with running lengths. */
@@ -66,10 +80,9 @@ struct _IochartLaneIndex {
   int        device;
   guint      n_processes, n_capture_requests;
   guint      n;                     /* requests with a lane span */
-  guint      n_part[N_PARTS];
   Stream    *streams;
   guint      n_streams;
-  Times      times[N_TIMES];
+  gint64    *start, *end;           /* each stream's lane spans' starts, and ends, sorted */
   gint64    *ext;                   /* by start: the greatest end up to here */
   Weights    by_start, by_end;      /* the lane spans' bytes and issues, by start and by end */
   /* legend counts */
@@ -88,9 +101,11 @@ struct _IochartLaneIndex {
   gint64    *run_start, *run_end, *run_cum;
   guint      n_runs;
   guint32   *group_of;              /* the default grouping's, per process (+1: none) */
-  /* another grouping's runs, built when first asked (one kept): each group's own union */
+  GroupStrips *strips;              /* the default grouping's strips */
+  /* another grouping's runs and strips, built when first asked (one kept of each) */
   GMutex     lock;
   GroupRuns *other;
+  GroupStrips *other_strips;
 };
 
 static gboolean
@@ -219,9 +234,9 @@ times_finish (Times *ts, guint n)
 
 /* A stream's lane spans (lives, in its part's order), by start and by end. */
 static void
-fill_lanes_part (IochartLaneIndex *self, Stream *st, Life *lives)
+fill_stream (IochartLaneIndex *self, Stream *st, Life *lives)
 {
-  guint first = st->first[PART_LANE], n = st->n[PART_LANE];
+  guint first = st->first, n = st->n;
   Life *v = lives + first;
   gint64 ext = G_MININT64;
 
@@ -229,7 +244,7 @@ fill_lanes_part (IochartLaneIndex *self, Stream *st, Life *lives)
   for (guint i = 0; i < n; i++)
     {
       ext = MAX (ext, v[i].b);
-      self->times[T_START].t[first + i] = v[i].a;
+      self->start[first + i] = v[i].a;
       self->ext[first + i] = ext;
       self->by_start.bytes[first + i] = v[i].bytes;
       self->by_start.issues[first + i] = v[i].issues;
@@ -239,7 +254,7 @@ fill_lanes_part (IochartLaneIndex *self, Stream *st, Life *lives)
   sort_chunk (v, n, TRUE);
   for (guint i = 0; i < n; i++)
     {
-      self->times[T_END].t[first + i] = v[i].b;
+      self->end[first + i] = v[i].b;
       self->by_end.bytes[first + i] = v[i].bytes;
       self->by_end.issues[first + i] = v[i].issues;
     }
@@ -561,41 +576,145 @@ group_runs_new (IochartCapture *capture, int device, IochartGroupBy used, const 
   return gr;
 }
 
-/* The parts of its stream a request with lane span [a, b] goes in (a mask), and its bin life. */
-static guint
-request_parts (const IochartRequest *rq, gint64 a, gint64 b, gint64 *s, gint64 *i, gint64 *d)
-{
-  gboolean bin = _iochart_bins_request_life (rq, s, i, d);
-  guint parts = 1u << PART_LANE | (bin ? 1u << PART_BIN : 0);
+/* ---- a grouping's strips ---- */
 
-  if (!bin || *s != a || *d != b)
-    parts |= 1u << PART_ODD | (bin ? 1u << PART_ODD_BIN : 0);
-  return parts;
+static guint32
+strip_group (const GroupStrips *gs, const IochartRequest *rq)
+{
+  return gs->used == IOCHART_GROUP_CLASS ? MIN (rq->klass, NC - 1) : gs->group_of[MIN (rq->process, gs->n_processes)];
 }
 
-/* Puts the request in its stream's parts (put: each part's next position). */
+static GroupStrips *
+group_strips_alloc (IochartGroupBy used, const guint32 *group_of, guint n_groups, guint n_processes)
+{
+  GroupStrips *gs = g_new0 (GroupStrips, 1);
+
+  gs->used = used;
+  gs->group_of = g_memdup2 (group_of, (n_processes + 1) * sizeof (guint32));
+  gs->n_groups = n_groups;
+  gs->n_processes = n_processes;
+  gs->at = g_new0 (guint, (gsize) n_groups * NC + 1);
+  gs->rep = g_new (guint32, (gsize) n_groups * NC);
+  memset (gs->rep, 0xff, (gsize) n_groups * NC * sizeof (guint32));
+  return gs;
+}
+
 static void
-put_request (IochartLaneIndex *self, const IochartRequest *rq, Life *lives, guint *put, guint32 group)
+group_strips_free (GroupStrips *gs)
 {
-  gint64 a, b, s, i, d;
-  guint parts;
-
-  _iochart_lanes_request_span (rq, &a, &b);
-  parts = request_parts (rq, a, b, &s, &i, &d);
-  lives[put[PART_LANE]++] = (Life) { a, b, rq->bytes, rq->issues, group };
-  if (parts & 1u << PART_BIN)
-    self->times[T_ISSUE].t[put[PART_BIN]++] = i;
-  if (parts & 1u << PART_ODD)
+  if (gs == NULL)
+    return;
+  g_free (gs->group_of);
+  g_free (gs->at);
+  g_free (gs->rep);
+  g_free (gs->strips);
+  for (guint w = 0; w < S_N; w++)
     {
-      self->times[T_ODD_START].t[put[PART_ODD]] = a;
-      self->times[T_ODD_END].t[put[PART_ODD]++] = b;
+      g_free (gs->times[w].t);
+      g_free (gs->times[w].sum);
     }
-  if (parts & 1u << PART_ODD_BIN)
-    {
-      self->times[T_BIN_START].t[put[PART_ODD_BIN]] = s;
-      self->times[T_BIN_DONE].t[put[PART_ODD_BIN]++] = d;
-    }
+  g_free (gs);
 }
+
+/* First pass: rq counted in its strip. */
+static void
+group_strips_count (GroupStrips *gs, const IochartRequest *rq)
+{
+  gint64 s, i, d;
+  gsize id;
+
+  if (!_iochart_bins_request_life (rq, &s, &i, &d))
+    return;
+  id = (gsize) strip_group (gs, rq) * NC + MIN (rq->klass, NC - 1);
+  gs->at[id + 1]++;
+  if (gs->rep[id] == G_MAXUINT32)
+    gs->rep[id] = MIN (rq->process, gs->n_processes);
+}
+
+/* Between the passes: the strips, and where each one's requests go. */
+static void
+group_strips_layout (GroupStrips *gs)
+{
+  gsize n_ids = (gsize) gs->n_groups * NC;
+
+  for (gsize id = 0; id < n_ids; id++)
+    gs->n_strips += gs->at[id + 1] > 0;
+  gs->strips = g_new0 (Strip, MAX (gs->n_strips, 1));
+  for (gsize id = 0, j = 0; id < n_ids; id++)
+    {
+      if (gs->at[id + 1] > 0)
+        gs->strips[j++] = (Strip) { (guint32) (id / NC), (guint32) (id % NC), gs->rep[id], gs->at[id], gs->at[id + 1] };
+      gs->at[id + 1] += gs->at[id];
+    }
+  gs->n = gs->at[n_ids];
+  for (guint w = 0; w < S_N; w++)
+    gs->times[w].t = g_new (gint64, MAX (gs->n, 1));
+}
+
+/* Second pass: rq's life in its strip. */
+static void
+group_strips_put (GroupStrips *gs, const IochartRequest *rq)
+{
+  gint64 s, i, d;
+  guint j;
+
+  if (!_iochart_bins_request_life (rq, &s, &i, &d))
+    return;
+  j = gs->at[(gsize) strip_group (gs, rq) * NC + MIN (rq->klass, NC - 1)]++;
+  gs->times[S_START].t[j] = s;
+  gs->times[S_ISSUE].t[j] = i;
+  gs->times[S_DONE].t[j] = d;
+}
+
+static void
+group_strips_finish (GroupStrips *gs)
+{
+  for (guint j = 0; j < gs->n_strips; j++)
+    for (guint w = 0; w < S_N; w++)
+      sort_times (gs->times[w].t + gs->strips[j].first, gs->strips[j].n);
+  for (guint w = 0; w < S_N; w++)
+    times_finish (&gs->times[w], gs->n);
+  g_clear_pointer (&gs->at, g_free);
+  g_clear_pointer (&gs->rep, g_free);
+}
+
+/* Another grouping's strips: two passes over the device's requests. */
+static GroupStrips *
+group_strips_new (IochartCapture *capture, int device, IochartGroupBy used, const guint32 *group_of,
+                  guint n_groups)
+{
+  GroupStrips *gs = group_strips_alloc (used, group_of, n_groups, iochart_capture_get_n_processes (capture));
+  guint n_rq = iochart_capture_get_n_requests (capture);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      for (guint r = 0; r < n_rq; r++)
+        {
+          IochartRequest rq;
+
+          iochart_capture_get_request (capture, r, &rq);
+          if (rq.device != device)
+            continue;
+          if (pass == 0)
+            group_strips_count (gs, &rq);
+          else
+            group_strips_put (gs, &rq);
+        }
+      if (pass == 0)
+        group_strips_layout (gs);
+    }
+  group_strips_finish (gs);
+  return gs;
+}
+
+static gsize
+group_strips_size (const GroupStrips *gs)
+{
+  return sizeof *gs + gs->n_strips * sizeof (Strip) + (gs->n_processes + 1) * sizeof (guint32) +
+         S_N * ((gsize) gs->n * sizeof (gint64) + (gs->n / BLOCK + 1) * sizeof (__int128));
+}
+
+/* ---- building the index ---- */
 
 IochartLaneIndex *
 iochart_lane_index_new (IochartCapture *capture, int device)
@@ -603,10 +722,7 @@ iochart_lane_index_new (IochartCapture *capture, int device)
   IochartLaneIndex *self = g_new0 (IochartLaneIndex, 1);
   guint n_rq = iochart_capture_get_n_requests (capture);
   guint n_proc = iochart_capture_get_n_processes (capture);
-  gsize n_ids = ((gsize) n_proc + 1) * NC;
-  g_autofree guint *count = g_new0 (guint, n_ids * N_PARTS);
-  g_autofree guint32 *stream_of = g_new (guint32, n_ids);
-  g_autofree guint *put = NULL;
+  g_autofree guint *slot = g_new0 (guint, (gsize) (n_proc + 1) * NC + 1);
   guint32 *group_of;
   g_autofree Life *lives = NULL;
   g_autofree Issue *issues = NULL;
@@ -619,16 +735,16 @@ iochart_lane_index_new (IochartCapture *capture, int device)
   self->asked = IOCHART_GROUP_TREE;
   g_mutex_init (&self->lock);
   self->group_of = group_of = _iochart_lanes_group_of (capture, self->asked, &self->used, &self->n_groups);
+  self->strips = group_strips_alloc (self->used, group_of, self->n_groups, n_proc);
 
-  /* first pass: how many requests each stream's parts and each bucket hold */
-  for (guint r = 0; r < n_rq; r++)
+  /* first pass: how many requests each stream, strip and bucket holds */
+  for (guint i = 0; i < n_rq; i++)
     {
       IochartRequest rq;
-      gint64 a, b, s, i, d;
-      guint k, parts;
-      gsize id;
+      gint64 a, b;
+      guint p, k;
 
-      iochart_capture_get_request (capture, r, &rq);
+      iochart_capture_get_request (capture, i, &rq);
       if (rq.device != device)
         continue;
       k = MIN (rq.klass, NC - 1);
@@ -639,35 +755,21 @@ iochart_lane_index_new (IochartCapture *capture, int device)
           n_bucket[k][MIN (rq.op, IOCHART_N_OPS - 1)]++;
           self->n_issued++;
         }
+      group_strips_count (self->strips, &rq);
       if (!_iochart_lanes_request_span (&rq, &a, &b))
         continue;
-      parts = request_parts (&rq, a, b, &s, &i, &d);
-      id = (gsize) MIN (rq.process, n_proc) * NC + k;
-      for (guint p = 0; p < N_PARTS; p++)
-        count[id * N_PARTS + p] += parts >> p & 1;
+      p = MIN (rq.process, n_proc);
+      slot[p * NC + k + 1]++;
       self->n++;
     }
-  for (gsize id = 0; id < n_ids; id++)
-    self->n_streams += count[id * N_PARTS + PART_LANE] > 0;
+  for (guint s = 0; s < (n_proc + 1) * NC; s++)
+    self->n_streams += slot[s + 1] > 0;
   self->streams = g_new0 (Stream, MAX (self->n_streams, 1));
-  put = g_new (guint, (gsize) MAX (self->n_streams, 1) * N_PARTS);
-  for (gsize id = 0, j = 0; id < n_ids; id++)
+  for (guint s = 0, j = 0; s < (n_proc + 1) * NC; s++)
     {
-      Stream *st;
-
-      stream_of[id] = (guint32) j;
-      if (count[id * N_PARTS + PART_LANE] == 0)
-        continue;
-      st = &self->streams[j];
-      st->process = (guint32) (id / NC);
-      st->klass = (guint32) (id % NC);
-      for (guint p = 0; p < N_PARTS; p++)
-        {
-          st->first[p] = put[j * N_PARTS + p] = self->n_part[p];
-          st->n[p] = count[id * N_PARTS + p];
-          self->n_part[p] += st->n[p];
-        }
-      j++;
+      if (slot[s + 1] > 0)
+        self->streams[j++] = (Stream) { s / NC, s % NC, slot[s], slot[s + 1], 0, 0 };
+      slot[s + 1] += slot[s];
     }
   for (guint k = 0, at = 0; k < NC; k++)
     for (guint o = 0; o < IOCHART_N_OPS; o++)
@@ -676,44 +778,39 @@ iochart_lane_index_new (IochartCapture *capture, int device)
         at += n_bucket[k][o];
         n_bucket[k][o] = self->buckets[k][o].first;
       }
+  group_strips_layout (self->strips);
 
-  /* second pass: the requests in their streams' parts, the issues in their buckets */
+  /* second pass: the lives in stream order, the issues in bucket order, the strips' lives */
   lives = g_new (Life, MAX (self->n, 1));
   issues = g_new (Issue, MAX (self->n_issued, 1));
-  for (guint t = 0; t < N_TIMES; t++)
-    self->times[t].t = g_new (gint64, MAX (self->n_part[part_of[t]], 1));
-  for (guint r = 0; r < n_rq; r++)
+  for (guint i = 0; i < n_rq; i++)
     {
       IochartRequest rq;
       gint64 a, b;
       guint p, k;
 
-      iochart_capture_get_request (capture, r, &rq);
+      iochart_capture_get_request (capture, i, &rq);
       if (rq.device != device)
         continue;
       k = MIN (rq.klass, NC - 1);
       if (rq.issues > 0)
         issues[n_bucket[k][MIN (rq.op, IOCHART_N_OPS - 1)]++] = (Issue) { rq.issue_ns, rq.bytes, rq.issues };
+      group_strips_put (self->strips, &rq);
       if (!_iochart_lanes_request_span (&rq, &a, &b))
         continue;
       p = MIN (rq.process, n_proc);
-      put_request (self, &rq, lives, put + (gsize) stream_of[(gsize) p * NC + k] * N_PARTS,
-                   self->used == IOCHART_GROUP_CLASS ? k : group_of[p]);
+      lives[slot[p * NC + k]++] = (Life) { a, b, rq.bytes, rq.issues,
+                                           self->used == IOCHART_GROUP_CLASS ? k : group_of[p] };
     }
+  group_strips_finish (self->strips);
 
+  self->start = g_new (gint64, MAX (self->n, 1));
+  self->end = g_new (gint64, MAX (self->n, 1));
   self->ext = g_new (gint64, MAX (self->n, 1));
   weights_alloc (&self->by_start, self->n);
   weights_alloc (&self->by_end, self->n);
   for (guint s = 0; s < self->n_streams; s++)
-    {
-      Stream *st = &self->streams[s];
-
-      fill_lanes_part (self, st, lives);
-      for (guint t = T_ISSUE; t < N_TIMES; t++)
-        sort_times (self->times[t].t + st->first[part_of[t]], st->n[part_of[t]]);
-    }
-  for (guint t = 0; t < N_TIMES; t++)
-    times_finish (&self->times[t], self->n_part[part_of[t]]);
+    fill_stream (self, &self->streams[s], lives);
   weights_finish (&self->by_start, self->n);
   weights_finish (&self->by_end, self->n);
 
@@ -734,11 +831,8 @@ iochart_lane_index_free (IochartLaneIndex *index)
   if (index == NULL)
     return;
   g_free (index->streams);
-  for (guint t = 0; t < N_TIMES; t++)
-    {
-      g_free (index->times[t].t);
-      g_free (index->times[t].sum);
-    }
+  g_free (index->start);
+  g_free (index->end);
   g_free (index->ext);
   weights_free (&index->by_start);
   weights_free (&index->by_end);
@@ -751,7 +845,9 @@ iochart_lane_index_free (IochartLaneIndex *index)
   g_free (index->run_end);
   g_free (index->run_cum);
   g_free (index->group_of);
+  group_strips_free (index->strips);
   group_runs_free (index->other);
+  group_strips_free (index->other_strips);
   g_mutex_clear (&index->lock);
   g_free (index);
 }
@@ -777,16 +873,11 @@ weights_size (guint n)
 gsize
 iochart_lane_index_get_size (const IochartLaneIndex *index)
 {
-  gsize size = sizeof *index + index->n_streams * sizeof (Stream) + (gsize) index->n * sizeof (gint64) +
-               2 * weights_size (index->n) + (gsize) index->n_issued * sizeof (gint64) +
-               weights_size (index->n_issued) + (index->n_processes + 1) * sizeof (guint32) +
-               (index->n_keys + 1) * 2 * sizeof (guint) + index->key_at[index->n_keys] * sizeof (guint32) +
-               (gsize) index->n_runs * 3 * sizeof (gint64);
-
-  for (guint t = 0; t < N_TIMES; t++)
-    size += (gsize) index->n_part[part_of[t]] * sizeof (gint64) +
-            (index->n_part[part_of[t]] / BLOCK + 1) * sizeof (__int128);
-  return size;
+  return sizeof *index + index->n_streams * sizeof (Stream) + 3 * (gsize) index->n * sizeof (gint64) +
+         2 * weights_size (index->n) + (gsize) index->n_issued * sizeof (gint64) + weights_size (index->n_issued) +
+         (index->n_processes + 1) * sizeof (guint32) + group_strips_size (index->strips) +
+         (index->n_keys + 1) * 2 * sizeof (guint) + index->key_at[index->n_keys] * sizeof (guint32) +
+         (gsize) index->n_runs * 3 * sizeof (gint64);
 }
 
 gboolean
@@ -826,12 +917,12 @@ _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, 
 {
   gint64 from = known (from_ns) ? from_ns : G_MININT64;
   gint64 to = known (to_ns) ? to_ns : G_MAXINT64;
-  const gint64 *start = index->times[T_START].t, *end = index->times[T_END].t;
+  const gint64 *start = index->start, *end = index->end;
 
   for (guint s = 0; s < index->n_streams; s++)
     {
       const Stream *st = &index->streams[s];
-      guint lo = st->first[PART_LANE], hi = lo + st->n[PART_LANE], ia, ib;
+      guint lo = st->first, hi = lo + st->n, ia, ib;
       Totals started, ended, lo_started, lo_ended;
       IochartLaneStream out;
 
@@ -1240,14 +1331,14 @@ sum_before (const Times *ts, guint i)
   return s;
 }
 
-/* Adds sign × the ramps of a stream's times w (one side of it): by a search per edge when many
+/* Adds sign × the ramps of a strip's times w (one side of it): by a search per edge when many
  * of them fall in the range, else by a pass over those. */
 static void
-ramps_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edges *e, double sign, Ramps *r)
+ramps_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, double sign, Ramps *r)
 {
-  const Times *ts = &index->times[w];
+  const Times *ts = &gs->times[w];
   const gint64 *t = ts->t;
-  guint lo = st->first[part_of[w]], hi = lo + st->n[part_of[w]];
+  guint lo = st->first, hi = lo + st->n;
   guint p = lower_x (t, lo, hi, e->from, 0), q = lower_x (t, p, hi, e->from, e->x[e->n]);
 
   r->base += sign * (p - lo);
@@ -1284,16 +1375,16 @@ ramps_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edges
     }
 }
 
-/* Adds sign × #{a stream's times w before T[e]} to every edge e's count, as differences: d[0]
- * gets those before the range, d[e] those in column e - 1. */
+/* Adds #{a strip's times w before T[e]} to every edge e's count, as differences: d[0] gets those
+ * before the range, d[e] those in column e - 1. */
 static void
-counts_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edges *e, int sign, gint64 *d)
+counts_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, gint64 *d)
 {
-  const gint64 *t = index->times[w].t;
-  guint lo = st->first[part_of[w]], hi = lo + st->n[part_of[w]];
+  const gint64 *t = gs->times[w].t;
+  guint lo = st->first, hi = lo + st->n;
   guint p = lower_t (t, lo, hi, e->T[0]), q = lower_t (t, p, hi, e->T[e->n]);
 
-  d[0] += sign * (gint64) (p - lo);
+  d[0] += p - lo;
   if (q - p > 24 * e->n)
     {
       guint at = p;
@@ -1301,7 +1392,7 @@ counts_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edge
       for (guint c = 1; c <= e->n; c++)
         {
           guint next = c < e->n ? lower_t (t, at, q, e->T[c]) : q;
-          d[c] += sign * (gint64) (next - at);
+          d[c] += next - at;
           at = next;
         }
       return;
@@ -1310,26 +1401,17 @@ counts_add (const IochartLaneIndex *index, const Stream *st, guint w, const Edge
     {
       if (e->T[c + 1] <= t[i])
         c = edge_below_t (e, c + 1, t[i]);
-      d[c + 1] += sign;
+      d[c + 1]++;
     }
 }
 
-/* Of times `starts` and `ends` of a stream, started before the range's end less ended before
- * its start. */
+/* Requests meeting the range: started before its end, less those ended before its start. */
 static guint
-part_meeting (const IochartLaneIndex *index, const Stream *st, guint starts, guint ends, const Edges *e)
+strip_meeting (const GroupStrips *gs, const Strip *st, const Edges *e)
 {
-  guint lo = st->first[part_of[starts]], hi = lo + st->n[part_of[starts]];
+  guint lo = st->first, hi = st->first + st->n;
 
-  return lower_t (index->times[starts].t, lo, hi, e->T[e->n]) - lower_t (index->times[ends].t, lo, hi, e->T[0]);
-}
-
-/* Requests meeting the range: by lane span, and the odd ones by bin life too (a few counted
- * twice: it only decides what is searched). */
-static guint
-stream_meeting (const IochartLaneIndex *index, const Stream *st, const Edges *e)
-{
-  return part_meeting (index, st, T_START, T_END, e) + part_meeting (index, st, T_BIN_START, T_BIN_DONE, e);
+  return lower_t (gs->times[S_START].t, lo, hi, e->T[e->n]) - lower_t (gs->times[S_DONE].t, lo, hi, e->T[0]);
 }
 
 /* A lane's class counts per edge, as differences (see counts_add): started, ended. */
@@ -1365,32 +1447,20 @@ lane_counts_finish (LaneCounts *c, guint n, guint8 *classes, ClassCounts *total)
     }
 }
 
-/* Adds a stream's time queued and in flight, and its class counts: of its bin lives, taken as
- * its lane spans less the odd ones plus their bin lives (a plain request's are the same). */
+/* Adds a strip's time queued and in flight, and its class counts. */
 static void
-stream_add (const IochartLaneIndex *index, const Stream *st, const Edges *e, Ramps *wait, Ramps *service,
-            LaneCounts *counts)
+strip_add (const GroupStrips *gs, const Strip *st, const Edges *e, Ramps *wait, Ramps *service, LaneCounts *counts)
 {
-  ramps_add (index, st, T_START, e, 1, wait);
-  ramps_add (index, st, T_ISSUE, e, -1, wait);
-  ramps_add (index, st, T_ISSUE, e, 1, service);
-  ramps_add (index, st, T_END, e, -1, service);
-  counts_add (index, st, T_START, e, 1, counts->started[st->klass]);
-  counts_add (index, st, T_END, e, 1, counts->ended[st->klass]);
-  if (st->n[PART_ODD] == 0)
-    return;
-  ramps_add (index, st, T_ODD_START, e, -1, wait);
-  ramps_add (index, st, T_ODD_END, e, 1, service);
-  ramps_add (index, st, T_BIN_START, e, 1, wait);
-  ramps_add (index, st, T_BIN_DONE, e, -1, service);
-  counts_add (index, st, T_ODD_START, e, -1, counts->started[st->klass]);
-  counts_add (index, st, T_ODD_END, e, -1, counts->ended[st->klass]);
-  counts_add (index, st, T_BIN_START, e, 1, counts->started[st->klass]);
-  counts_add (index, st, T_BIN_DONE, e, 1, counts->ended[st->klass]);
+  ramps_add (gs, st, S_START, e, 1, wait);
+  ramps_add (gs, st, S_ISSUE, e, -1, wait);
+  ramps_add (gs, st, S_ISSUE, e, 1, service);
+  ramps_add (gs, st, S_DONE, e, -1, service);
+  counts_add (gs, st, S_START, e, counts->started[st->klass]);
+  counts_add (gs, st, S_DONE, e, counts->ended[st->klass]);
 }
 
-/* The streams meeting the range (met: n of them, by stream), in place by lane, streams of no
- * lane first: a counting sort, each lane's in stream order. */
+/* The strips meeting the range (met: n of them, by strip), in place by lane, strips of no lane
+ * first: a counting sort, each lane's in strip order. */
 static void
 sort_by_lane (guint32 *met, guint n, const int *lane_of, guint n_lanes)
 {
@@ -1406,14 +1476,13 @@ sort_by_lane (guint32 *met, guint n, const int *lane_of, guint n_lanes)
   memcpy (met, out, n * sizeof (guint32));
 }
 
-void
-_iochart_lane_index_fill_strips (const IochartLaneIndex *index, IochartBins *bins, IochartLanes *lanes,
-                                 const IochartLaneDevice *device)
+static void
+fill_strips (const GroupStrips *gs, IochartBins *bins, IochartLanes *lanes, const IochartLaneDevice *device)
 {
   guint n = bins->n_columns, n_lanes = bins->n_lanes, n_order = 0;
   int rest = -1;
-  g_autofree int *lane_of = g_new (int, MAX (index->n_streams, 1));
-  g_autofree guint32 *order = g_new (guint32, MAX (index->n_streams, 1));
+  g_autofree int *lane_of = g_new (int, MAX (gs->n_strips, 1));
+  g_autofree guint32 *order = g_new (guint32, MAX (gs->n_strips, 1));
   g_autofree guint64 *meeting = g_new0 (guint64, n_lanes + 1);
   g_autofree gint64 *count_mem = g_new0 (gint64, 2 * IOCHART_N_CLASSES * (n + 1));
   g_autofree double *rest_wait = NULL, *rest_service = NULL, *scratch = NULL;
@@ -1422,26 +1491,26 @@ _iochart_lane_index_fill_strips (const IochartLaneIndex *index, IochartBins *bin
   Edges e;
   Ramps wait, service;
 
-  if (n_lanes == 0 || index->n == 0)
+  if (n_lanes == 0 || gs->n == 0)
     return;
   edges_init (&e, bins);
-  /* each stream meeting the range, by lane */
-  for (guint j = 0; j < index->n_streams; j++)
+  /* each strip meeting the range, by lane */
+  for (guint j = 0; j < gs->n_strips; j++)
     {
       IochartRequest rq = { 0 };
       guint m;
 
-      rq.process = index->streams[j].process;
-      rq.klass = index->streams[j].klass;
+      rq.process = gs->strips[j].rep;
+      rq.klass = gs->strips[j].klass;
       lane_of[j] = iochart_lanes_lane_of_request (lanes, &rq);
-      if ((m = stream_meeting (index, &index->streams[j], &e)) == 0)
+      if ((m = strip_meeting (gs, &gs->strips[j], &e)) == 0)
         continue;
       meeting[lane_of[j] >= 0 ? (guint) lane_of[j] : n_lanes] += m;
       order[n_order++] = j;
     }
   /* The lane meeting the most requests (the folded "others", as a rule), when it has so many
    * that a column's searches over the whole device cost less than its own: the device's less
-   * the other lanes (and the streams of no lane). */
+   * the other lanes (and the strips of no lane). */
   for (guint l = 0; l < n_lanes; l++)
     if (meeting[l] > rest_factor * (guint64) n && (rest < 0 || meeting[l] > meeting[rest]))
       rest = (int) l;
@@ -1474,7 +1543,7 @@ _iochart_lane_index_fill_strips (const IochartLaneIndex *index, IochartBins *bin
           continue;
         }
       for (; i < n_order && lane_of[order[i]] == l; i++)
-        stream_add (index, &index->streams[order[i]], &e, &wait, &service, &counts);
+        strip_add (gs, &gs->strips[order[i]], &e, &wait, &service, &counts);
       {
         double *w = drawn ? bins->lane_wait_ns[l] : scratch, *sv = drawn ? bins->lane_service_ns[l] : scratch + n;
 
@@ -1512,4 +1581,40 @@ _iochart_lane_index_fill_strips (const IochartLaneIndex *index, IochartBins *bin
   ramps_clear (&wait);
   ramps_clear (&service);
   edges_clear (&e);
+}
+
+static gboolean
+same_grouping (IochartGroupBy used_a, const guint32 *group_of_a, guint n_groups_a, IochartGroupBy used,
+               const guint32 *group_of, guint n_groups, guint n_processes)
+{
+  return used_a == used && n_groups_a == n_groups &&
+         memcmp (group_of_a, group_of, (n_processes + 1) * sizeof (guint32)) == 0;
+}
+
+void
+_iochart_lane_index_fill_strips (const IochartLaneIndex *index, IochartBins *bins, IochartLanes *lanes,
+                                 const IochartLaneDevice *device)
+{
+  IochartLaneIndex *self = (IochartLaneIndex *) index;   /* the other grouping's strips: a cache */
+  IochartGroupBy used;
+  guint n_groups;
+  const guint32 *group_of = _iochart_lanes_get_groups (lanes, &used, &n_groups);
+  const GroupStrips *gs = index->strips;
+
+  if (same_grouping (gs->used, gs->group_of, gs->n_groups, used, group_of, n_groups, index->n_processes))
+    {
+      fill_strips (gs, bins, lanes, device);
+      return;
+    }
+  /* built when first asked (the app's lanes are laid out in a worker), kept for the next frames */
+  g_mutex_lock (&self->lock);
+  gs = self->other_strips;
+  if (gs == NULL || !same_grouping (gs->used, gs->group_of, gs->n_groups, used, group_of, n_groups, index->n_processes))
+    {
+      group_strips_free (self->other_strips);
+      self->other_strips = group_strips_new (iochart_lanes_get_capture (lanes), index->device, used, group_of,
+                                             n_groups);
+    }
+  fill_strips (self->other_strips, bins, lanes, device);
+  g_mutex_unlock (&self->lock);
 }

@@ -1,23 +1,24 @@
-/* iochart-lane-index.h: a device's requests indexed once per process and class: the lanes, their
- * strips and the legend counts
+/* iochart-lane-index.h: a device's requests indexed once for the lanes, their strips and the
+ * legend counts
  *
  * Built once per device at load (the bin index builds it beside its own, in the app's load
- * worker), so that a chart's lanes, lane strips and legend cost processes, not the requests in
- * view. One copy of each time serves them all:
+ * worker), so that a chart's lanes, lane strips and legend cost processes or groups, not the
+ * requests in view:
  * - per process and class (a stream), the requests' lane spans (iochart-lanes.c's span: first of
  *   queue or insert, to completion) sorted by start and by end, with the running greatest end and
  *   bytes and issues with running totals every 16: the requests meeting [from, to] are those
  *   starting by `to` less those ended before `from`, so a process's figures are two searches;
- * - the same starts and ends, with the issue times of the requests the bins count, are the lane
- *   strips' (iochart_bin_index_fill_lanes): time queued and in flight and the classes met per
- *   column, from running sums of the times; the few requests whose life as the bins see it is
- *   not their lane span are kept apart both ways, to be taken off and put back;
+ * - per group of the lanes' grouping and class (a strip), the requests' lives as the bins see
+ *   them (start, issue, completion), each sorted with running sums: a lane's strips
+ *   (iochart_bin_index_fill_lanes: time queued and in flight, classes met, per column) are a few
+ *   searches per column of its groups, however many processes they hold; the folded lane is the
+ *   device's less the others. The default grouping's are built at load, another's (by pid, name,
+ *   parent or class, or lanes expanded) on its first use, and kept;
  * - time with I/O outstanding: the device's timeline cut where the set of groups (of the default
  *   grouping, iochart_lanes_new's group by tree) with I/O outstanding changes, each run filed
  *   under its set with running lengths, so that a lane's outstanding time (or the "others"
  *   lane's, whatever folds into it) is a sum over the sets met, each one two searches; another
- *   grouping (by pid, name, parent or class, or lanes expanded) gets each group's own runs,
- *   built on its first use and kept;
+ *   grouping gets each group's own runs, built on its first use and kept;
  * - per class and operation, issue times with running counts and bytes every 16: the legend's
  *   counts (iochart_counts_compute's) of any range.
  * Every figure equals the walk over every request (the strips up to rounding).

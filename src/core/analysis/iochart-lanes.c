@@ -922,6 +922,14 @@ iochart_lanes_get_group_by (IochartLanes *lanes)
   return lanes->group_by;
 }
 
+const guint32 *
+_iochart_lanes_get_groups (IochartLanes *lanes, IochartGroupBy *used, guint *n_groups)
+{
+  *used = lanes->group_by;
+  *n_groups = lanes->n_groups;
+  return lanes->group_of;
+}
+
 guint
 iochart_lanes_get_n_lanes (IochartLanes *lanes)
 {

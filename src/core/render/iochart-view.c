@@ -1,5 +1,7 @@
 /* iochart-view.c: range, device, lanes and bins of one chart */
 #include "iochart-view.h"
+#include "iochart-format.h"
+#include "../analysis/iochart-bin-index.h"
 #include "../analysis/iochart-bins-private.h"
 
 struct _IochartView {
@@ -233,3 +235,92 @@ iochart_view_get_counts (IochartView *view, IochartCounts *counts)
 int iochart_view_get_highlight_lane (IochartView *view) { return view->highlight_lane; }
 IochartBins *iochart_view_get_highlight_bins (IochartView *view) { return view->highlight; }
 const IochartViewOptions *iochart_view_get_options (IochartView *view) { return &view->options; }
+
+/* A time since origin_ns, or what follows a time before it ("+23 µs"). */
+static char *
+since (gint64 t, gint64 ref)
+{
+  g_autofree char *d = iochart_format_duration ((double) llabs (t - ref));
+
+  return g_strdup_printf ("%s%s", t < ref ? "-" : "", d);
+}
+
+static void
+describe (IochartView *view, const IochartRequest *rq, gint64 origin_ns, GString *out)
+{
+  static const struct { const char *what; gsize at; } steps[] = {
+    { "queued", G_STRUCT_OFFSET (IochartRequest, queue_ns) },
+    { "inserted", G_STRUCT_OFFSET (IochartRequest, insert_ns) },
+    { "issued", G_STRUCT_OFFSET (IochartRequest, issue_ns) },
+    { "completed", G_STRUCT_OFFSET (IochartRequest, complete_ns) },
+  };
+  const IochartProcess *p = rq->process < iochart_capture_get_n_processes (view->capture)
+                            ? iochart_capture_get_process (view->capture, rq->process) : NULL;
+  g_autofree char *size = iochart_format_bytes (rq->bytes);
+  g_autofree char *offset = iochart_format_bytes ((double) rq->sector * 512);
+  gint64 prev = IOCHART_TIME_UNKNOWN;
+
+  if (p)
+    g_string_append_printf (out, "%s[%d]", p->comm ? p->comm : "?", p->pid);
+  else
+    g_string_append (out, "unknown process");
+  g_string_append_printf (out, " · %s", iochart_class_name (rq->klass));
+  if (rq->klass == IOCHART_CLASS_RT || rq->klass == IOCHART_CLASS_BE)
+    g_string_append_printf (out, " %u", rq->level);
+  g_string_append_printf (out, " (from %s)\n%s %s at sector %" G_GUINT64_FORMAT " (%s)",
+                          iochart_class_source_name (rq->class_source), iochart_op_name (rq->op), size, rq->sector,
+                          offset);
+  if (rq->merges > 0)
+    g_string_append_printf (out, ", %u merged", rq->merges);
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      gint64 t = G_STRUCT_MEMBER (gint64, rq, steps[i].at);
+      g_autofree char *when = NULL;
+
+      if (t == IOCHART_TIME_UNKNOWN)
+        continue;
+      when = prev == IOCHART_TIME_UNKNOWN ? since (t, origin_ns) : since (t, prev);
+      g_string_append_printf (out, "%s%s %s%s", prev == IOCHART_TIME_UNKNOWN ? "" : " · ", steps[i].what,
+                              prev == IOCHART_TIME_UNKNOWN || t < prev ? "" : "+", when);
+      prev = t;
+    }
+}
+
+char *
+iochart_view_describe_requests (IochartView *view, int lane, gint64 from_ns, gint64 to_ns, gint64 origin_ns)
+{
+  g_autoptr(GArray) found = view->options.index ? iochart_bin_index_find (view->options.index, from_ns, to_ns) : NULL;
+  guint n = found ? found->len : iochart_capture_get_n_requests (view->capture), hits = 0;
+  gint64 mid = from_ns + (to_ns - from_ns) / 2, best_d = G_MAXINT64;
+  IochartRequest best = { 0 };
+  GString *out;
+
+  if (view->device < 0 || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (view->lanes))
+    return NULL;
+  for (guint j = 0; j < n; j++)
+    {
+      IochartRequest rq;
+      gint64 start, d;
+
+      iochart_capture_get_request (view->capture, found ? g_array_index (found, guint32, j) : j, &rq);
+      start = rq.queue_ns != IOCHART_TIME_UNKNOWN ? rq.queue_ns
+              : rq.insert_ns != IOCHART_TIME_UNKNOWN ? rq.insert_ns : rq.issue_ns;
+      if (rq.device != (guint) view->device || start == IOCHART_TIME_UNKNOWN ||
+          rq.complete_ns == IOCHART_TIME_UNKNOWN || start > to_ns || rq.complete_ns < from_ns ||
+          rq.process == IOCHART_NO_PROCESS || iochart_lanes_lane_of_process (view->lanes, rq.process) != lane)
+        continue;
+      hits++;
+      /* the one in flight at the pointer, else the nearest */
+      d = mid < start ? start - mid : mid > rq.complete_ns ? mid - rq.complete_ns : 0;
+      if (d < best_d)
+        best_d = d, best = rq;
+    }
+  if (hits == 0)
+    return NULL;
+  out = g_string_new (NULL);
+  describe (view, &best, origin_ns, out);
+  if (hits > 1)
+    g_string_append_printf (out, "\nand %u more request%s under the pointer", hits - 1, hits == 2 ? "" : "s");
+  return g_string_free (out, FALSE);
+}

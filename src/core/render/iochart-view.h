@@ -75,5 +75,14 @@ GArray         *iochart_view_get_requests (IochartView *view);
 /* The legend's counts: iochart_counts_compute() of the view's device and range. */
 void            iochart_view_get_counts   (IochartView *view,
                                            IochartCounts *counts);
+/* For a tooltip: the requests of lane whose lives (queue to completion) meet [from_ns, to_ns], the
+ * pixel under the pointer. The one in flight at its middle (else the nearest) in full: process,
+ * class with its level and what told it, op, size, sector, queue/insert/issue/complete times (the
+ * first since origin_ns, each next one after the one before), and how many more; NULL: none. */
+char           *iochart_view_describe_requests (IochartView *view,
+                                                int          lane,
+                                                gint64       from_ns,
+                                                gint64       to_ns,
+                                                gint64       origin_ns);
 
 G_END_DECLS
