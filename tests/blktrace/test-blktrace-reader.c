@@ -402,6 +402,40 @@ test_threaded_merge (void)
   test_remove_dir (dir);
 }
 
+/* The notes tests' end: dev's two CPU files written, read with the merge in a thread of its own
+ * and taking turns, each time 10 events from start_ns to end_ns and one request, best-effort
+ * as a scheduler note tells, at level (or any level when -1). */
+static void
+check_one_noted_request (const char *dir, const char *dev, GByteArray *c0, GByteArray *c1, gint64 start_ns,
+                         gint64 end_ns, int level)
+{
+  g_autofree char *f0 = g_strdup_printf ("%s.blktrace.0", dev), *f1 = g_strdup_printf ("%s.blktrace.1", dev);
+  gsize saved = _iochart_blktrace_thread_min_bytes;
+
+  g_free (write_file (dir, f0, c0));
+  g_free (write_file (dir, f1, c1));
+  for (int threaded = 0; threaded < 2; threaded++)
+    {
+      g_autoptr(IochartCapture) cap = NULL;
+      g_autoptr(GError) error = NULL;
+      IochartRequest rq;
+
+      _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
+      cap = load (dir, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 10);
+      g_assert_cmpint (iochart_capture_get_start_ns (cap), ==, start_ns);
+      g_assert_cmpint (iochart_capture_get_end_ns (cap), ==, end_ns);
+      g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 1);
+      iochart_capture_get_request (cap, 0, &rq);
+      g_assert_cmpuint (rq.klass, ==, IOCHART_CLASS_BE);
+      if (level >= 0)
+        g_assert_cmpuint (rq.level, ==, level);
+      g_assert_cmpuint (rq.class_source, ==, IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
+    }
+  _iochart_blktrace_thread_min_bytes = saved;
+}
+
 /* Notes that tell nothing are dropped by the merge but still counted and in the capture's span
  * (here they are its first and last records, and one file's notes run out of time order);
  * the note that tells a class, and the next note of the same task on another CPU that names
@@ -412,7 +446,6 @@ test_quiet_notes (void)
   g_autofree char *dir = test_make_dir ();
   g_autoptr(GByteArray) c0 = g_byte_array_new ();
   g_autoptr(GByteArray) c1 = g_byte_array_new ();
-  gsize saved = _iochart_blktrace_thread_min_bytes;
 
   put_message (c0, FALSE, 500, 4242, "bfq4242S dispatch");
   put_rq (c0, FALSE, 1000, 1, C_QUEUE, 2048, 4096, 4242, 0);
@@ -424,26 +457,7 @@ test_quiet_notes (void)
   put_rq (c1, FALSE, 1300, 7, C_ISSUE, 2048, 4096, 4242, 1);
   put_rq (c0, FALSE, 9300, 8, C_COMPLETE, 2048, 4096, 0, 0);
   put_message (c0, FALSE, 9900, 0, "bfq schedule dispatch");
-  g_free (write_file (dir, "vde.blktrace.0", c0));
-  g_free (write_file (dir, "vde.blktrace.1", c1));
-  for (int threaded = 0; threaded < 2; threaded++)
-    {
-      g_autoptr(IochartCapture) cap = NULL;
-      g_autoptr(GError) error = NULL;
-      IochartRequest rq;
-
-      _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
-      cap = load (dir, &error);
-      g_assert_no_error (error);
-      g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 10);
-      g_assert_cmpint (iochart_capture_get_start_ns (cap), ==, 500);
-      g_assert_cmpint (iochart_capture_get_end_ns (cap), ==, 9900);
-      g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 1);
-      iochart_capture_get_request (cap, 0, &rq);
-      g_assert_cmpuint (rq.klass, ==, IOCHART_CLASS_BE);
-      g_assert_cmpuint (rq.class_source, ==, IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
-    }
-  _iochart_blktrace_thread_min_bytes = saved;
+  check_one_noted_request (dir, "vde", c0, c1, 500, 9900, -1);
   test_remove_dir (dir);
 }
 
@@ -458,7 +472,6 @@ test_quiet_notes_at_ties (void)
   g_autofree char *dir = test_make_dir ();
   g_autoptr(GByteArray) c0 = g_byte_array_new ();
   g_autoptr(GByteArray) c1 = g_byte_array_new ();
-  gsize saved = _iochart_blktrace_thread_min_bytes;
 
   put_message (c0, FALSE, 10, 1, "bfq1S dispatch");
   put_message (c0, FALSE, 100, 4242, "bfq0A new_ioprio 3 new_weight 50");
@@ -470,27 +483,7 @@ test_quiet_notes_at_ties (void)
   put_rq (c1, FALSE, 200, 1, C_QUEUE, 2048, 4096, 4242, 1);
   put_rq (c1, FALSE, 220, 12, 0x100, 2048, 4096, 4242, 1);
   put_rq (c1, FALSE, 230, 7, C_ISSUE, 2048, 4096, 4242, 1);
-  g_free (write_file (dir, "vdf.blktrace.0", c0));
-  g_free (write_file (dir, "vdf.blktrace.1", c1));
-  for (int threaded = 0; threaded < 2; threaded++)
-    {
-      g_autoptr(IochartCapture) cap = NULL;
-      g_autoptr(GError) error = NULL;
-      IochartRequest rq;
-
-      _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
-      cap = load (dir, &error);
-      g_assert_no_error (error);
-      g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 10);
-      g_assert_cmpint (iochart_capture_get_start_ns (cap), ==, 10);
-      g_assert_cmpint (iochart_capture_get_end_ns (cap), ==, 400);
-      g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 1);
-      iochart_capture_get_request (cap, 0, &rq);
-      g_assert_cmpuint (rq.klass, ==, IOCHART_CLASS_BE);
-      g_assert_cmpuint (rq.level, ==, 3);
-      g_assert_cmpuint (rq.class_source, ==, IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
-    }
-  _iochart_blktrace_thread_min_bytes = saved;
+  check_one_noted_request (dir, "vdf", c0, c1, 10, 400, 3);
   test_remove_dir (dir);
 }
 

@@ -1,6 +1,7 @@
 /* Tests of the faces charts use (iochart-fonts.c): our own font configuration measures and draws
- * exactly what cairo's toy faces under the system's configuration did, and without the family
- * in its folders the system's is used. */
+ * exactly what cairo's toy faces under the system's configuration did (with Debian's defaults
+ * for how glyphs are drawn, whatever the system's rules say), and without the family in its
+ * folders the system's is used. */
 #include <cairo.h>
 #include <cairo-ft.h>
 #include <fontconfig/fontconfig.h>
@@ -142,11 +143,43 @@ test_fallback (void)
   test_remove_dir (cache);
 }
 
+/* The system's configuration (or FONTCONFIG_FILE's) with, last, what Debian's defaults leave
+ * the glyphs' drawing with: grey antialiasing, no subpixel order, no autohinter, no made-up
+ * bold. A system whose rules turn on subpixel rendering or hinting then draws toy faces as
+ * Debian's do, so the comparison with our own configuration (which has no rules) holds there
+ * too; the charts' own cairo options already turn hinting off. Set before fontconfig starts. */
+static char *
+use_explicit_config (void)
+{
+  const char *system = g_getenv ("FONTCONFIG_FILE");
+  g_autofree char *dir = test_make_dir (), *escaped = NULL, *xml = NULL;
+  char *path = g_build_filename (dir, "fonts.conf", NULL);
+
+  escaped = g_markup_escape_text (system && *system ? system : "/etc/fonts/fonts.conf", -1);
+  xml = g_strdup_printf ("<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"urn:fontconfig:fonts.dtd\">\n"
+                         "<fontconfig>\n  <include ignore_missing=\"yes\">%s</include>\n"
+                         "  <match target=\"font\">\n"
+                         "    <edit name=\"antialias\" mode=\"assign\"><bool>true</bool></edit>\n"
+                         "    <edit name=\"rgba\" mode=\"assign\"><const>unknown</const></edit>\n"
+                         "    <edit name=\"autohint\" mode=\"assign\"><bool>false</bool></edit>\n"
+                         "    <edit name=\"embolden\" mode=\"assign\"><bool>false</bool></edit>\n"
+                         "  </match>\n</fontconfig>\n", escaped);
+  g_assert_true (g_file_set_contents (path, xml, -1, NULL));
+  g_setenv ("FONTCONFIG_FILE", path, TRUE);
+  return path;
+}
+
 int
 main (int argc, char **argv)
 {
+  g_autofree char *config = use_explicit_config ();
+  g_autofree char *config_dir = g_path_get_dirname (config);
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/fonts/own-config-as-system", test_own_as_system);
   g_test_add_func ("/fonts/fallback-without-family", test_fallback);
-  return g_test_run ();
+  status = g_test_run ();
+  test_remove_dir (config_dir);
+  return status;
 }

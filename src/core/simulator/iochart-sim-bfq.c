@@ -43,11 +43,9 @@
 #define REQUESTS_WITHIN_TIMER 120
 
 typedef struct {
-  IochartSimFifo rqs;           /* arrival order; entries already dispatched are skipped */
-  guint32  owner;
-  IochartSimSorted sorted;      /* queued requests by sector */
+  IOCHART_SIM_QUEUE_HEAD;
   guint8   klass;
-  gboolean sync, busy, in_large_burst, in_burst_list, io_bound, softrt_update, coop, budget_new, fifo_checked;
+  gboolean sync, busy, in_large_burst, in_burst_list, io_bound, softrt_update, coop, budget_new;
   guint    refs;                /* live processes whose sync requests come here */
   guint32  merge_to;            /* scheduled merge (unused: BFQ merges at once) */
   guint    orig_weight, wr_coeff;
@@ -69,7 +67,7 @@ typedef struct {
   gint64   first_io_ns;
 } Queue;
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (Queue, rqs) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Queue, rqs) == 0 && G_STRUCT_OFFSET (Queue, fifo_checked) == G_STRUCT_OFFSET (IochartSimQueueHead, fifo_checked));
 
 struct _IochartSimPolicy {
   const IochartSimCtx *ctx;
@@ -120,16 +118,7 @@ seeky (const Queue *q)
 static void
 queue_reset (gpointer item, guint32 owner)
 {
-  Queue *q = item;
-  IochartSimFifo keep = q->rqs;
-  IochartSimSorted sorted = q->sorted;
-
-  memset (q, 0, sizeof (Queue));
-  q->rqs = keep;
-  q->rqs.head = q->sorted.n = 0;
-  q->sorted = sorted;
-  q->sorted.n = 0;
-  q->owner = owner;
+  _iochart_sim_queue_reset (item, sizeof (Queue), owner);
 }
 
 static void
@@ -733,10 +722,7 @@ pick (IochartSimPolicy *p, gint64 now)
 static guint32
 fifo_expired (IochartSimPolicy *p, Queue *q, gint64 now)
 {
-  if (q->fifo_checked)
-    return IOCHART_SIM_NONE;
-  q->fifo_checked = TRUE;
-  return _iochart_sim_fifo_expired (&q->rqs, p->rq_queue, p->arrived_ns, p->fifo_expire[q->sync], now);
+  return _iochart_sim_queue_fifo_expired (&q->head, p->rq_queue, p->arrived_ns, p->fifo_expire[q->sync], now);
 }
 
 /* The request goes to the device: the queue pays for it. */

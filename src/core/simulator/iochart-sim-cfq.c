@@ -36,9 +36,7 @@ typedef struct {
 } Tree;
 
 typedef struct {
-  IochartSimFifo rqs;      /* arrival order; entries already dispatched are skipped */
-  guint32  owner;          /* the process of a sync queue */
-  IochartSimSorted sorted; /* queued requests by sector */
+  IOCHART_SIM_QUEUE_HEAD;
   guint32  merge_to;       /* cfq_setup_merge: where its processes go at their next request */
   guint32  merge_owner;    /* ... that queue's owner then, so a reused slot is not followed */
   guint    refs;           /* live processes whose sync requests come here */
@@ -46,7 +44,7 @@ typedef struct {
   guint8   klass;          /* RT, BE or IDLE; 0 until its first request */
   guint8   level;
   guint8   type;           /* WL_* of the tree it is on */
-  gboolean sync, on_rr, slice_new, idle_window, deep, fifo_checked, coop, wait_busy;
+  gboolean sync, on_rr, slice_new, idle_window, deep, coop, wait_busy;
   gint64   rr_key;
   gint64   slice_start, slice_end, allocated_slice, dispatch_start, slice_resid;
   guint    slice_dispatch;
@@ -61,7 +59,7 @@ typedef struct {
   gint64   ttime_total, ttime_mean;
 } Queue;
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (Queue, rqs) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Queue, rqs) == 0 && G_STRUCT_OFFSET (Queue, fifo_checked) == G_STRUCT_OFFSET (IochartSimQueueHead, fifo_checked));
 
 typedef struct {
   guint    weight;
@@ -167,16 +165,7 @@ seeky (const Queue *q)
 static void
 queue_reset (gpointer item, guint32 owner)
 {
-  Queue *q = item;
-  IochartSimFifo keep = q->rqs;
-  IochartSimSorted sorted = q->sorted;
-
-  memset (q, 0, sizeof (Queue));
-  q->rqs = keep;
-  q->rqs.head = q->rqs.len = 0;
-  q->sorted = sorted;
-  q->sorted.n = 0;
-  q->owner = owner;
+  _iochart_sim_queue_reset (item, sizeof (Queue), owner);
 }
 
 static void
@@ -274,10 +263,7 @@ next_rq (IochartSimPolicy *p, const Queue *q)
 static guint32
 fifo_expired (IochartSimPolicy *p, Queue *q, gint64 now)
 {
-  if (q->fifo_checked)
-    return IOCHART_SIM_NONE;
-  q->fifo_checked = TRUE;
-  return _iochart_sim_fifo_expired (&q->rqs, p->rq_queue, p->arrived_ns, p->fifo_expire[q->sync], now);
+  return _iochart_sim_queue_fifo_expired (&q->head, p->rq_queue, p->arrived_ns, p->fifo_expire[q->sync], now);
 }
 
 /* ---- groups ---- */

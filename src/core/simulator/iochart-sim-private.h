@@ -124,6 +124,55 @@ typedef struct {
   guint    n, size;
 } IochartSimSorted;
 
+/* The start of CFQ's and BFQ's queues: requests by arrival (entries already dispatched are
+ * skipped), the process of a sync queue, requests by sector, and whether this slice looked at
+ * the oldest request's age yet. A Queue begins with IOCHART_SIM_QUEUE_HEAD: its fields by name,
+ * the whole as q->head for the functions below. */
+typedef struct {
+  IochartSimFifo   rqs;
+  guint32          owner;
+  IochartSimSorted sorted;
+  gboolean         fifo_checked;
+} IochartSimQueueHead;
+
+#define IOCHART_SIM_QUEUE_HEAD                                                                        \
+  union {                                                                                             \
+    IochartSimQueueHead head;                                                                         \
+    struct {                                                                                          \
+      IochartSimFifo   rqs;                                                                           \
+      guint32          owner;                                                                         \
+      IochartSimSorted sorted;                                                                        \
+      gboolean         fifo_checked;                                                                  \
+    };                                                                                                \
+  }
+
+/* A pool's reset of a queue of size bytes for a new owner (IochartSimPoolReset): all zero but
+ * its arrays, kept empty. */
+static inline void
+_iochart_sim_queue_reset (IochartSimQueueHead *q, gsize size, guint32 owner)
+{
+  IochartSimFifo rqs = q->rqs;
+  IochartSimSorted sorted = q->sorted;
+
+  memset (q, 0, size);
+  q->rqs = rqs;
+  q->rqs.head = q->rqs.len = 0;
+  q->sorted = sorted;
+  q->sorted.n = 0;
+  q->owner = owner;
+}
+
+/* Once a slice (BFQ: a slot), the oldest request if it waited past expire_ns. */
+static inline guint32
+_iochart_sim_queue_fifo_expired (IochartSimQueueHead *q, const guint32 *rq_queue, const gint64 *arrived_ns,
+                                 gint64 expire_ns, gint64 now)
+{
+  if (q->fifo_checked)
+    return IOCHART_SIM_NONE;
+  q->fifo_checked = TRUE;
+  return _iochart_sim_fifo_expired (&q->rqs, rq_queue, arrived_ns, expire_ns, now);
+}
+
 static inline guint
 _iochart_sim_sorted_bound (const IochartSimSorted *s, const IochartSimRq *rq, guint64 sector, gboolean upper)
 {
