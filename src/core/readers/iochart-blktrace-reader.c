@@ -490,28 +490,20 @@ give_block (Reader *r, IochartBlockAction action, IochartBlockEvent *ev)
   _iochart_builder_block (r->b, action, ev);
 }
 
-/* A block record the merge left whole (one with an error), decoded for the builder. */
-static void
-take_block (Reader *r, const BlkIoTrace *t)
+/* A block record decoded into an item (op and flags from rwbs, the table of the thread's side). */
+static inline void
+put_block (guint8 (*rwbs)[2], Item *it, guint64 time, guint32 action, guint64 sector, guint32 bytes,
+           guint32 pid, guint32 dev)
 {
-  const guint8 *rw = rwbs_of (r->d.rwbs, t->action >> 16, t->bytes);
-  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
+  const guint8 *rw = rwbs_of (rwbs, action >> 16, bytes);
 
-  ev.ts_ns = t->time;
-  ev.dev = t->device;
-  ev.sector = t->sector;
-  ev.nr_sector = t->bytes >> 9;
-  ev.bytes = t->bytes;
-  ev.op = rw[0];
-  ev.flags = rw[1];
-  ev.pid = t->pid;
-  ev.error = (gint16) t->error;
-  give_block (r, block_action (t->action), &ev);
+  *it = (Item) { .kind = ITEM_BLOCK, .action = block_action (action), .op = rw[0], .flags = rw[1],
+                 .n = pid, .ts_ns = time, .sector = sector, .bytes = bytes, .dev = dev };
 }
 
-/* A block record the merge decoded. */
+/* A block record the merge decoded, or one it left whole (with an error) decoded here. */
 static inline void
-take_block_item (Reader *r, const Item *it)
+take_block_item (Reader *r, const Item *it, gint16 error)
 {
   IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
 
@@ -523,8 +515,17 @@ take_block_item (Reader *r, const Item *it)
   ev.op = it->op;
   ev.flags = it->flags;
   ev.pid = (gint32) it->n;
-  ev.error = 0;
+  ev.error = error;
   give_block (r, it->action, &ev);
+}
+
+static void
+take_block (Reader *r, const BlkIoTrace *t)
+{
+  Item it;
+
+  put_block (r->d.rwbs, &it, t->time, t->action, t->sector, t->bytes, t->pid, t->device);
+  take_block_item (r, &it, (gint16) t->error);
 }
 
 /* The files are named after the device they traced: the name, or NULL. */
@@ -644,17 +645,6 @@ judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
   return NOTE_QUIET;
 }
 
-/* A block record without an error, decoded into the batch. */
-static inline void
-put_block (Merger *m, Item *it, guint64 time, guint32 action, guint64 sector, guint32 bytes, guint32 pid,
-           guint32 dev)
-{
-  const guint8 *rw = rwbs_of (m->rwbs, action >> 16, bytes);
-
-  *it = (Item) { .kind = ITEM_BLOCK, .action = block_action (action), .op = rw[0], .flags = rw[1],
-                 .n = pid, .ts_ns = time, .sector = sector, .bytes = bytes, .dev = dev };
-}
-
 /* Puts f's current record into the batch as the builder will take it, unless it is dropped. */
 static inline void
 hand_on (Merger *m, const CpuFile *f, Batch *batch)
@@ -685,7 +675,8 @@ hand_on (Merger *m, const CpuFile *f, Batch *batch)
         }
       if (t->error == 0)
         {
-          put_block (m, &batch->items[batch->n++], t->time, t->action, t->sector, t->bytes, t->pid, t->device);
+          put_block (m->rwbs, &batch->items[batch->n++], t->time, t->action, t->sector, t->bytes, t->pid,
+                     t->device);
           return;
         }
     }
@@ -769,7 +760,7 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
               memcpy (&bytes, p + G_STRUCT_OFFSET (BlkIoTrace, bytes), 4);
               memcpy (&dev, p + G_STRUCT_OFFSET (BlkIoTrace, device), 4);
               memcpy (&pid, p + G_STRUCT_OFFSET (BlkIoTrace, pid), 4);
-              put_block (m, &items[n++], time, action, sector, bytes, pid, dev);
+              put_block (m->rwbs, &items[n++], time, action, sector, bytes, pid, dev);
             }
           else
             items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
@@ -898,7 +889,7 @@ build_batch (Reader *r, Batch *batch)
       switch ((ItemKind) it->kind)
         {
         case ITEM_BLOCK:
-          take_block_item (r, it);
+          take_block_item (r, it, 0);
           records++;
           break;
         case ITEM_RECORD:
