@@ -5,17 +5,8 @@
 # other widths, themes, groupings, ranges and latency kinds, and prints each that differs.
 # Exit 0 when all agree, 1 otherwise. NEW_IOCHART: build/src/cli/iochart.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-old=${1:?usage: same-charts.sh OLD_IOCHART [NEW_IOCHART]}
-new=${2:-$here/../build/src/cli/iochart}
-tmp=$(mktemp -d /tmp/iochart-same-charts.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-captures=()
-for c in "$here"/../samples/* "$here"/../samples/blktrace/* "$here"/../../shared/captures/* \
-         "$here"/../../shared/bootchart/*; do
-  case $c in *README*|*.sh|*.expected|*.report.txt*|*/blktrace) continue ;; esac
-  [ -e "$c" ] && captures+=("$c")
-done
+# shellcheck source=captures.sh
+source "$(dirname "$0")/captures.sh" "same-charts.sh OLD_IOCHART [NEW_IOCHART]" "$@"
 settings=("" "--width 700 --theme dark" "--group-by pid --top 3" "--from 1s --to 2.5s --latency d2c"
           "--width 2500 --group-by class --top 0" "--latency i2d --steal-gap 1")
 differ=0 n=0

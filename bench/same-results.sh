@@ -4,17 +4,8 @@
 # and ../shared/captures and ../shared/bootchart (those present), and prints each that differs
 # with a unified diff. Exit 0 when all agree, 1 otherwise. NEW_IOCHART: build/src/cli/iochart.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-old=${1:?usage: same-results.sh OLD_IOCHART [NEW_IOCHART]}
-new=${2:-$here/../build/src/cli/iochart}
-tmp=$(mktemp -d /tmp/iochart-same-results.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-captures=()
-for c in "$here"/../samples/* "$here"/../samples/blktrace/* "$here"/../../shared/captures/* \
-         "$here"/../../shared/bootchart/*; do
-  case $c in *README*|*.sh|*.expected|*.report.txt|*/blktrace) continue ;; esac
-  [ -e "$c" ] && captures+=("$c")
-done
+# shellcheck source=captures.sh
+source "$(dirname "$0")/captures.sh" "same-results.sh OLD_IOCHART [NEW_IOCHART]" "$@"
 differ=0
 for c in "${captures[@]}"; do
   "$old" info --json --all "$c" > "$tmp/old" 2>&1; echo "exit $?" >> "$tmp/old"
