@@ -147,6 +147,31 @@ load (const char *path, GError **error)
   return iochart_load (paths, NULL, error);
 }
 
+/* path read with the CPU files' merge in a thread of its own (threaded) or taking turns */
+static IochartCapture *
+load_merged (const char *path, gboolean threaded, GError **error)
+{
+  gsize saved = _iochart_blktrace_thread_min_bytes;
+  IochartCapture *cap;
+
+  _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
+  cap = load (path, error);
+  _iochart_blktrace_thread_min_bytes = saved;
+  return cap;
+}
+
+/* data as loop0's only CPU file, read by load_merged () */
+static IochartCapture *
+load_loop0 (const GByteArray *data, gboolean threaded, GError **error)
+{
+  g_autofree char *dir = test_make_dir ();
+  g_autofree char *path = write_file (dir, "loop0.blktrace.0", data);
+  IochartCapture *cap = load_merged (path, threaded, error);
+
+  test_remove_dir (dir);
+  return cap;
+}
+
 static gboolean
 has_warning (IochartCapture *cap, const char *part1, const char *part2)
 {
@@ -344,7 +369,6 @@ test_threaded_merge (void)
   g_autoptr(GByteArray) c1 = g_byte_array_new ();
   g_autoptr(IochartCapture) one = NULL, two = NULL;
   g_autoptr(GError) error = NULL;
-  gsize saved = _iochart_blktrace_thread_min_bytes;
   const char * const *w1, * const *w2;
   char comm[16] = "worker";
 
@@ -367,12 +391,9 @@ test_threaded_merge (void)
   g_free (write_file (dir, "vdc.blktrace.0", c0));
   g_free (write_file (dir, "vdc.blktrace.1", c1));
 
-  _iochart_blktrace_thread_min_bytes = 0;
-  one = load (dir, &error);
+  one = load_merged (dir, TRUE, &error);
   g_assert_no_error (error);
-  _iochart_blktrace_thread_min_bytes = G_MAXSIZE;
-  two = load (dir, &error);
-  _iochart_blktrace_thread_min_bytes = saved;
+  two = load_merged (dir, FALSE, &error);
   g_assert_no_error (error);
 
   g_assert_cmpuint (iochart_capture_get_n_requests (one), >, 19000);
@@ -410,7 +431,6 @@ check_one_noted_request (const char *dir, const char *dev, GByteArray *c0, GByte
                          gint64 end_ns, int level)
 {
   g_autofree char *f0 = g_strdup_printf ("%s.blktrace.0", dev), *f1 = g_strdup_printf ("%s.blktrace.1", dev);
-  gsize saved = _iochart_blktrace_thread_min_bytes;
 
   g_free (write_file (dir, f0, c0));
   g_free (write_file (dir, f1, c1));
@@ -420,8 +440,7 @@ check_one_noted_request (const char *dir, const char *dev, GByteArray *c0, GByte
       g_autoptr(GError) error = NULL;
       IochartRequest rq;
 
-      _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
-      cap = load (dir, &error);
+      cap = load_merged (dir, threaded, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 10);
       g_assert_cmpint (iochart_capture_get_start_ns (cap), ==, start_ns);
@@ -433,7 +452,6 @@ check_one_noted_request (const char *dir, const char *dev, GByteArray *c0, GByte
         g_assert_cmpuint (rq.level, ==, level);
       g_assert_cmpuint (rq.class_source, ==, IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
     }
-  _iochart_blktrace_thread_min_bytes = saved;
 }
 
 /* Notes that tell nothing are dropped by the merge but still counted and in the capture's span
@@ -581,13 +599,9 @@ put_process (GByteArray *out, guint64 time, guint32 pid, const char *comm)
 static void
 test_comm_slots (void)
 {
-  gsize saved = _iochart_blktrace_thread_min_bytes;
-
   for (int threaded = 0; threaded < 2; threaded++)
     {
-      g_autofree char *dir = test_make_dir ();
       g_autoptr(GByteArray) data = g_byte_array_new ();
-      g_autofree char *path = NULL;
       g_autoptr(IochartCapture) cap = NULL;
       g_autoptr(GError) error = NULL;
       const IochartProcess *p5, *p261, *p7, *p9001;
@@ -605,10 +619,7 @@ test_comm_slots (void)
       put_rq (data, FALSE, 700, 1, C_QUEUE, 5000, 4096, 5, 0);
       put_rq (data, FALSE, 800, 1, C_QUEUE, 6000, 4096, 261, 0);
       put_rq (data, FALSE, 900, 1, C_QUEUE, 7000, 4096, 9001, 0);
-      path = write_file (dir, "loop0.blktrace.0", data);
-      _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
-      cap = load (path, &error);
-      _iochart_blktrace_thread_min_bytes = saved;
+      cap = load_loop0 (data, threaded, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 7);
       p5 = process_of_pid (cap, 5, &i5);
@@ -631,7 +642,6 @@ test_comm_slots (void)
       g_assert_cmpstr (p7->comm, ==, p9001->comm);
       iochart_capture_get_comms (cap, i7, &n);
       g_assert_cmpuint (n, ==, 0);
-      test_remove_dir (dir);
     }
 }
 
@@ -640,14 +650,10 @@ test_comm_slots (void)
 static void
 test_completion_error (void)
 {
-  gsize saved = _iochart_blktrace_thread_min_bytes;
-
   for (int be = 0; be < 2; be++)
     for (int threaded = 0; threaded < 2; threaded++)
       {
-        g_autofree char *dir = test_make_dir ();
         g_autoptr(GByteArray) data = g_byte_array_new ();
-        g_autofree char *path = NULL;
         g_autoptr(IochartCapture) cap = NULL;
         g_autoptr(GError) error = NULL;
         guint16 eio = be ? GUINT16_TO_BE ((guint16) -5) : GUINT16_TO_LE ((guint16) -5);
@@ -658,10 +664,7 @@ test_completion_error (void)
         put_rq (data, be, 9300, 8, C_COMPLETE, 2048, 4096, 0, 0);
         memcpy (data->data + data->len - 48 + 44, &eio, 2);
         put_rq (data, be, 9400, 1, C_QUEUE, 4096, 4096, 4242, 0);
-        path = write_file (dir, "loop0.blktrace.0", data);
-        _iochart_blktrace_thread_min_bytes = threaded ? 0 : G_MAXSIZE;
-        cap = load (path, &error);
-        _iochart_blktrace_thread_min_bytes = saved;
+        cap = load_loop0 (data, threaded, &error);
         g_assert_no_error (error);
         g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 2);
         iochart_capture_get_request (cap, 0, &rq);
@@ -670,7 +673,6 @@ test_completion_error (void)
         g_assert_cmpstr (iochart_capture_get_device (cap, rq.device)->name, ==, "loop0");
         iochart_capture_get_request (cap, 1, &rq);
         g_assert_cmpint (rq.error, ==, 0);
-        test_remove_dir (dir);
       }
 }
 
