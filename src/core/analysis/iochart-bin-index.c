@@ -183,20 +183,6 @@ latency_end (const IochartRequest *rq, IochartLatencyKind kind)
                                                                                      : rq->complete_ns;
 }
 
-/* The request's life as the bins see it; FALSE when it has none (no issue or completion). */
-static gboolean
-request_life (const IochartRequest *rq, gint64 *start, gint64 *issue, gint64 *done)
-{
-  *start = known (rq->queue_ns) ? rq->queue_ns : known (rq->insert_ns) ? rq->insert_ns : rq->issue_ns;
-  *issue = known (rq->issue_ns) ? rq->issue_ns : *start;
-  *done = rq->complete_ns;
-  if (!known (*done) || !known (*issue) || *done < *issue)
-    return FALSE;
-  if (!known (*start) || *start > *issue)
-    *start = *issue;
-  return TRUE;
-}
-
 /* Requests a range must always take: no entry, no issue, or a time before the entry's start
  * (an insert before the queue), which another analysis's span may begin with. */
 static gboolean
@@ -238,7 +224,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
       iochart_capture_get_request (capture, i, &rq);
       if (rq.device != device)
         continue;
-      if (request_life (&rq, &start, &issue, &done))
+      if (_iochart_bins_request_life (&rq, &start, &issue, &done))
         {
           self->origin_ns = MIN (self->origin_ns, start);
           n++;
@@ -262,10 +248,10 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
       if (rq.device != device)
         continue;
       start = 0;
-      if (is_loose (&rq, request_life (&rq, &start, &issue, &done), start))
+      if (is_loose (&rq, _iochart_bins_request_life (&rq, &start, &issue, &done), start))
         g_array_append_val (self->loose, i);
-      iochart_sector_index_add (self->sm, &rq, i, request_life (&rq, &start, &issue, &done));
-      if (!request_life (&rq, &start, &issue, &done))
+      iochart_sector_index_add (self->sm, &rq, i, _iochart_bins_request_life (&rq, &start, &issue, &done));
+      if (!_iochart_bins_request_life (&rq, &start, &issue, &done))
         continue;
       k = MIN (rq.klass, IOCHART_N_CLASSES - 1);
       flags = k;

@@ -205,14 +205,7 @@ add_latency (IochartBins *bins, const IochartRequest *rq, guint k)
 static gboolean
 request_life (const IochartBins *bins, const IochartRequest *rq, gint64 *start, gint64 *issue, gint64 *done)
 {
-  *start = known (rq->queue_ns) ? rq->queue_ns : known (rq->insert_ns) ? rq->insert_ns : rq->issue_ns;
-  *issue = known (rq->issue_ns) ? rq->issue_ns : *start;
-  *done = rq->complete_ns;
-  if (!known (*done) || !known (*issue) || *done < *issue)
-    return FALSE;
-  if (!known (*start) || *start > *issue)
-    *start = *issue;
-  return *done >= bins->from_ns && *start <= bins->to_ns;
+  return _iochart_bins_request_life (rq, start, issue, done) && *done >= bins->from_ns && *start <= bins->to_ns;
 }
 
 /* Throughput, IOPS and in flight: what an index answers without the requests. */
