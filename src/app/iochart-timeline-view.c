@@ -159,6 +159,9 @@ draw_chart (Build *b, IochartView **view_out, GError **error)
         }
       style.theme = b->dark ? IOCHART_THEME_DARK : IOCHART_THEME_LIGHT;
       style.fixed_ruler = !b->exporting;
+      /* the app has no --device nor --class: say what its reader can do there */
+      style.device_hint = _("the device list");
+      style.class_hint = _("open blktrace files with a .dat of the same run: it has them");
       view = iochart_view_new (b->capture, &vo);
       dl = iochart_chart_draw (view, &style);
       if (view_out)

@@ -815,9 +815,22 @@ static void
 test_text (void)
 {
   IochartCapturePage *page = open_sample ("blk-ionice-loop.txt");
+  IochartDisplayList *dl;
+  gboolean told = FALSE;
 
   g_assert_true (iochart_capture_page_is_ready (page));
   screenshot ("app-text.png");
+  /* its 24 requests of no class: the header says what to do in the app, not to give --class */
+  dl = iochart_timeline_view_get_display_list (iochart_capture_page_get_timeline (page));
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind != IOCHART_DL_TEXT)
+        continue;
+      g_assert_null (strstr (item->text, "--"));
+      told |= strstr (item->text, "requests have no class (open blktrace files with a .dat") != NULL;
+    }
+  g_assert_true (told);
 }
 
 /* `iochart info --json --from --to` (times since boot) of a sample. */

@@ -561,6 +561,61 @@ test_sector_map_outlier (void)
   g_assert_null (find_text (dl, "TiB"));
 }
 
+/* The sector map's image: its pixels that are not empty, and how many of those are opaque. */
+static guint
+sector_pixels (IochartDisplayList *dl, guint *opaque)
+{
+  guint n = 0;
+
+  *opaque = 0;
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind != IOCHART_DL_IMAGE || item->height_px != IOCHART_VIEW_SECTOR_ROWS)
+        continue;
+      for (int y = 0; y < item->height_px; y++)
+        for (int x = 0; x < item->width_px; x++)
+          {
+            guint32 px = *(const guint32 *) (item->pixels + (gsize) y * item->stride + (gsize) x * 4);
+            n += px != 0;
+            *opaque += (px >> 24) == 0xff;
+          }
+      return n;
+    }
+  g_assert_not_reached ();
+}
+
+/* A small capture's few requests were lone faint pixels in the sector map (the ftrace sample's
+ * 78): fewer filled cells than columns are drawn as 3x3 marks at full strength; a map of more
+ * keeps a pixel a cell, its strength by count. */
+static void
+test_sector_map_sparse (void)
+{
+  guint n = 1200;
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+  g_autoptr(IochartCapture) few = NULL, many = NULL;
+  g_autoptr(IochartDisplayList) dl_few = NULL, dl_many = NULL;
+  guint opaque, drawn;
+
+  /* apart in time and sector: every request a cell of its own, none next to another */
+  for (guint i = 0; i < n; i++)
+    rqs[i] = (TestRq) { DEV_LOOP, 1000 + 40000 * (i % 7), 8, "R", 10, "reader",
+                        i % 2 ? IOCHART_CLASS_IDLE : IOCHART_CLASS_BE,
+                        i * 10 * MS, i * 10 * MS, i * 10 * MS + 100, i * 10 * MS + 500 };
+  few = test_capture (rqs, 40);
+  dl_few = draw (few, 900, IOCHART_THEME_LIGHT);
+  /* 9 pixels a request, less those of marks cut by the map's edges (the lowest and highest sectors,
+   * the first and last columns) */
+  drawn = sector_pixels (dl_few, &opaque);
+  g_assert_cmpuint (drawn, >=, 40 * 9 - 40);
+  g_assert_cmpuint (opaque, ==, drawn);
+  /* the same spread over 1200 requests at 900 px: as many cells as columns and more */
+  many = test_capture (rqs, n);
+  dl_many = draw (many, 900, IOCHART_THEME_LIGHT);
+  g_assert_cmpuint (sector_pixels (dl_many, &opaque), <=, n);
+  g_assert_cmpuint (opaque, ==, 0);
+}
+
 /* The legend lists the classes that issued something: a capture of best-effort readers only has
  * no "idle: 0 B in 0 requests" nor an idle steal swatch; a range with nothing says so. */
 static void
@@ -602,6 +657,51 @@ test_legend_classes (void)
     g_assert_nonnull (find_text (dark, "(brighter: busier)"));
     g_assert_null (find_text (dark, "darker"));
   }
+}
+
+static double
+hue_of (guint32 rgba)
+{
+  double r = (rgba >> 24) / 255.0, g = ((rgba >> 16) & 0xff) / 255.0, b = ((rgba >> 8) & 0xff) / 255.0;
+  double max = MAX (r, MAX (g, b)), min = MIN (r, MIN (g, b)), h;
+
+  g_assert_cmpfloat (max - min, >, 0.1);
+  h = max == r ? fmod ((g - b) / (max - min), 6) : max == g ? (b - r) / (max - min) + 2 : (r - g) / (max - min) + 4;
+  return fmod (h * 60 + 360, 360);
+}
+
+/* On a dark ground lightness hardly tells two blues apart: there every coloured class (all but
+ * none's grey) has a hue of its own, 30 degrees from the others' at least, and the chart of a
+ * capture with unknown requests draws them in it. */
+static void
+test_dark_classes_apart (void)
+{
+  static const IochartClass coloured[] = { IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_IDLE,
+                                           IOCHART_CLASS_UNKNOWN };
+  static const TestRq rqs[] = {
+    { DEV_LOOP, 100, 8, "R", 10, "a", IOCHART_CLASS_BE, 1 * MS, 1 * MS, 2 * MS, 3 * MS },
+    { DEV_LOOP, 200, 8, "R", 11, "b", IOCHART_CLASS_UNKNOWN, 5 * MS, 5 * MS, 6 * MS, 7 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  g_autoptr(IochartDisplayList) dl = draw (c, 900, IOCHART_THEME_DARK);
+  guint32 unknown = iochart_class_color (IOCHART_THEME_DARK, IOCHART_CLASS_UNKNOWN);
+  guint drawn = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (coloured); i++)
+    for (guint j = i + 1; j < G_N_ELEMENTS (coloured); j++)
+      {
+        double d = fabs (hue_of (iochart_class_color (IOCHART_THEME_DARK, coloured[i])) -
+                         hue_of (iochart_class_color (IOCHART_THEME_DARK, coloured[j])));
+        g_assert_cmpfloat (MIN (d, 360 - d), >=, 30);
+      }
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      drawn += item->kind == IOCHART_DL_RECT && item->fill == unknown;
+    }
+  g_assert_cmpuint (drawn, >, 0);
+  /* the light theme keeps its colours: sky blue, lighter than be's blue on white */
+  g_assert_cmphex (iochart_class_color (IOCHART_THEME_LIGHT, IOCHART_CLASS_UNKNOWN), ==, 0x56b4e9ff);
 }
 
 /* Where the throughput strip's read/write baseline ("0") sits, as a share of the way from its top
@@ -684,8 +784,10 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/lifeline-explained", test_lifeline_explained);
   g_test_add_func ("/chart/dark-shading-veil", test_dark_shading_veil);
   g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);
+  g_test_add_func ("/chart/dark-classes-apart", test_dark_classes_apart);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);
+  g_test_add_func ("/chart/sector-map-sparse", test_sector_map_sparse);
   g_test_add_func ("/chart/legend-classes", test_legend_classes);
   return g_test_run ();
 }

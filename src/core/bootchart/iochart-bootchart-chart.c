@@ -558,7 +558,7 @@ disk_strip (Chart *c)
             g_autofree char *tip = g_strdup_printf ("block I/O throughput, %s class", iochart_class_name (k));
             for (guint i = 0; i < c->b.n; i++)
               next[i] = cum[i] + by_class[k][i];
-            area (c, cum, next, base, scale, iochart_class_color (k), tip);
+            area (c, cum, next, base, scale, iochart_class_color (c->o->theme, k), tip);
             memcpy (cum, next, c->b.n * sizeof (double));
           }
       }
@@ -1035,7 +1035,7 @@ io_band (Chart *c, const guint8 *mask, double y)
             double h = BAND_H / n_k;
             double w = MAX (j - i, 1.5);
             iochart_display_list_rect (c->b.dl, c->b.x0 + i, y + BAR_TOP + BAR_H - (s + 1) * h, w, h,
-                                       iochart_class_color (stack_order[o]), 0);
+                                       iochart_class_color (c->o->theme, stack_order[o]), 0);
             s++;
           }
       i = j;
@@ -1433,7 +1433,7 @@ legend (Chart *c)
             static char names[IOCHART_N_CLASSES][32];
             g_snprintf (names[stack_order[s]], sizeof names[0], "%s-class I/O",
                         iochart_class_name (stack_order[s]));
-            items[n++] = (IochartLegendItem) { names[stack_order[s]], iochart_class_color (stack_order[s]) };
+            items[n++] = (IochartLegendItem) { names[stack_order[s]], iochart_class_color (c->o->theme, stack_order[s]) };
           }
       if (c->io.sdev && c->io.sdev->stolen_ns > 0)
         items[n++] = (IochartLegendItem) { "idle steal (shaded)", with_alpha (0xd55e00ff, 0x80) };

@@ -7,30 +7,39 @@
 #include "iochart-blocks.h"
 #include "iochart-time-split.h"
 
-/* Okabe-Ito: tells apart under every common colour-vision deficiency. */
-static const guint32 class_colors[IOCHART_N_CLASSES] = {
-  [IOCHART_CLASS_NONE]    = 0x999999ff,
-  [IOCHART_CLASS_RT]      = 0xcc79a7ff,   /* reddish purple */
-  [IOCHART_CLASS_BE]      = 0x0072b2ff,   /* blue */
-  [IOCHART_CLASS_IDLE]    = 0x009e73ff,   /* bluish green */
-  [IOCHART_CLASS_UNKNOWN] = 0x56b4e9ff,   /* sky blue */
-};
 #define STEAL_COLOR IOCHART_STEAL_COLOR
 
 typedef struct {
   IochartBlocksColors base;
   guint32             stripe, life, highlight;
+  guint32             classes[IOCHART_N_CLASSES];
 } Palette;
 
+/* Class colours: Okabe-Ito, told apart under every common colour-vision deficiency. */
 static const Palette light = {
   .base = { .bg = 0xffffffff, .fg = 0x202020ff, .dim = 0x606060ff, .grid = 0xe4e4e4ff, .frame = 0xb0b0b0ff,
             .steal_shade = 0xd55e0026 },
   .stripe = 0xf5f5f5ff, .life = 0xc8c8c8ff, .highlight = 0xfdf0c2ff,
+  .classes = {
+    [IOCHART_CLASS_NONE]    = 0x999999ff,
+    [IOCHART_CLASS_RT]      = 0xcc79a7ff,   /* reddish purple */
+    [IOCHART_CLASS_BE]      = 0x0072b2ff,   /* blue */
+    [IOCHART_CLASS_IDLE]    = 0x009e73ff,   /* bluish green */
+    [IOCHART_CLASS_UNKNOWN] = 0x56b4e9ff,   /* sky blue: lighter than be's on white */
+  },
 };
 static const Palette dark = {
   .base = { .bg = 0x1c1c20ff, .fg = 0xe6e6e6ff, .dim = 0xa0a0a0ff, .grid = 0x34343aff, .frame = 0x5a5a60ff,
             .steal_shade = 0xd55e0018 },
   .stripe = 0x24242aff, .life = 0x55555cff, .highlight = 0x3d3a22ff,
+  .classes = {
+    [IOCHART_CLASS_NONE]    = 0x999999ff,
+    [IOCHART_CLASS_RT]      = 0xcc79a7ff,
+    [IOCHART_CLASS_BE]      = 0x0072b2ff,
+    [IOCHART_CLASS_IDLE]    = 0x009e73ff,
+    /* on a dark ground sky blue reads as be's blue: yellow, the other Okabe-Ito hue far from all */
+    [IOCHART_CLASS_UNKNOWN] = 0xf0e442ff,
+  },
 };
 
 #define MARGIN        IOCHART_BLOCKS_MARGIN
@@ -56,6 +65,7 @@ typedef struct {
   IochartLanes             *lanes;
   IochartTimeSplits        *splits;   /* NULL without scheduler events */
   const Palette            *pal;
+  const char               *class_hint; /* the style's, or NULL */
 } Chart;
 
 /* The time split bar under a lane's name: running, waiting for a CPU, for I/O, other D, asleep. */
@@ -79,9 +89,9 @@ iochart_chart_colors (IochartTheme theme)
 }
 
 guint32
-iochart_class_color (IochartClass klass)
+iochart_class_color (IochartTheme theme, IochartClass klass)
 {
-  return class_colors[MIN (klass, IOCHART_N_CLASSES - 1)];
+  return (theme == IOCHART_THEME_DARK ? &dark : &light)->classes[MIN (klass, IOCHART_N_CLASSES - 1)];
 }
 
 /* ---- units ---- */
@@ -159,7 +169,7 @@ stacked (Chart *c, double *const series[IOCHART_N_CLASSES], double base_y, doubl
       for (guint i = 0; i < c->b.n; i++)
         next[i] = cum[i] + series[k][i];
       tip = g_strdup_printf ("%s, %s class", what, iochart_class_name (k));
-      iochart_blocks_area (&c->b, cum, next, base_y, -scale, with_alpha (class_colors[k], alpha * c->alpha / 255), tip);
+      iochart_blocks_area (&c->b, cum, next, base_y, -scale, with_alpha (c->pal->classes[k], alpha * c->alpha / 255), tip);
       memcpy (cum, next, c->b.n * sizeof (double));
     }
 }
@@ -465,20 +475,20 @@ latency_strip (Chart *c)
       label (c, c->b.x0 - 5, d == hi ? y + 9 : d == lo ? y : y + 4, text, FONT_SMALL, IOCHART_ANCHOR_END,
              c->pal->base.dim, 4);
     }
-  latency_line (c, c->bins, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 1.5,
+  latency_line (c, c->bins, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_BE], 1.5,
                 FALSE, "p99 latency of non-idle requests");
-  latency_line (c, c->bins, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_BE], 0x80), 1,
+  latency_line (c, c->bins, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, with_alpha (c->pal->classes[IOCHART_CLASS_BE], 0x80), 1,
                 FALSE, "median latency of non-idle requests");
   /* idle dashed: the two classes often wait alike, and solid lines on one another hide one */
-  latency_line (c, c->bins, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 1.5,
+  latency_line (c, c->bins, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_IDLE], 1.5,
                 TRUE, "p99 latency of idle requests");
-  latency_line (c, c->bins, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, with_alpha (class_colors[IOCHART_CLASS_IDLE], 0x80), 1,
+  latency_line (c, c->bins, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, with_alpha (c->pal->classes[IOCHART_CLASS_IDLE], 0x80), 1,
                 TRUE, "median latency of idle requests");
   if (c->hl)
     {
-      latency_line (c, c->hl, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_BE], 2,
+      latency_line (c, c->hl, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_BE], 2,
                     FALSE, "p99 latency of the highlighted lane");
-      latency_line (c, c->hl, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, class_colors[IOCHART_CLASS_IDLE], 2,
+      latency_line (c, c->hl, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_IDLE], 2,
                     TRUE, "p99 latency of the highlighted lane");
     }
   c->b.y += h;
@@ -531,20 +541,45 @@ sector_marks (Chart *c, double top)
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         if (c->hl->sectors[k][(gsize) r * c->b.n + i] > 0)
           {
-            iochart_display_list_rect (c->b.dl, col_x (c, i) - 1, top + rows - 1 - r - 1, 3, 3, class_colors[k], 0);
+            iochart_display_list_rect (c->b.dl, col_x (c, i) - 1, top + rows - 1 - r - 1, 3, 3, c->pal->classes[k], 0);
             n++;
             break;
           }
   iochart_display_list_end_group (c->b.dl);
 }
 
-/* One pixel per column and sector band, coloured by the class with most requests there. */
+/* A sparse map's cells (a small capture's few requests) as 3x3 marks: a lone pixel in a strip
+ * 110 high goes unseen. The cells keep their own pixel; a mark's rim only fills empty pixels, the
+ * first cell's in row order first. */
+static void
+sector_sparse_marks (guint32 *px, guint n, guint rows)
+{
+  g_autofree guint32 *cells = g_memdup2 (px, (gsize) n * rows * 4);
+
+  for (guint y = 0; y < rows; y++)
+    for (guint x = 0; x < n; x++)
+      {
+        guint32 v = cells[(gsize) y * n + x];
+
+        if (v == 0)
+          continue;
+        for (guint yy = y ? y - 1 : 0; yy <= MIN (y + 1, rows - 1); yy++)
+          for (guint xx = x ? x - 1 : 0; xx <= MIN (x + 1, n - 1); xx++)
+            if (px[(gsize) yy * n + xx] == 0)
+              px[(gsize) yy * n + xx] = v;
+      }
+}
+
+/* One pixel per column and sector band, coloured by the class with most requests there; a
+ * sparse map's at full strength, as marks (sector_sparse_marks). */
 static void
 sector_strip (Chart *c)
 {
   guint rows = c->bins->sector_rows, stride = c->b.n * 4;
   double h = rows + 4, top = c->b.y;
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
+  guint filled = 0;
+  gboolean sparse;
   g_autofree char *max = iochart_format_bytes ((double) c->bins->max_sector * 512);
   g_autofree char *min = c->bins->min_sector > 0 ? iochart_format_bytes ((double) c->bins->min_sector * 512)
                                                  : g_strdup ("0");
@@ -554,6 +589,17 @@ sector_strip (Chart *c)
                               c->bins->sector_trimmed ? "the rest at its edges" : NULL, NULL };
 
   iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Sector map", subtitles, max, NULL, min);
+  /* fewer filled cells than columns: a pass over the empty check alone, stopped at the bound */
+  for (guint r = 0; r < rows && filled < c->b.n; r++)
+    for (guint i = 0; i < c->b.n && filled < c->b.n; i++)
+      {
+        guint32 any = 0;
+
+        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          any |= c->bins->sectors[k][(gsize) r * c->b.n + i];
+        filled += any != 0;
+      }
+  sparse = filled < c->b.n;
   for (guint r = 0; r < rows; r++)
     for (guint i = 0; i < c->b.n; i++)
       {
@@ -583,13 +629,15 @@ sector_strip (Chart *c)
           }
         if (total == 0)
           continue;
-        rgba = class_colors[k_best];
+        rgba = c->pal->classes[k_best];
         a = MIN (255, 130 + 40 * (guint) log2 (total));
-        a = mine > 0 ? 255 : a * c->alpha / 255;
+        a = mine > 0 ? 255 : sparse ? c->alpha : a * c->alpha / 255;
         /* cairo's ARGB32: native-endian, premultiplied */
         *(guint32 *) px = a << 24 | ((rgba >> 24) * a / 255) << 16 | (((rgba >> 16) & 0xff) * a / 255) << 8 |
                           (((rgba >> 8) & 0xff) * a / 255);
       }
+  if (sparse)
+    sector_sparse_marks ((guint32 *) pixels, c->b.n, rows);
   /* inset, so that the lowest and highest sectors do not hide under the frame */
   iochart_display_list_image (c->b.dl, c->b.x0, top + 2, c->b.n, rows, pixels, c->b.n, rows, stride);
   if (c->hl)
@@ -661,7 +709,7 @@ lane_band (Chart *c, const double *busy_ns, const guint8 *classes, IochartClass 
             break;
         }
       iochart_display_list_rect (c->b.dl, col_x (c, i), y, j - i, h,
-                                 with_alpha (class_colors[k], alphas[level - 1] * c->alpha / 255), 0);
+                                 with_alpha (c->pal->classes[k], alphas[level - 1] * c->alpha / 255), 0);
       i = j;
     }
 }
@@ -779,7 +827,7 @@ lanes_section (Chart *c)
                      top + 12, LANE_HEIGHT - 18, service_alpha, G_N_ELEMENTS (service_alpha));
         }
       iochart_display_list_rect (c->b.dl, MARGIN - 6, top + 4, 4, LANE_HEIGHT - 8,
-                                 class_colors[MIN (lane->klass, IOCHART_N_CLASSES - 1)], 0);
+                                 c->pal->classes[MIN (lane->klass, IOCHART_N_CLASSES - 1)], 0);
       iochart_display_list_end_group (c->b.dl);
       if (indent > 0)
         {
@@ -926,7 +974,7 @@ legend_line (Chart *c)
         continue;
       texts[s] = g_strdup_printf ("%s: %s in %s request%s", iochart_class_name (k), b, cnt,
                                   kc->requests == 1 ? "" : "s");
-      items[n++] = (IochartLegendItem) { texts[s], class_colors[k], NULL };
+      items[n++] = (IochartLegendItem) { texts[s], c->pal->classes[k], NULL };
     }
   if (n == 0)
     items[n++] = (IochartLegendItem) { "no request issued in this range", 0, NULL };
@@ -990,8 +1038,8 @@ steal_lines (Chart *c)
         ? g_strdup_printf ("No idle steal on %s: idle I/O never was on the device while foreground I/O was outstanding (%s of it)",
                            dev, active)
         : any_unknown
-        ? g_strdup_printf ("Idle steal on %s unknown: %s requests have no class (give --class, or a "
-                           "capture of the same run that has it)", dev, unknown)
+        ? g_strdup_printf ("Idle steal on %s unknown: %s requests have no class (%s)", dev, unknown,
+                           c->class_hint ? c->class_hint : "give --class, or a capture of the same run that has it")
         : g_strdup_printf ("No idle steal on %s: no idle-class I/O here (foreground I/O outstanding for %s)", dev, active);
       header_line (c, line, 12, TRUE, c->pal->base.fg, NULL);
     }
@@ -1137,8 +1185,13 @@ header (Chart *c, const IochartChartStyle *style)
   g_autofree char *s_span = iochart_format_duration (iochart_capture_get_end_ns (c->capture) - c->b.origin_ns);
   g_autofree char *dev = fmt_dev (c->capture, device);
   guint n_dev = iochart_capture_get_n_devices (c->capture);
-  g_autofree char *line = NULL;
+  const char *device_hint = style->device_hint ? style->device_hint : "--device";
+  g_autofree char *line = NULL, *chosen = NULL;
 
+  if (n_dev > 1)
+    chosen = iochart_view_get_options (c->view)->device >= 0
+             ? g_strdup_printf (" (chosen with %s)", device_hint)
+             : g_strdup_printf (" (of several: the one with the most processes issuing I/O; %s to choose)", device_hint);
   c->b.y = MARGIN;
   header_line (c, title ? title : "capture", 16, TRUE, c->pal->base.fg, NULL);
   if (n_dev == 0)
@@ -1148,11 +1201,7 @@ header (Chart *c, const IochartChartStyle *style)
   else
     line = g_strdup_printf ("device %s%s · %s – %s of a %s capture",
                             dev,
-                            n_dev > 1 ? (iochart_view_get_options (c->view)->device >= 0
-                                         ? " (chosen with --device)"
-                                         : " (of several: the one with the most processes issuing I/O; --device to choose)")
-                                      : "",
-                            s_from, s_to, s_span);
+                            chosen ? chosen : "", s_from, s_to, s_span);
   header_line (c, line, FONT, FALSE, c->pal->base.dim, NULL);
   legend_line (c);
   steal_lines (c);
@@ -1182,6 +1231,7 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   c.lanes = iochart_view_get_lanes (view);
   c.splits = iochart_time_splits_new (c.capture, iochart_view_get_from_ns (view), iochart_view_get_to_ns (view));
   c.pal = style->theme == IOCHART_THEME_DARK ? &dark : &light;
+  c.class_hint = style->class_hint;
   iochart_blocks_init (&c.b, &c.pal->base, iochart_view_get_width (view), IOCHART_VIEW_LABEL_WIDTH,
                        iochart_view_get_n_columns (view), iochart_view_get_from_ns (view),
                        iochart_view_get_to_ns (view), iochart_capture_get_start_ns (c.capture));

@@ -25,10 +25,14 @@ typedef struct {
   const IochartBlocksMark *marks;       /* labelled lines at times on the capture's clock, in time order */
   guint                    n_marks;
   gboolean                 fixed_ruler; /* a widget keeps iochart_chart_draw_ruler() above: no top axis */
+  /* what the header tells its reader to do, in the words of where it is read; NULL: the CLI's */
+  const char              *device_hint; /* how to choose the device: "--device" */
+  const char              *class_hint;  /* about requests with no class: "give --class, or a capture
+                                         * of the same run that has it" */
 } IochartChartStyle;
 
 #define IOCHART_CHART_STYLE_INIT { .title = NULL, .theme = IOCHART_THEME_LIGHT, .marks = NULL, .n_marks = 0, \
-                                   .fixed_ruler = FALSE }
+                                   .fixed_ruler = FALSE, .device_hint = NULL, .class_hint = NULL }
 
 gboolean            iochart_theme_from_name (const char              *name,
                                              IochartTheme            *theme);
@@ -49,7 +53,8 @@ IochartDisplayList *iochart_chart_draw_ruler (IochartDisplayList      *chart,
 /* The theme's base colours, for other charts drawn with the same blocks (diff, report). */
 const IochartBlocksColors *iochart_chart_colors (IochartTheme theme);
 
-/* The fixed, colour-blind-safe (Okabe-Ito) colour of a class, 0xRRGGBBAA. */
-guint32             iochart_class_color     (IochartClass             klass);
+/* The colour-blind-safe (Okabe-Ito) colour of a class in a theme, 0xRRGGBBAA. */
+guint32             iochart_class_color     (IochartTheme             theme,
+                                             IochartClass             klass);
 
 G_END_DECLS
