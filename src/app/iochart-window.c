@@ -377,12 +377,15 @@ iochart_window_dispose (GObject *object)
   G_OBJECT_CLASS (iochart_window_parent_class)->dispose (object);
 }
 
+static gboolean close_request (GtkWindow *window);
+
 static void
 iochart_window_class_init (IochartWindowClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = iochart_window_dispose;
+  GTK_WINDOW_CLASS (klass)->close_request = close_request;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-window.ui");
   gtk_widget_class_bind_template_child (widget_class, IochartWindow, toasts);
   gtk_widget_class_bind_template_child (widget_class, IochartWindow, stack);
@@ -403,21 +406,49 @@ style_changed (GSettings *settings, const char *key, gpointer user_data)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), schemes[CLAMP (style, 0, 2)]);
 }
 
-/* Window size and style from GSettings, when the schema is installed (or compiled in the build tree). */
+/* The size and style are read when a window opens and the size written when it closes: bound
+ * both ways, every window of the app would take the size of the last one resized. */
 static void
 bind_settings (IochartWindow *self)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, IOCHART_APP_ID, TRUE) : NULL;
+  g_autoptr(GAction) style = NULL;
 
   if (schema == NULL)
     return;
   self->settings = g_settings_new (IOCHART_APP_ID);
-  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  /* win.style: the main menu's System, Light and Dark */
+  style = g_settings_create_action (self->settings, "style");
+  g_action_map_add_action (G_ACTION_MAP (self), style);
   g_signal_connect_object (self->settings, "changed::style", G_CALLBACK (style_changed), self, 0);
   style_changed (self->settings, "style", self);
+}
+
+static gboolean
+close_request (GtkWindow *window)
+{
+  IochartWindow *self = IOCHART_WINDOW (window);
+  int width, height;
+
+  if (self->settings)
+    {
+      /* the size it has when not maximized */
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_delay (self->settings);
+      if (width > 0 && height > 0)
+        {
+          g_settings_set_int (self->settings, "window-width", width);
+          g_settings_set_int (self->settings, "window-height", height);
+        }
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      g_settings_apply (self->settings);
+    }
+  return GTK_WINDOW_CLASS (iochart_window_parent_class)->close_request (window);
 }
 
 static void

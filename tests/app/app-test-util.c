@@ -74,7 +74,12 @@ app_test_run_for (gint64 us)
 guint
 app_test_screenshot (const char *name)
 {
-  GtkWidget *w = GTK_WIDGET (window);
+  return app_test_screenshot_native (GTK_WIDGET (window), name);
+}
+
+guint
+app_test_screenshot_native (GtkWidget *w, const char *name)
+{
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (w);
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
@@ -95,7 +100,7 @@ app_test_screenshot (const char *name)
       node = gtk_snapshot_free_to_node (snapshot);
     }
   g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
   pixels = g_malloc ((gsize) width * height * 4);
   gdk_texture_download (texture, pixels, width * 4);

@@ -25,5 +25,8 @@ void           app_test_run_for    (gint64        us);
 /* The window as the user sees it, written to the shots folder as name; returns how many colours a
  * sample of its pixels holds (a blank window has one or two). */
 guint          app_test_screenshot (const char   *name);
+/* The same of another toplevel or popover (a GtkNative). */
+guint          app_test_screenshot_native (GtkWidget *native,
+                                           const char *name);
 
 G_END_DECLS
