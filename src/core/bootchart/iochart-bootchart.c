@@ -451,8 +451,7 @@ load_folder (IochartBootchart *self, const char *path, GError **error)
   for (guint i = 0; i < G_N_ELEMENTS (member_kinds); i++)
     {
       g_autofree char *file = g_build_filename (path, member_kinds[i], NULL);
-      g_autofree char *contents = NULL;
-      gsize len;
+      g_autoptr(GMappedFile) map = NULL;
       g_autoptr(GError) local = NULL;
 
       if (!g_file_test (file, G_FILE_TEST_IS_REGULAR))
@@ -462,12 +461,17 @@ load_folder (IochartBootchart *self, const char *path, GError **error)
           _iochart_bootchart_warn (self, "'%s': a symlink out of the capture folder: not read", file);
           continue;
         }
-      if (!g_file_get_contents (file, &contents, &len, &local))
+      /* mapped, not read: read() into fresh memory faults on every page it fills, and on this
+       * kind of machine a fault costs more than parsing the page; the mapping is made whole at
+       * once (xrmx-examples-1: `--svg` 1,308 -> 961 faults) */
+      if ((map = g_mapped_file_new (file, FALSE, &local)) == NULL)
         {
           g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_IO, "'%s': %s", file, local->message);
           return FALSE;
         }
-      g_autoptr(GBytes) bytes = g_bytes_new_take (g_steal_pointer (&contents), len);
+      if (g_mapped_file_get_length (map) > 0)
+        _iochart_map_for_reading (g_mapped_file_get_contents (map), g_mapped_file_get_length (map));
+      g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (map);
       if (!_iochart_bootchart_add_member (self, member_kinds[i], bytes, error))
         return FALSE;
     }
