@@ -1227,14 +1227,17 @@ ramps_clear (Ramps *r)
   g_free (r->part);
 }
 
-/* The column of a (relative to from, in [0, x[n])) from column c on (x[c] <= a): galloping, as a
- * stream's next time in the range is near or far. */
-static guint
-edge_below_x (const Edges *e, guint c, double a)
+/* The column of a value from column c on (its edge c at or before it): of a (relative to from,
+ * in [0, x[n])) against the real edges, or of t (in [T[c], T[n])) against the integer ones.
+ * Galloping, as a stream's next time in the range is near or far; inlined with `real` known, so
+ * each caller gets its own loop. */
+static inline __attribute__ ((always_inline)) guint
+edge_below (const Edges *e, guint c, gboolean real, double a, gint64 t)
 {
   guint lo = c, hi, step = 1;
 
-  while (lo + step < e->n && e->x[lo + step] <= a)
+#define EDGE_AT_OR_BEFORE(k) (real ? e->x[k] <= a : e->T[k] <= t)
+  while (lo + step < e->n && EDGE_AT_OR_BEFORE (lo + step))
     {
       lo += step;
       step *= 2;
@@ -1243,34 +1246,12 @@ edge_below_x (const Edges *e, guint c, double a)
   while (lo < hi)
     {
       guint mid = lo + (hi - lo + 1) / 2;
-      if (e->x[mid] <= a)
+      if (EDGE_AT_OR_BEFORE (mid))
         lo = mid;
       else
         hi = mid - 1;
     }
-  return lo;
-}
-
-/* The column whose integer edges hold t (in [T[c], T[n])), the same way. */
-static guint
-edge_below_t (const Edges *e, guint c, gint64 t)
-{
-  guint lo = c, hi, step = 1;
-
-  while (lo + step < e->n && e->T[lo + step] <= t)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (lo + step, e->n) - 1;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo + 1) / 2;
-      if (e->T[mid] <= t)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
+#undef EDGE_AT_OR_BEFORE
   return lo;
 }
 
@@ -1369,7 +1350,7 @@ ramps_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, doub
       double a = (double) (t[i] - e->from);
 
       if (e->x[c + 1] <= a)
-        c = edge_below_x (e, c + 1, a);
+        c = edge_below (e, c + 1, TRUE, a, 0);
       r->d[c + 1] += sign;
       r->part[c] += sign * (e->x[c + 1] - a);
     }
@@ -1400,7 +1381,7 @@ counts_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, gin
   for (guint i = p, c = 0; i < q; i++)
     {
       if (e->T[c + 1] <= t[i])
-        c = edge_below_t (e, c + 1, t[i]);
+        c = edge_below (e, c + 1, FALSE, 0, t[i]);
       d[c + 1]++;
     }
 }

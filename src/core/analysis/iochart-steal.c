@@ -1,7 +1,7 @@
 /* iochart-steal.c: the idle-steal sweep over request lives, one device at a time */
 #include <math.h>
 #include <string.h>
-#include "iochart-steal.h"
+#include "iochart-steal-private.h"
 #include "iochart-capture-private.h"
 #include "iochart-summary.h"
 #include "iochart-bins.h"
@@ -12,7 +12,11 @@ struct _IochartSteal {
   GArray         *devices;     /* IochartStealDevice */
   GArray         *episodes;    /* IochartStealEpisode */
   int             primary;     /* index into devices, -1 */
+  guint64         n_read;      /* events the figures read (sweeps and the scans at episode edges) */
 };
+
+static IochartSteal *steal_new (IochartCapture *capture, const IochartStealOptions *options,
+                                const IochartStealEvents *packed);
 
 typedef enum {
   EV_FG_OUT_START,   /* a non-idle request becomes outstanding */
@@ -459,11 +463,40 @@ typedef struct {
 
 typedef struct {
   double  stolen, active;
+  double  F;           /* the sweep's F: the integral of 1 / (n_idle + n_fg_in_flight) over stolen time */
+  double  both;        /* stolen time (idle in flight while foreground outstanding), integer ns */
   guint32 idle, flight, fg_out;
 } Check;
 
+/* An idle process's requests paired first in, first out (its issues in order with its ends in
+ * order: the same F-encoded sums as the true pairs, and a time's open pairs are one run): their
+ * issue and end times ascending, and the F each pair booked before pair k, for
+ * G(t) = sum over its requests of F(min(end, t)) - F(min(issue, t)), its share up to t. */
+typedef struct {
+  guint32  process;    /* the sweep's: n_processes for none */
+  guint    first, n;   /* its run in the flat arrays */
+  double   total;      /* the F all its pairs booked */
+} IdleRun;
+
+/* A foreground process's outstanding time with some stolen time in it: disjoint spans, the
+ * gaps between them holding no stolen time, so that it waited in a window iff a span meets the
+ * window's stolen time. */
+typedef struct {
+  guint32  process;
+  guint    first, n;
+} WaitRun;
+
 struct _IochartStealEvents {
   Check     *checks;
+  IochartSteal *all;   /* the device's whole steal at the default gap: a range's whole episodes */
+  IdleRun   *idle_runs;
+  guint      n_idle_runs;
+  gint64    *idle_issue, *idle_end;   /* per idle run, ascending */
+  double    *idle_before;             /* F booked by the run's pairs before pair k */
+  guint      n_idle_pairs, n_spans;
+  WaitRun   *wait_runs;
+  guint      n_wait_runs;
+  gint64    *wait_start, *wait_end;   /* per wait run, ascending, disjoint */
   int        device;
   gint64     origin_ns;
   guint      n;
@@ -600,6 +633,7 @@ sweep_device (Sweep *s, Cursor *cur, guint device, gint64 beyond_ns)
       while (more && ev.ts_ns == ts)
         {
           apply_event (s, &ev, &n_fg_flight);
+          s->self->n_read++;
           cursor_next (cur);
           more = cursor_peek (cur, &ev);
         }
@@ -784,28 +818,163 @@ check_book (Check *c, double a, double b)
     return;
   c->active += b - a;
   if (c->idle > 0)
-    c->stolen += (b - a) * c->idle / (c->idle + c->flight);
+    {
+      c->stolen += (b - a) * c->idle / (c->idle + c->flight);
+      c->F += (b - a) / (c->idle + c->flight);
+      c->both += b - a;
+    }
 }
 
+/* check_apply() undone: the counts before the event. */
 static void
-build_checks (IochartStealEvents *self)
+check_unapply (Check *c, guint kind)
+{
+  switch ((EventKind) kind)
+    {
+    case EV_FG_OUT_START: c->fg_out--; break;
+    case EV_FG_ISSUE: c->flight--; break;
+    case EV_FG_END_ISSUED: c->flight++; c->fg_out++; break;
+    case EV_FG_END: c->fg_out++; break;
+    case EV_IDLE_ISSUE: c->idle--; break;
+    case EV_IDLE_END: c->idle++; break;
+    }
+}
+
+static gboolean
+check_stolen (const Check *c)
+{
+  return c->fg_out > 0 && c->idle > 0;
+}
+
+/* A foreground process's outstanding time being gathered into spans (see WaitRun). */
+typedef struct {
+  guint32 count;       /* its requests outstanding */
+  gboolean any;        /* a span is pending */
+  gint64  start, end;
+  double  both_start, both_end;   /* stolen time before its start and end */
+} WaitTrack;
+
+static void
+wait_span_flush (WaitTrack *w, guint32 p, GArray *spans)
+{
+  if (w->any && w->both_end > w->both_start)
+    {
+      gint64 span[3] = { p, w->start, w->end };
+      g_array_append_vals (spans, span, 1);
+    }
+  w->any = FALSE;
+}
+
+static int
+span_cmp (gconstpointer a, gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The checks, and from the same pass (the same F, bit for bit, as a check's replay gives) the
+ * idle runs and the wait runs of n_slots processes (the last: none). */
+static void
+build_checks (IochartStealEvents *self, guint n_slots)
 {
   Check c = { 0 };
-  guint epoch = 0;
+  guint epoch = 0, n_idle = 0;
+  g_autofree guint *idle_first = g_new0 (guint, n_slots + 1);
+  g_autofree guint *issued = g_new0 (guint, n_slots), *ended = g_new0 (guint, n_slots);
+  g_autofree double *idle_f = NULL, *booked = g_new0 (double, n_slots);
+  g_autofree WaitTrack *wait = g_new0 (WaitTrack, n_slots);
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, 3 * sizeof (gint64));
+
+  for (guint i = 0; i < self->n; i++)
+    if ((self->pk[i] & ((1u << PK_KIND_BITS) - 1)) == EV_IDLE_ISSUE)
+      idle_first[(self->pk[i] >> PK_KIND_BITS) + 1]++;
+  for (guint p = 0; p < n_slots; p++)
+    {
+      idle_first[p + 1] += idle_first[p];
+      self->n_idle_runs += idle_first[p + 1] > idle_first[p];
+    }
+  n_idle = self->n_idle_pairs = idle_first[n_slots];
+  self->idle_issue = g_new (gint64, MAX (n_idle, 1));
+  self->idle_end = g_new (gint64, MAX (n_idle, 1));
+  self->idle_before = g_new (double, MAX (n_idle, 1));
+  idle_f = g_new (double, MAX (n_idle, 1));
 
   self->checks = g_new (Check, self->n / STEAL_CHECK + 1);
   for (guint i = 0; i < self->n; i++)
     {
       gint64 t = packed_ts (self, i, &epoch);
+      guint kind = self->pk[i] & ((1u << PK_KIND_BITS) - 1);
+      guint32 p = self->pk[i] >> PK_KIND_BITS;
 
       if (i % STEAL_CHECK == 0)
         self->checks[i / STEAL_CHECK] = c;
-      check_apply (&c, self->pk[i] & ((1u << PK_KIND_BITS) - 1));
+      /* c.F and c.both are those at t: booked up to it */
+      switch ((EventKind) kind)
+        {
+        case EV_IDLE_ISSUE:
+          self->idle_issue[idle_first[p] + issued[p]] = t;
+          idle_f[idle_first[p] + issued[p]++] = c.F;
+          break;
+        case EV_IDLE_END:
+          {
+            guint k = idle_first[p] + ended[p]++;
+
+            self->idle_end[k] = t;
+            self->idle_before[k] = booked[p];
+            booked[p] += c.F - idle_f[k];
+          }
+          break;
+        case EV_FG_OUT_START:
+          if (wait[p].count++ == 0 && !(wait[p].any && wait[p].both_end == c.both))
+            {
+              /* stolen time since its last span ended: a new span */
+              wait_span_flush (&wait[p], p, spans);
+              wait[p] = (WaitTrack) { 1, TRUE, t, t, c.both, c.both };
+            }
+          break;
+        case EV_FG_END:
+        case EV_FG_END_ISSUED:
+          if (--wait[p].count == 0)
+            {
+              wait[p].end = t;
+              wait[p].both_end = c.both;
+            }
+          break;
+        default:
+          break;
+        }
+      check_apply (&c, kind);
       if (i + 1 < self->n)
         check_book (&c, (double) t, (double) packed_ts (self, i + 1, &epoch));
     }
   if (self->n % STEAL_CHECK == 0)
     self->checks[self->n / STEAL_CHECK] = c;
+
+  self->idle_runs = g_new (IdleRun, MAX (self->n_idle_runs, 1));
+  for (guint p = 0, r = 0; p < n_slots; p++)
+    if (idle_first[p + 1] > idle_first[p])
+      self->idle_runs[r++] = (IdleRun) { p, idle_first[p], idle_first[p + 1] - idle_first[p], booked[p] };
+
+  for (guint p = 0; p < n_slots; p++)
+    wait_span_flush (&wait[p], p, spans);
+  g_array_sort (spans, span_cmp);
+  self->n_spans = spans->len;
+  self->wait_start = g_new (gint64, MAX (spans->len, 1));
+  self->wait_end = g_new (gint64, MAX (spans->len, 1));
+  self->wait_runs = g_new (WaitRun, MAX (spans->len, 1));
+  for (guint k = 0; k < spans->len; k++)
+    {
+      const gint64 *span = &g_array_index (spans, gint64, 3 * k);
+
+      self->wait_start[k] = span[1];
+      self->wait_end[k] = span[2];
+      if (k == 0 || span[0] != span[-3])
+        self->wait_runs[self->n_wait_runs++] = (WaitRun) { (guint32) span[0], k, 0 };
+      self->wait_runs[self->n_wait_runs - 1].n++;
+    }
 }
 
 static guint packed_lower (const IochartStealEvents *e, gint64 ts);
@@ -902,7 +1071,10 @@ iochart_steal_events_new (IochartCapture *capture, int device)
     }
   issue_times_init (&self->idle_issues, idle);
   issue_times_init (&self->unknown_issues, unknown);
-  build_checks (self);
+  g_clear_pointer (&events, g_array_unref);
+  build_checks (self, n_proc + 1);
+  /* the whole device's steal: a range's whole episodes are its (the app's episode list too) */
+  self->all = steal_new (capture, &o, self);
   return self;
 }
 
@@ -913,6 +1085,14 @@ iochart_steal_events_free (IochartStealEvents *events)
     return;
   g_free (events->lo);
   g_free (events->pk);
+  iochart_steal_free (events->all);
+  g_free (events->idle_runs);
+  g_free (events->idle_issue);
+  g_free (events->idle_end);
+  g_free (events->idle_before);
+  g_free (events->wait_runs);
+  g_free (events->wait_start);
+  g_free (events->wait_end);
   g_free (events->epochs);
   g_free (events->checks);
   g_free (events->idle_issues.issue_ns);
@@ -929,7 +1109,9 @@ iochart_steal_events_get_size (const IochartStealEvents *events)
     return 0;
   return sizeof *events + (gsize) events->n * 2 * sizeof (guint32) + events->n_epochs * sizeof (Epoch) +
          ((gsize) events->n / STEAL_CHECK + 1) * sizeof (Check) +
-         (gsize) (events->idle_issues.n + events->unknown_issues.n) * (sizeof (gint64) + sizeof (guint32));
+         (gsize) (events->idle_issues.n + events->unknown_issues.n) * (sizeof (gint64) + sizeof (guint32)) +
+         events->n_idle_runs * sizeof (IdleRun) + (gsize) events->n_idle_pairs * (2 * sizeof (gint64) + sizeof (double)) +
+         events->n_wait_runs * sizeof (WaitRun) + (gsize) events->n_spans * 2 * sizeof (gint64);
 }
 
 /* First packed event at or after ts. */
@@ -986,17 +1168,278 @@ sweep_packed (Sweep *s, IochartCapture *capture, const IochartStealOptions *o, c
   d->unknown_requests = issue_times_count (&packed->unknown_issues, bounded ? o->from_ns : G_MININT64, s->to_ns);
 }
 
+/* ---- a range's steal from the device's running sums ---- */
+
+/* Below this many events in a range, sweeping them costs less than the searches per process. */
+static guint fast_min_events = 1u << 15;
+
+guint
+_iochart_steal_set_fast_min (guint n_events)
+{
+  guint old = fast_min_events;
+
+  fast_min_events = n_events;
+  return old;
+}
+
+guint64
+_iochart_steal_get_n_read (IochartSteal *steal)
+{
+  return steal->n_read;
+}
+
+/* How many of v[0, n) are at or before t. */
+static guint
+count_upto (const gint64 *v, guint n, gint64 t)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (v[mid] <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static guint
+event_kind (const IochartStealEvents *e, guint i)
+{
+  return e->pk[i] & ((1u << PK_KIND_BITS) - 1);
+}
+
+/* An idle run's share booked up to t (F_t: the device's F at t): its ended pairs' own, and F
+ * since its issue for each pair open at t. */
+static double
+idle_share_upto (const IochartStealEvents *e, const IdleRun *r, gint64 t, double F_t)
+{
+  const gint64 *issue = e->idle_issue + r->first, *end = e->idle_end + r->first;
+  guint a = count_upto (end, r->n, t), b = count_upto (issue, r->n, t);
+  double g = a < r->n ? e->idle_before[r->first + a] : r->total;
+
+  for (guint k = a; k < b; k++)
+    g += F_t - steal_integral (e, (double) issue[k]).F;
+  return g;
+}
+
+/* Every idle process's share of [a, b), those of a nanosecond or more, most stolen first. */
+static GArray *
+idle_shares (const IochartStealEvents *e, gint64 a, gint64 b, guint n_processes)
+{
+  GArray *shares = g_array_new (FALSE, FALSE, sizeof (IochartStealShare));
+  double Fa = steal_integral (e, (double) a).F, Fb = steal_integral (e, (double) b).F;
+
+  for (guint i = 0; i < e->n_idle_runs; i++)
+    {
+      const IdleRun *r = &e->idle_runs[i];
+      double v = idle_share_upto (e, r, b, Fb) - idle_share_upto (e, r, a, Fa);
+      IochartStealShare share = { r->process == n_processes ? IOCHART_NO_PROCESS : r->process,
+                                  (gint64) llround (v) };
+
+      if (share.stolen_ns > 0)
+        g_array_append_val (shares, share);
+    }
+  g_array_sort (shares, share_cmp);
+  return shares;
+}
+
+/* Whether a foreground process had I/O outstanding in stolen time within [a, b), where a and b
+ * are stolen edges (stolen time just after a and just before b): whether one of its spans meets
+ * (a, b). A span inside holds stolen time; one over a has the process outstanding just after a
+ * (else a is in a gap of the span, which holds no stolen time), and so waiting then; the same
+ * just before b. */
+static gboolean
+waited (const IochartStealEvents *e, const WaitRun *w, gint64 a, gint64 b)
+{
+  guint j = count_upto (e->wait_end + w->first, w->n, a);   /* the first span ending after a */
+
+  return j < w->n && e->wait_start[w->first + j] < b;
+}
+
+/* The counts after events [0, end). */
+static Check
+counts_before (const IochartStealEvents *e, guint end)
+{
+  guint i = end / STEAL_CHECK * STEAL_CHECK;
+  Check c = e->checks[i / STEAL_CHECK];
+
+  for (; i < end; i++)
+    check_apply (&c, event_kind (e, i));
+  return c;
+}
+
+/* The first stolen instant in [a, b), or G_MAXINT64; reads the events from a up to it. A state
+ * counts only with an event after it (the sweep books nothing after the last). */
+static gint64
+first_stolen (const IochartStealEvents *e, gint64 a, gint64 b, guint64 *n_read)
+{
+  guint i = packed_lower (e, a + 1), epoch = 0;
+  Check c = counts_before (e, i);
+
+  if (check_stolen (&c) && i < e->n)
+    return a;
+  while (i < e->n)
+    {
+      gint64 t = packed_ts (e, i, &epoch);
+
+      if (t >= b)
+        break;
+      for (; i < e->n && packed_ts (e, i, &epoch) == t; i++, (*n_read)++)
+        check_apply (&c, event_kind (e, i));
+      if (check_stolen (&c) && i < e->n)
+        return t;
+    }
+  return G_MAXINT64;
+}
+
+/* The end of the last stolen time in (a, b], or G_MININT64; reads the events back from b. */
+static gint64
+last_stolen (const IochartStealEvents *e, gint64 a, gint64 b, guint64 *n_read)
+{
+  guint j = packed_lower (e, b), epoch = 0;
+  Check c = counts_before (e, j);
+
+  if (check_stolen (&c) && j < e->n)
+    return b;
+  while (j > 0)
+    {
+      gint64 t = packed_ts (e, j - 1, &epoch);
+
+      if (t <= a)
+        break;
+      for (; j > 0 && packed_ts (e, j - 1, &epoch) == t; j--, (*n_read)++)
+        check_unapply (&c, event_kind (e, j - 1));
+      if (check_stolen (&c))
+        return t;
+    }
+  return G_MININT64;
+}
+
+static void
+episode_ref (GArray *episodes, const IochartStealEpisode *ep)
+{
+  IochartStealEpisode copy = *ep;
+
+  copy.idle = g_array_ref (ep->idle);
+  copy.waiting = g_array_ref (ep->waiting);
+  g_array_append_val (episodes, copy);
+}
+
+/* The range's steal without sweeping its events: the device's figures and columns from the
+ * running integrals, each idle process's share from its pairs' sums, the whole episodes inside
+ * it as the device's whole sweep found them, and the (at most two) it cuts from the integrals
+ * and the spans, their edges found reading the events from the cut to their stolen time. */
+static void
+sweep_fast (Sweep *s, const IochartStealOptions *o, const IochartStealEvents *e)
+{
+  IochartStealDevice dev = { .device = o->device };
+  gboolean bounded = o->from_ns != IOCHART_TIME_UNKNOWN;
+  gint64 first = e->n ? e->origin_ns : 0, last = e->n ? packed_ts (e, e->n - 1, &(guint) { 0 }) : 0;
+  /* nothing is booked outside the events: the integrals stop at them */
+  gint64 lo = CLAMP (s->from_ns, first, last), hi = CLAMP (s->to_ns, first, last);
+  Check c0 = steal_integral (e, (double) lo), c1 = steal_integral (e, (double) hi);
+  GArray *all = e->all->episodes;
+  guint k = 0, n_all = all->len;
+
+  dev.stolen_ns = (gint64) llround (c1.stolen - c0.stolen);
+  dev.foreground_active_ns = (gint64) llround (c1.active - c0.active);
+  dev.idle = idle_shares (e, lo, hi, s->n_processes);
+  if (s->n_columns)
+    {
+      dev.stolen_columns = g_new0 (double, s->n_columns);
+      dev.active_columns = g_new0 (double, s->n_columns);
+    }
+  g_array_append_val (s->self->devices, dev);
+  s->dev = &g_array_index (s->self->devices, IochartStealDevice, s->self->devices->len - 1);
+
+  /* the first episode ending after the start (episodes are disjoint: ends ascend too) */
+  for (guint top = n_all; k < top;)
+    {
+      guint mid = k + (top - k) / 2;
+      if (g_array_index (all, IochartStealEpisode, mid).end_ns <= s->from_ns)
+        k = mid + 1;
+      else
+        top = mid;
+    }
+  for (; k < n_all; k++)
+    {
+      const IochartStealEpisode *E = &g_array_index (all, IochartStealEpisode, k);
+      IochartStealEpisode ep = { 0 };
+      gint64 a, b;
+
+      if (E->start_ns >= s->to_ns)
+        break;
+      if (E->start_ns >= s->from_ns && E->end_ns <= s->to_ns)
+        {
+          episode_ref (s->self->episodes, E);
+          s->dev->n_episodes++;
+          continue;
+        }
+      a = E->start_ns >= s->from_ns ? E->start_ns : first_stolen (e, s->from_ns, MIN (E->end_ns, s->to_ns), &s->self->n_read);
+      if (a == G_MAXINT64)
+        continue;
+      b = E->end_ns <= s->to_ns ? E->end_ns : last_stolen (e, a, s->to_ns, &s->self->n_read);
+      if (b <= a)
+        continue;
+      ep.start_ns = a;
+      ep.end_ns = b;
+      ep.device = dev.device;
+      ep.stolen_ns = (gint64) llround (steal_integral (e, (double) b).stolen - steal_integral (e, (double) a).stolen);
+      ep.idle = idle_shares (e, a, b, s->n_processes);
+      ep.idle_process = ep.idle->len ? g_array_index (ep.idle, IochartStealShare, 0).process : IOCHART_NO_PROCESS;
+      ep.waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint w = 0; w < e->n_wait_runs; w++)
+        if (e->wait_runs[w].process < s->n_processes && waited (e, &e->wait_runs[w], a, b))
+          g_array_append_val (ep.waiting, e->wait_runs[w].process);
+      g_array_append_val (s->self->episodes, ep);
+      s->dev->n_episodes++;
+    }
+  if (s->n_columns)
+    {
+      s->columns_later = TRUE;
+      columns_from_checks (s, e);
+    }
+  s->dev->idle_requests = issue_times_count (&e->idle_issues, bounded ? o->from_ns : G_MININT64, s->to_ns);
+  s->dev->unknown_requests = issue_times_count (&e->unknown_issues, bounded ? o->from_ns : G_MININT64, s->to_ns);
+}
+
+/* The device's whole steal, taken as it is (no columns, the default gap). */
+static void
+copy_all (Sweep *s, const IochartStealEvents *e)
+{
+  IochartStealDevice dev = g_array_index (e->all->devices, IochartStealDevice, 0);
+
+  dev.idle = g_array_copy (dev.idle);
+  g_array_append_val (s->self->devices, dev);
+  for (guint k = 0; k < e->all->episodes->len; k++)
+    episode_ref (s->self->episodes, &g_array_index (e->all->episodes, IochartStealEpisode, k));
+}
+
 IochartSteal *
 iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
+{
+  const IochartStealEvents *packed;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  packed = options && options->index && options->device >= 0 &&
+           iochart_bin_index_get_capture (options->index) == capture &&
+           iochart_bin_index_get_device (options->index) == options->device
+           ? iochart_bin_index_get_steal_events (options->index) : NULL;
+  return steal_new (capture, options, packed);
+}
+
+static IochartSteal *
+steal_new (IochartCapture *capture, const IochartStealOptions *options, const IochartStealEvents *packed)
 {
   IochartStealOptions defaults = IOCHART_STEAL_OPTIONS_INIT;
   IochartSteal *self;
   g_autoptr(GArray) events = NULL;
-  const IochartStealEvents *packed;
   Sweep s = { 0 };
   int primary_dev;
 
-  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
   if (options == NULL)
     options = &defaults;
 
@@ -1028,10 +1471,13 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
   s.ep_touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   s.ep_waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  packed = options->index && options->device >= 0 && iochart_bin_index_get_capture (options->index) == capture &&
-           iochart_bin_index_get_device (options->index) == options->device
-           ? iochart_bin_index_get_steal_events (options->index) : NULL;
-  if (packed)
+  if (packed && packed->all && s.gap_ns == IOCHART_STEAL_DEFAULT_GAP_NS && s.n_columns == 0 &&
+      options->from_ns == IOCHART_TIME_UNKNOWN && options->to_ns == IOCHART_TIME_UNKNOWN)
+    copy_all (&s, packed);
+  else if (packed && packed->all && s.gap_ns == IOCHART_STEAL_DEFAULT_GAP_NS &&
+           packed_lower (packed, s.to_ns) - packed_lower (packed, s.from_ns) >= fast_min_events)
+    sweep_fast (&s, options, packed);
+  else if (packed)
     sweep_packed (&s, capture, options, packed);
   else
     events = collect_events (capture, options, s.n_processes);
