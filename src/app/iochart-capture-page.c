@@ -19,6 +19,7 @@ struct _IochartCapturePage {
   GtkLabel            *loading_label;
   GtkProgressBar      *progress;
   AdwStatusPage       *error_page;
+  GtkWidget           *retry_button;
   GtkBox              *filters;
   GtkDropDown         *device_dropdown;
   GtkDropDown         *class_dropdown;
@@ -165,8 +166,8 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       if (g_error_matches (self->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_autofree char *text = g_strdup_printf (_("“%s” was not opened. Close this tab, or open the capture "
-                                                     "again."), self->title);
+          g_autofree char *text = g_strdup_printf (_("“%s” was not opened. Close this tab, or load it again."),
+                                                   self->title);
 
           adw_status_page_set_title (self->error_page, _("Loading Cancelled"));
           adw_status_page_set_description (self->error_page, text);
@@ -176,6 +177,8 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
           adw_status_page_set_title (self->error_page, _("Cannot Open This Capture"));
           adw_status_page_set_description (self->error_page, self->error->message);
         }
+      /* a cancelled load can be taken up again; a reader's error would only repeat */
+      gtk_widget_set_visible (self->retry_button, g_error_matches (self->error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
       gtk_stack_set_visible_child_name (self->stack, "error");
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
       return;
@@ -308,6 +311,20 @@ static void
 cancel_clicked (IochartCapturePage *self)
 {
   iochart_capture_page_cancel (self);
+}
+
+/* Retry on a cancelled load: the same files loaded again. */
+static void
+retry_clicked (IochartCapturePage *self)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->loading || self->paths == NULL || self->paths[0] == NULL)
+    return;
+  for (guint i = 0; self->paths[i]; i++)
+    g_ptr_array_add (files, g_file_new_for_path (self->paths[i]));
+  g_clear_error (&self->error);
+  iochart_capture_page_load (self, (GFile **) files->pdata, files->len);
 }
 
 /* ---- filters ---- */
@@ -884,6 +901,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, loading_label);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, progress);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, retry_button);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, filters);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, device_dropdown);
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, class_dropdown);
@@ -899,6 +917,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IochartCapturePage, sim_box);
   gtk_widget_class_bind_template_callback (widget_class, whatif_finished);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, retry_clicked);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed);
   gtk_widget_class_bind_template_callback (widget_class, order_changed);
   gtk_widget_class_bind_template_callback (widget_class, timeline_changed);

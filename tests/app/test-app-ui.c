@@ -1,12 +1,68 @@
-/* The window's own behaviour under a display (Xvfb, GSK_RENDERER=cairo), with the app's GSettings
- * schema from the build tree and the memory backend: the window size kept in GSettings and the
- * main menu's Style section. */
+/* What a user does in the window under a display (Xvfb, GSK_RENDERER=cairo), through the app's own
+ * handlers: the window size kept in GSettings (the build tree's schema, the memory backend) and the
+ * main menu's Style section; the Open dialog; keys, the wheel and the tooltip through the X server
+ * (XTest) into the timeline's controllers; the device and class drop-downs; Retry after Cancel. */
 #include "app-test-util.h"
+#include "iochart-capture-page.h"
 #ifdef HAVE_XTST
-#include <gdk/x11/gdkx.h>
+#include "app-test-x11.h"
 #endif
 
 static IochartWindow *window;
+static const char *source_root;
+
+/* The chart laid out for what the view shows now, and drawn. */
+static void
+settle (void)
+{
+  IochartCapturePage *page = iochart_window_get_current_page (window);
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (page && iochart_capture_page_is_ready (page) &&
+         iochart_timeline_view_is_drawing (iochart_capture_page_get_timeline (page)) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  app_test_run_for (400000);
+}
+
+static void
+wait_loaded (IochartCapturePage *page)
+{
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (iochart_capture_page_is_loading (page));
+  settle ();
+}
+
+static IochartCapturePage *
+open_sample (const char *name)
+{
+  g_autofree char *path = g_build_filename (source_root, "samples", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  IochartCapturePage *page = iochart_window_open_files (window, &file, 1);
+
+  wait_loaded (page);
+  g_assert_true (iochart_capture_page_is_ready (page));
+  return page;
+}
+
+static void
+close_tabs (void)
+{
+  AdwTabPage *tab;
+  AdwTabView *tabs;
+  IochartCapturePage *page;
+
+  while ((page = iochart_window_get_current_page (window)))
+    {
+      tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_TAB_VIEW));
+      tab = adw_tab_view_get_selected_page (tabs);
+      adw_tab_view_close_page (tabs, tab);
+      app_test_run_for (100000);
+    }
+}
 
 static void
 default_size (IochartWindow *w, int *width, int *height)
@@ -166,13 +222,376 @@ test_size (void)
   app_test_run_for (100000);
 }
 
+/* The GtkDropDown of page whose tooltip is tip. */
+static GtkDropDown *
+dropdown (IochartCapturePage *page, const char *tip)
+{
+  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+
+  g_ptr_array_add (todo, page);
+  while (todo->len > 0)
+    {
+      GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+      if (GTK_IS_DROP_DOWN (w) && g_strcmp0 (gtk_widget_get_tooltip_text (w), tip) == 0)
+        return GTK_DROP_DOWN (w);
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (todo, c);
+    }
+  g_assert_not_reached ();
+}
+
+/* The first visible toplevel of type t other than the test's window, or NULL. */
+static GtkWindow *
+toplevel_of_type (GType t)
+{
+  GListModel *tops = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (tops, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, t) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+/* Open (Ctrl+O, the header's Open, the empty page's Open…): GTK 4.8's GtkFileChooserNative, a
+ * GtkFileChooserDialog where no portal is; a capture chosen there and accepted opens in a tab. */
+static void
+test_open_dialog (void)
+{
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-mq-deadline.dat", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWindow *dialog = NULL;
+  IochartCapturePage *page;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (iochart_window_get_current_page (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open", NULL);
+  for (int i = 0; i < 100 && dialog == NULL; i++)
+    {
+      app_test_run_for (50000);
+      dialog = toplevel_of_type (GTK_TYPE_FILE_CHOOSER_DIALOG);
+    }
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
+  g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (dialog)));
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (dialog)), ==, GTK_FILE_CHOOSER_ACTION_OPEN);
+  app_test_run_for (300000);
+  g_assert_cmpuint (app_test_screenshot_native (GTK_WIDGET (dialog), "app-ui-open-dialog.png"), >, 2);
+  /* the user picks the file and presses Open */
+  g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), file, &error));
+  g_assert_no_error (error);
+  app_test_run_for (200000);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  app_test_run_for (200000);
+  page = iochart_window_get_current_page (window);
+  g_assert_nonnull (page);
+  wait_loaded (page);
+  g_assert_true (iochart_capture_page_is_ready (page));
+  g_assert_cmpstr (iochart_capture_page_get_title (page), ==, "ionice-mq-deadline.dat");
+  g_assert_null (toplevel_of_type (GTK_TYPE_FILE_CHOOSER_DIALOG));
+  close_tabs ();
+}
+
+/* Retry: a cancelled load offers to load again, and does; a reader's error does not offer it. */
+static void
+test_retry (void)
+{
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  g_autofree char *bad = g_build_filename (g_get_user_data_dir (), "bad.dat", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) bad_file = g_file_new_for_path (bad);
+  IochartCapturePage *page = iochart_window_open_files (window, &file, 1);
+  GtkStack *stack = GTK_STACK (find_widget (GTK_WIDGET (page), GTK_TYPE_STACK));
+  AdwStatusPage *status;
+  GtkWidget *retry;
+
+  iochart_capture_page_cancel (page);
+  wait_loaded (page);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "error");
+  status = ADW_STATUS_PAGE (gtk_stack_get_visible_child (stack));
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Loading Cancelled");
+  retry = find_widget (GTK_WIDGET (status), GTK_TYPE_BUTTON);
+  g_assert_nonnull (retry);
+  g_assert_true (gtk_widget_get_mapped (retry));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (retry)), ==, "_Retry");
+  g_assert_cmpuint (app_test_screenshot ("app-ui-load-cancelled.png"), >, 2);
+  /* pressed: the same capture loads */
+  g_signal_emit_by_name (retry, "clicked");
+  g_assert_true (iochart_capture_page_is_loading (page));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "loading");
+  wait_loaded (page);
+  g_assert_true (iochart_capture_page_is_ready (page));
+  g_assert_null (iochart_capture_page_get_error (page));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "chart");
+  g_assert_cmpstr (iochart_capture_page_get_title (page), ==, "ionice-bfq.dat");
+  close_tabs ();
+
+  /* a file no reader takes: its error, no Retry */
+  g_assert_true (g_file_set_contents (bad, "not a capture\n", -1, NULL));
+  page = iochart_window_open_files (window, &bad_file, 1);
+  wait_loaded (page);
+  stack = GTK_STACK (find_widget (GTK_WIDGET (page), GTK_TYPE_STACK));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "error");
+  status = ADW_STATUS_PAGE (gtk_stack_get_visible_child (stack));
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Cannot Open This Capture");
+  g_assert_false (gtk_widget_get_visible (find_widget (GTK_WIDGET (status), GTK_TYPE_BUTTON)));
+  close_tabs ();
+}
+
+/* The device and class drop-downs: the device chosen is charted, and a class keeps the lanes that
+ * hold a process of that class. */
+static void
+test_filters (void)
+{
+  IochartCapturePage *page = open_sample ("hdd-bfq-idle-vs-normal-5s.report.txt.xz");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  GtkDropDown *device = dropdown (page, "Device charted");
+  GtkDropDown *klass = dropdown (page, "Keep the lanes of processes of this class");
+  IochartCapture *capture = iochart_view_get_capture (iochart_timeline_view_get_view (tl));
+  IochartLanes *lanes;
+  guint n_all, n_idle = 0;
+
+  g_assert_cmpuint (iochart_capture_get_n_devices (capture), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (device)), ==, 3);
+  for (guint d = 0; d < 2; d++)
+    {
+      gtk_drop_down_set_selected (device, d + 1);
+      settle ();
+      g_assert_cmpint (iochart_view_get_device (iochart_timeline_view_get_view (tl)), ==, (int) d);
+    }
+  /* the device with the idle-class reader */
+  gtk_drop_down_set_selected (device, 0);
+  settle ();
+  lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  n_all = iochart_lanes_get_n_lanes (lanes);
+  for (guint i = 0; i < n_all; i++)
+    if (iochart_lanes_get_lane (lanes, i)->class_mask & (1u << IOCHART_CLASS_IDLE))
+      n_idle++;
+  g_assert_cmpuint (n_idle, >, 0);
+  g_assert_cmpuint (n_idle, <, n_all);
+  gtk_drop_down_set_selected (klass, 3);   /* All classes, RT, BE, Idle, … */
+  settle ();
+  lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  g_test_message ("class idle: %u of %u lanes", iochart_lanes_get_n_lanes (lanes), n_all);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), >, 0);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), <, n_all);
+  for (guint i = 0; i < iochart_lanes_get_n_lanes (lanes); i++)
+    {
+      const IochartLane *lane = iochart_lanes_get_lane (lanes, i);
+      g_assert_true (lane->others || (lane->class_mask & (1u << IOCHART_CLASS_IDLE)));
+    }
+  g_assert_cmpuint (app_test_screenshot ("app-ui-class-idle.png"), >, 40);
+  gtk_drop_down_set_selected (klass, 0);
+  settle ();
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (iochart_view_get_lanes (iochart_timeline_view_get_view (tl))), ==, n_all);
+  close_tabs ();
+}
+
+#ifdef HAVE_XTST
+static void
+span (IochartTimelineView *tl, gint64 *from, gint64 *to)
+{
+  settle ();
+  iochart_timeline_view_get_range (tl, from, to);
+}
+
+static void
+key (KeySym sym)
+{
+  x_key (sym, TRUE);
+  x_key (sym, FALSE);
+}
+
+/* Keys through the X server into the timeline's key handler: + and - zoom by 1.5 around the
+ * middle, the arrows pan by a fifth, 0 and Home fit. */
+static void
+test_keys (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  gint64 f0, t0, f, t;
+
+  /* the keyboard goes where the pointer is (no window manager) */
+  x_motion (GTK_WIDGET (tl), 300, 150);
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (tl)));
+  span (tl, &f0, &t0);
+  key (XK_plus);
+  span (tl, &f, &t);
+  g_assert_cmpint (llabs ((t - f) - (gint64) ((t0 - f0) / 1.5)), <, 1000);
+  g_assert_cmpint (llabs ((f + t) / 2 - (f0 + t0) / 2), <, 1000);
+  key (XK_plus);
+  span (tl, &f0, &t0);
+  g_assert_cmpint (llabs ((t0 - f0) - (gint64) ((t - f) / 1.5)), <, 1000);
+  key (XK_Right);
+  span (tl, &f, &t);
+  g_assert_cmpint (t - f, ==, t0 - f0);
+  g_assert_cmpint (llabs ((f - f0) - (gint64) (0.2 * (t0 - f0))), <, 1000);
+  key (XK_Left);
+  span (tl, &f, &t);
+  g_assert_cmpint (llabs (f - f0), <, 1000);
+  key (XK_minus);
+  span (tl, &f, &t);
+  g_assert_cmpint (llabs ((t - f) - (gint64) ((t0 - f0) * 1.5)), <, 1000);
+  key (XK_0);
+  span (tl, &f, &t);
+  iochart_timeline_view_get_full_range (tl, &f0, &t0);
+  g_assert_cmpint (f, ==, f0);
+  g_assert_cmpint (t, ==, t0);
+  key (XK_plus);
+  key (XK_Right);
+  span (tl, &f, &t);
+  g_assert_cmpint (f, !=, f0);
+  key (XK_Home);
+  span (tl, &f, &t);
+  g_assert_cmpint (f, ==, f0);
+  g_assert_cmpint (t, ==, t0);
+  close_tabs ();
+}
+
+/* The wheel without a modifier: up and down scroll the lanes (the time stays), left and right
+ * (a tilted wheel or a touchpad's sideways scroll) pan by a tenth, as Shift with up and down does. */
+static void
+test_wheel (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  GtkWidget *sw = gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw));
+  gint64 f0, t0, f, t;
+  double v0;
+
+  /* a window lower than the lanes: they scroll */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 600);
+  settle ();
+  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
+  span (tl, &f0, &t0);
+  x_motion (GTK_WIDGET (tl), 400, 150);
+  v0 = gtk_adjustment_get_value (adj);
+  x_button (5, TRUE);
+  x_button (5, FALSE);
+  span (tl, &f, &t);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj));
+  g_test_message ("wheel down: lanes scrolled %.0f -> %.0f px", v0, gtk_adjustment_get_value (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, v0);
+  g_assert_cmpint (f, ==, f0);
+  g_assert_cmpint (t, ==, t0);
+  x_button (4, TRUE);
+  x_button (4, FALSE);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, v0);
+
+  /* sideways: pans, the lanes stay */
+  x_button (7, TRUE);
+  x_button (7, FALSE);
+  span (tl, &f, &t);
+  g_test_message ("wheel right: from %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT " ns", f0, f);
+  g_assert_cmpint (t - f, ==, t0 - f0);
+  g_assert_cmpint (llabs ((f - f0) - (gint64) (0.1 * (t0 - f0))), <, 1000);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, v0);
+  x_button (6, TRUE);
+  x_button (6, FALSE);
+  span (tl, &f, &t);
+  g_assert_cmpint (llabs (f - f0), <, 1000);
+  /* Shift with the wheel down pans later */
+  x_key (XK_Shift_L, TRUE);
+  x_button (5, TRUE);
+  x_button (5, FALSE);
+  x_key (XK_Shift_L, FALSE);
+  span (tl, &f, &t);
+  g_assert_cmpint (llabs ((f - f0) - (gint64) (0.1 * (t0 - f0))), <, 1000);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, v0);
+  close_tabs ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
+  settle ();
+}
+
+/* The tooltip popup shown now over w's window, or NULL. */
+static GtkWidget *
+tooltip_window (GtkWidget *w)
+{
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_native (w));
+
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    if (g_str_equal (G_OBJECT_TYPE_NAME (c), "GtkTooltipWindow") && gtk_widget_get_mapped (c))
+      return c;
+  return NULL;
+}
+
+/* Hovering a steal episode's shading shows what stole, for how long and who waited. */
+static void
+test_steal_tooltip (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartSteal *steal = iochart_view_get_steal (iochart_timeline_view_get_view (tl));
+  const IochartStealEpisode *ep;
+  IochartDisplayList *dl;
+  const IochartDlItem *item = NULL, *hit;
+  const char *text = NULL;
+  GtkWidget *tip = NULL;
+  double x, y;
+
+  /* the sample's one episode (290 µs stolen in 2 ms), a pixel wide at full range: zoomed to it */
+  g_assert_cmpuint (iochart_steal_get_n_episodes (steal), ==, 1);
+  ep = iochart_steal_get_episode (steal, 0);
+  iochart_timeline_view_set_range (tl, ep->start_ns - (ep->end_ns - ep->start_ns),
+                                   ep->end_ns + (ep->end_ns - ep->start_ns));
+  settle ();
+  steal = iochart_view_get_steal (iochart_timeline_view_get_view (tl));
+  dl = iochart_timeline_view_get_display_list (tl);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl) && item == NULL; i++)
+    {
+      const IochartDlItem *it = iochart_display_list_get_item (dl, i);
+      if (it->meta && g_str_has_prefix (it->meta, "episode:") && it->w >= 3)
+        item = it;
+    }
+  g_assert_nonnull (item);
+  x = item->x + item->w / 2;
+  y = item->y + item->h / 2;
+  hit = iochart_display_list_hit (dl, x, y);
+  g_assert_true (hit == item);
+  g_test_message ("episode shading %.0f,%.0f %.0fx%.0f: %s", item->x, item->y, item->w, item->h, item->tooltip);
+  x_motion (GTK_WIDGET (tl), x - 1, y);
+  x_motion (GTK_WIDGET (tl), x, y);
+  for (int i = 0; i < 60 && tip == NULL; i++)
+    {
+      app_test_run_for (50000);
+      tip = tooltip_window (GTK_WIDGET (tl));
+    }
+  g_assert_nonnull (tip);
+  g_assert_nonnull (find_widget (tip, GTK_TYPE_LABEL));
+  text = gtk_label_get_text (GTK_LABEL (find_widget (tip, GTK_TYPE_LABEL)));
+  g_test_message ("tooltip: %s", text);
+  g_assert_cmpstr (text, ==, item->tooltip);
+  g_assert_true (g_str_has_prefix (text, "idle steal "));
+  g_assert_nonnull (strstr (text, " stolen while foreground I/O was outstanding for "));
+  g_assert_nonnull (strstr (text, "1 episode; most taken by idle "));
+  /* the idle process named is the episode's */
+  {
+    guint e = atoi (item->meta + 8);
+    const IochartStealEpisode *ep = iochart_steal_get_episode (steal, e);
+    const IochartProcess *p = iochart_capture_get_process (iochart_view_get_capture (iochart_timeline_view_get_view (tl)),
+                                                           ep->idle_process);
+    g_assert_nonnull (strstr (text, p->comm));
+  }
+  app_test_run_for (200000);
+  g_assert_cmpuint (app_test_screenshot_native (tip, "app-ui-steal-tooltip.png"), >, 2);
+  x_motion (GTK_WIDGET (tl), 5, 5);
+  close_tabs ();
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
   GSettingsSchemaSource *source;
   g_autoptr(GSettingsSchema) schema = NULL;
 
-  if (!app_test_init (&argc, &argv, NULL))
+  const char *required[] = { "IOCHART_SOURCE_ROOT", NULL };
+
+  if (!app_test_init (&argc, &argv, required))
     return 77;
   source = g_settings_schema_source_get_default ();
   schema = source ? g_settings_schema_source_lookup (source, IOCHART_APP_ID, TRUE) : NULL;
@@ -180,7 +599,19 @@ main (int argc, char **argv)
   g_assert_nonnull (schema);
   g_assert_cmpstr (g_getenv ("GSETTINGS_BACKEND"), ==, "memory");
   window = app_test_window ();
+  source_root = g_getenv ("IOCHART_SOURCE_ROOT");
   g_test_add_func ("/app-ui/style", test_style);
   g_test_add_func ("/app-ui/size", test_size);
+  g_test_add_func ("/app-ui/open-dialog", test_open_dialog);
+  g_test_add_func ("/app-ui/retry", test_retry);
+  g_test_add_func ("/app-ui/filters", test_filters);
+#ifdef HAVE_XTST
+  if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_add_func ("/app-ui/keys", test_keys);
+      g_test_add_func ("/app-ui/wheel", test_wheel);
+      g_test_add_func ("/app-ui/steal-tooltip", test_steal_tooltip);
+    }
+#endif
   return g_test_run ();
 }
