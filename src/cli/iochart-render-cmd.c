@@ -391,7 +391,7 @@ iochart_render_command (int argc, char **argv)
     }
   /* fonts are set up while the capture loads */
   if (o.svg || o.png || o.pdf)
-    iochart_text_prepare ();
+    iochart_text_prepare (o.png || o.pdf);
   if ((bootchart = take_bootchart (&o)) != NULL)
     {
       int rc = render_bootchart (&o, bootchart);

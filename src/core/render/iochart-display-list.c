@@ -2,7 +2,8 @@
 #include <cairo.h>
 #include <string.h>
 #include "iochart-display-list.h"
-#include "iochart-fonts.h"
+#include "iochart-fonts-private.h"
+#include "iochart-font-metrics-private.h"
 
 struct _IochartDisplayList {
   double   width, height;
@@ -258,8 +259,8 @@ measure_context (void)
   return cr;
 }
 
-double
-iochart_text_width (const char *text, double font_size, gboolean bold)
+static double
+cairo_width (const char *text, double font_size, gboolean bold)
 {
   cairo_text_extents_t ext;
   cairo_t *cr;
@@ -272,6 +273,16 @@ iochart_text_width (const char *text, double font_size, gboolean bold)
   return ext.x_advance;
 }
 
+double
+iochart_text_width (const char *text, double font_size, gboolean bold)
+{
+  double width;
+
+  if (_iochart_fonts_pinned_in_use () && _iochart_font_metrics_width (text, font_size, bold, &width))
+    return width;
+  return cairo_width (text, font_size, bold);
+}
+
 void
 iochart_font_extents (double font_size, double *ascent, double *descent)
 {
@@ -282,6 +293,8 @@ iochart_font_extents (double font_size, double *ascent, double *descent)
   cairo_t *cr;
   guint i;
 
+  if (_iochart_fonts_pinned_in_use () && _iochart_font_metrics_extents (font_size, ascent, descent))
+    return;
   g_mutex_lock (&measure_lock);
   for (i = 0; i < n_known && known[i].size != font_size; i++)
     ;
@@ -301,15 +314,19 @@ iochart_font_extents (double font_size, double *ascent, double *descent)
 static gpointer
 prepare (gpointer unused)
 {
-  iochart_text_width ("0", 10, FALSE);
+  /* cairo loaded and the faces made, for drawing when the table measures */
+  cairo_width ("0", 10, FALSE);
   return NULL;
 }
 
 void
-iochart_text_prepare (void)
+iochart_text_prepare (gboolean cairo_drawing)
 {
   static gsize once;
 
+  /* the table measures: only drawing needs cairo */
+  if (!cairo_drawing && _iochart_fonts_pinned_in_use ())
+    return;
   if (g_once_init_enter (&once))
     {
       GThread *thread = g_thread_try_new ("iochart-fonts", prepare, NULL, NULL);

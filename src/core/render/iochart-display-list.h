@@ -121,14 +121,16 @@ void                iochart_dl_item_set_meta      (IochartDlItem       *item,
 void                iochart_dl_item_text_box      (const IochartDlItem *item,
                                                    double *x, double *y, double *w, double *h);
 
-/* Headless text measurement in IOCHART_FONT_FAMILY (cairo's font API on an image surface). */
+/* Headless text measurement in IOCHART_FONT_FAMILY (cairo's font API on an image surface, or
+ * the same figures from a table of the pinned faces: iochart-font-metrics.c). */
 double              iochart_text_width            (const char          *text,
                                                    double               font_size,
                                                    gboolean             bold);
 /* Starts what the first measurement needs (loading cairo, fontconfig reading its configuration:
  * milliseconds) on a thread of its own, for a program to call before it loads a capture that it
- * will draw; the first measurement waits for it. */
-void                iochart_text_prepare          (void);
+ * will draw; the first measurement waits for it. Nothing when the pinned faces' table measures
+ * and the program draws nothing with cairo (cairo_drawing FALSE: SVG only). */
+void                iochart_text_prepare          (gboolean             cairo_drawing);
 /* Ascent and descent of the font at a size. */
 void                iochart_font_extents          (double               font_size,
                                                    double              *ascent,

@@ -1,4 +1,4 @@
-/* iochart-fonts-private.h: for tests of iochart-fonts.c */
+/* iochart-fonts-private.h: for the measuring of text and tests of iochart-fonts.c */
 #pragma once
 
 #include "iochart-fonts.h"
@@ -13,5 +13,8 @@ void     _iochart_fonts_reset        (gboolean            own,
                                       const char         *cache_folder);
 /* Whether the faces in use came from our own configuration (FALSE: the system's). */
 gboolean _iochart_fonts_own_in_use   (void);
+/* Whether text may be measured from the table of the pinned faces (iochart-font-metrics.c): our
+ * own configuration is asked for, in the usual folders, and would find the pinned files. */
+gboolean _iochart_fonts_pinned_in_use (void);
 
 G_END_DECLS

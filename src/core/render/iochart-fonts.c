@@ -14,6 +14,7 @@
 #include <cairo-ft.h>
 #include <fontconfig/fontconfig.h>
 #include "iochart-fonts-private.h"
+#include "iochart-font-metrics-private.h"
 #include "iochart-display-list.h"
 
 #ifndef IOCHART_FONTCONFIG_CACHEDIR
@@ -31,6 +32,7 @@ static char **folders;          /* NULL: usual_folders */
 static char *cache_folder;      /* with folders */
 static cairo_font_face_t *faces[2];
 static gboolean own_in_use;
+static int pinned_in_use = -1;  /* -1: not looked at yet */
 
 static FcConfig *
 own_config (void)
@@ -138,7 +140,52 @@ iochart_fonts_use_own_config (void)
 {
   g_mutex_lock (&lock);
   own_wanted = TRUE;
+  g_atomic_int_set (&pinned_in_use, -1);
   g_mutex_unlock (&lock);
+}
+
+/* an unreadable folder is one fontconfig finds nothing in either */
+static gboolean
+folder_empty (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  gboolean empty;
+
+  if (dir == NULL)
+    return TRUE;
+  empty = g_dir_read_name (dir) == NULL;
+  g_dir_close (dir);
+  return empty;
+}
+
+/* Our configuration's folders other than /usr/share/fonts (usual_folders and the xdg one) must
+ * hold no font: another DejaVu Sans there, of a later version, could be the one fontconfig picks.
+ * Under /usr/share/fonts the family is the package's. */
+static gboolean
+pinned_files_picked (void)
+{
+  g_autofree char *dot_fonts = NULL, *xdg_fonts = NULL;
+
+  if (!own_wanted || folders != NULL || !folder_empty ("/usr/local/share/fonts"))
+    return FALSE;
+  dot_fonts = g_build_filename (g_get_home_dir (), ".fonts", NULL);
+  xdg_fonts = g_build_filename (g_get_user_data_dir (), "fonts", NULL);
+  return folder_empty (dot_fonts) && folder_empty (xdg_fonts) && _iochart_font_metrics_files_match ();
+}
+
+gboolean
+_iochart_fonts_pinned_in_use (void)
+{
+  int pinned = g_atomic_int_get (&pinned_in_use);
+
+  if (pinned < 0)
+    {
+      g_mutex_lock (&lock);
+      pinned = pinned_files_picked ();
+      g_atomic_int_set (&pinned_in_use, pinned);
+      g_mutex_unlock (&lock);
+    }
+  return pinned;
 }
 
 void
@@ -152,6 +199,7 @@ _iochart_fonts_reset (gboolean own, const char * const *dirs, const char *cache_
   cache_folder = g_strdup (cache_dir);
   for (int bold = 0; bold < 2; bold++)
     g_clear_pointer (&faces[bold], cairo_font_face_destroy);
+  g_atomic_int_set (&pinned_in_use, -1);
   g_mutex_unlock (&lock);
 }
 
