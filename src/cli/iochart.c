@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "iochart-cli-private.h"
+#include "iochart-heap.h"
 #include "render/iochart-fonts.h"
 
 typedef struct {
@@ -57,6 +58,7 @@ on_core_warning (const char *domain, GLogLevelFlags level, const char *message, 
 int
 main (int argc, char **argv)
 {
+  iochart_heap_init ();
   setlocale (LC_ALL, "");
   g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, on_core_warning, NULL);
   /* files for others: fonts without the system's rules, which were a third of a small chart */

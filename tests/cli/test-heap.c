@@ -1,0 +1,106 @@
+/* Unit tests of the command line's malloc settings: after iochart_heap_init() a large buffer and a
+ * thread's allocations come from the main heap, and the heap's next memory is on huge pages; with
+ * glibc's defaults the buffer would be a mapping of its own, the thread would get an arena of its
+ * own and every 4 KiB would cost a fault. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include "iochart-heap.h"
+
+/* the brk heap's bounds now, from /proc/self/maps (it may be several mappings, all "[heap]") */
+static gboolean
+on_heap (const void *p)
+{
+  g_autofree char *maps = NULL;
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (maps, "\n", -1);
+  uintptr_t from = UINTPTR_MAX, to = 0;
+  for (char **l = lines; *l != NULL; l++)
+    {
+      unsigned long a, b;
+      if (g_str_has_suffix (*l, "[heap]") && sscanf (*l, "%lx-%lx ", &a, &b) == 2)
+        from = MIN (from, a), to = MAX (to, b);
+    }
+  return (uintptr_t) p >= from && (uintptr_t) p < to;
+}
+
+/* a counter of /proc/vmstat */
+static guint64
+vmstat (const char *name)
+{
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents ("/proc/vmstat", &text, NULL, NULL));
+  g_autofree char *key = g_strdup_printf ("\n%s ", name);
+  const char *at = strstr (text, key);
+  return at != NULL ? g_ascii_strtoull (at + strlen (key), NULL, 10) : 0;
+}
+
+static gpointer
+thread_alloc (gpointer data)
+{
+  return malloc (1000);
+}
+
+static void
+test_buffers (void)
+{
+  void *big = malloc ((size_t) 16 << 20);   /* a blktrace file's decode buffer, a PNG strip */
+  g_assert_nonnull (big);
+  g_assert_true (on_heap (big));
+  free (big);
+
+  GThread *t = g_thread_new ("alloc", thread_alloc, NULL);
+  void *small = g_thread_join (t);
+  g_assert_true (on_heap (small));
+  free (small);
+}
+
+/* The heap's memory after the set-up is on huge pages: 8 MiB written cost a fault or so per 2 MiB,
+ * not 2,048 (a page touched before the marking would keep its 2 MiB to 512 small ones). */
+static void
+test_huge_pages (void)
+{
+  g_autofree char *thp = NULL;
+  if (!g_file_get_contents ("/sys/kernel/mm/transparent_hugepage/enabled", &thp, NULL, NULL) ||
+      strstr (thp, "[never]") != NULL)
+    {
+      g_test_skip ("no transparent huge pages here");
+      return;
+    }
+  guint64 fallbacks = vmstat ("thp_fault_fallback");
+  struct rusage before, after;
+  getrusage (RUSAGE_SELF, &before);
+  char *p = malloc ((size_t) 8 << 20);
+  memset (p, 1, (size_t) 8 << 20);
+  getrusage (RUSAGE_SELF, &after);
+  free (p);
+  if (vmstat ("thp_fault_fallback") != fallbacks)
+    {
+      g_test_skip ("the kernel had no huge page to give");
+      return;
+    }
+  g_test_message ("%ld faults for 8 MiB at %p", after.ru_minflt - before.ru_minflt, (void *) p);
+  g_assert_cmpint (after.ru_minflt - before.ru_minflt, <, 32);
+}
+
+static void
+skip_sanitized (void)
+{
+  g_test_skip ("a sanitizer's malloc: nothing was changed");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!iochart_heap_init ())
+    {
+      g_test_add_func ("/heap/buffers", skip_sanitized);
+      return g_test_run ();
+    }
+  g_test_add_func ("/heap/buffers", test_buffers);
+  g_test_add_func ("/heap/huge-pages", test_huge_pages);
+  return g_test_run ();
+}
