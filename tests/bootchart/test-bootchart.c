@@ -196,6 +196,34 @@ count (GPtrArray *list)
   return n;
 }
 
+static IochartBootchartProcess *
+process_of (IochartBootchart *bc, gint32 pid)
+{
+  GPtrArray *all = iochart_bootchart_get_processes (bc);
+
+  for (guint i = 0; i < all->len; i++)
+    if (((IochartBootchartProcess *) all->pdata[i])->pid == pid)
+      return all->pdata[i];
+  g_assert_not_reached ();
+}
+
+/* every parsed process keeps a sample for each proc_ps.log line of it, in time order */
+static void
+assert_processes_whole (IochartBootchart *bc)
+{
+  GPtrArray *all = iochart_bootchart_get_processes (bc);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      IochartBootchartProcess *p = all->pdata[i];
+
+      g_assert_cmpuint (p->samples->len, ==, p->n_seen);
+      for (guint k = 1; k < p->samples->len; k++)
+        g_assert_cmpint (g_array_index (p->samples, IochartBootchartProcSample, k - 1).time_ns, <,
+                         g_array_index (p->samples, IochartBootchartProcSample, k).time_ns);
+    }
+}
+
 static void
 test_tree_flags (void)
 {
@@ -229,14 +257,29 @@ test_tree_flags (void)
   g_assert_cmpuint (w->n_merged, ==, 3);
   g_assert_cmpuint (w->samples->len, ==, 24);
 
+  /* a node nothing was folded into shares its process's samples, not a copy of them */
+  assert_processes_whole (bc);
+  g_assert_true (rc->samples == process_of (bc, 40)->samples);
+  g_assert_true (w->samples != process_of (bc, w->pid)->samples);
+
   iochart_bootchart_set_tree_flags (bc, IOCHART_BOOTCHART_TREE_AS_PARSED);
   g_assert_cmpuint (count (iochart_bootchart_get_tree (bc)), ==, 7);
   iochart_bootchart_set_tree_flags (bc, IOCHART_BOOTCHART_TREE_MERGE_SIBLINGS);
   g_assert_cmpuint (count (iochart_bootchart_get_tree (bc)), ==, 4);
   iochart_bootchart_set_tree_flags (bc, IOCHART_BOOTCHART_TREE_PRUNE_SHORT);
   g_assert_cmpuint (count (iochart_bootchart_get_tree (bc)), ==, 6);
-  /* the parsed processes are untouched by the tree */
+  /* the parsed processes are untouched by the tree, their samples too: the trees built again */
   g_assert_cmpuint (iochart_bootchart_get_processes (bc)->len, ==, 7);
+  assert_processes_whole (bc);
+  iochart_bootchart_set_tree_flags (bc, IOCHART_BOOTCHART_TREE_DEFAULT);
+  w = ((IochartBootchartProcess *) ((IochartBootchartProcess *) iochart_bootchart_get_tree (bc)->pdata[0])
+       ->children->pdata[0])->children->pdata[0];
+  g_assert_cmpuint (w->n_merged, ==, 3);
+  g_assert_cmpuint (w->samples->len, ==, 24);
+  for (guint i = 1; i < w->samples->len; i++)
+    g_assert_cmpint (g_array_index (w->samples, IochartBootchartProcSample, i - 1).time_ns, <=,
+                     g_array_index (w->samples, IochartBootchartProcSample, i).time_ns);
+  assert_processes_whole (bc);
 
   test_remove_dir (dir);
 }

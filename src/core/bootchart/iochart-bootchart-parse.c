@@ -528,12 +528,14 @@ typedef struct {
   gint64 utime, stime;
   gint64 last_seen_ns;
   guint  active_samples;
+  guint  n_lines;       /* the samples it will have */
 } PsTrack;
 
 static IochartBootchartProcess *
-add_process (IochartBootchart *self, gint32 pid, gint32 ppid, const char *comm, gsize comm_len)
+add_process (IochartBootchart *self, gint32 pid, gint32 ppid, const char *comm, gsize comm_len,
+             guint n_samples)
 {
-  IochartBootchartProcess *proc = _iochart_bootchart_process_new (pid);
+  IochartBootchartProcess *proc = _iochart_bootchart_process_new (pid, n_samples);
   GPtrArray *same;
 
   proc->ppid = ppid;
@@ -576,6 +578,7 @@ typedef struct {
   gint32      pid;
   char        state;
   gint64      ppid, utime, stime, starttime;
+  PsTrack    *track;      /* the process it is a sample of */
 } PsLine;
 
 /* The lines of blocks b0..b1 - 1, read: a part of the log, on a thread of its own when it is
@@ -594,7 +597,17 @@ ps_read_part (gpointer data)
   const char *name = "proc_ps.log";
   PsPart *part = data;
 
-  part->lines = g_array_new (FALSE, FALSE, sizeof (PsLine));
+  /* sized once from the part's bytes: a /proc/PID/stat line is longer than 128 bytes, and
+   * realloc steps were a tenth of reading the log */
+  if (part->b1 > part->b0)
+    {
+      const TimedBlock *first = &g_array_index (part->blocks, TimedBlock, part->b0);
+      const TimedBlock *last = &g_array_index (part->blocks, TimedBlock, part->b1 - 1);
+
+      part->lines = g_array_sized_new (FALSE, FALSE, sizeof (PsLine), (last->end - first->line) / 128 + 16);
+    }
+  else
+    part->lines = g_array_new (FALSE, FALSE, sizeof (PsLine));
   for (guint i = part->b0; i < part->b1; i++)
     {
       TimedBlock *b = &g_array_index (part->blocks, TimedBlock, i);
@@ -630,7 +643,7 @@ ps_read_part (gpointer data)
           if (k <= 22)
             return fail (&part->error, name, l.line_no, "too few fields in a /proc/PID/stat line",
                          line, n), NULL;
-          PsLine r = { open + 1, close - open - 1, i, pid, state, f[4], f[14], f[15], f[22] };
+          PsLine r = { open + 1, close - open - 1, i, pid, state, f[4], f[14], f[15], f[22], NULL };
           g_array_append_val (part->lines, r);
         }
     }
@@ -650,7 +663,8 @@ _iochart_bootchart_parse_proc_ps (IochartBootchart *self, const char *data, gsiz
 {
   const char *name = "proc_ps.log";
   g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (TimedBlock));
-  g_autoptr(GHashTable) tracks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) tracks = g_ptr_array_new_with_free_func (g_free);
   PsPart parts[2] = { { 0 }, { 0 } };
   GThread *thread = NULL;
   guint mid;
@@ -684,6 +698,28 @@ _iochart_bootchart_parse_proc_ps (IochartBootchart *self, const char *data, gsiz
         return FALSE;
       }
 
+  /* which process each line is a sample of, and how many samples each process has, so that
+   * its samples are allocated once */
+  for (int i = 0; i < 2; i++)
+    for (guint j = 0; j < parts[i].lines->len; j++)
+      {
+        PsLine *r = &g_array_index (parts[i].lines, PsLine, j);
+        gint64 starttime_ns = r->starttime >= 0 && r->starttime < G_MAXINT64 / NS_PER_TICK
+                              ? r->starttime * NS_PER_TICK : 0;
+        PsTrack *t = g_hash_table_lookup (by_pid, GINT_TO_POINTER (r->pid));
+
+        /* a pid seen with another start time was reused by a new process */
+        if (t == NULL || t->starttime_ns != starttime_ns)
+          {
+            t = g_new0 (PsTrack, 1);
+            t->starttime_ns = starttime_ns;
+            g_ptr_array_add (tracks, t);
+            g_hash_table_insert (by_pid, GINT_TO_POINTER (r->pid), t);
+          }
+        t->n_lines++;
+        r->track = t;
+      }
+
   for (int i = 0; i < 2; i++)
     for (guint j = 0; j < parts[i].lines->len; j++)
       {
@@ -693,25 +729,14 @@ _iochart_bootchart_parse_proc_ps (IochartBootchart *self, const char *data, gsiz
         gint64 last_time = r->block > 0 ? g_array_index (blocks, TimedBlock, r->block - 1).time_ns : -1;
         double interval = last_time >= 0 && b->time_ns > last_time
                           ? (double) (b->time_ns - last_time) / NS_PER_TICK : 0;
-        gint64 starttime_ns = r->starttime >= 0 && r->starttime < G_MAXINT64 / NS_PER_TICK
-                              ? r->starttime * NS_PER_TICK : 0;
-        PsTrack *t = g_hash_table_lookup (tracks, GINT_TO_POINTER (r->pid));
+        PsTrack *t = r->track;
+        gboolean fresh = (t->proc == NULL);
 
-        if (t != NULL && t->starttime_ns != starttime_ns)
-          {
-            /* the pid was reused by a new process */
-            ps_track_finish (t);
-            g_hash_table_remove (tracks, GINT_TO_POINTER (r->pid));
-            t = NULL;
-          }
-        gboolean fresh = (t == NULL);
         if (fresh)
           {
-            t = g_new0 (PsTrack, 1);
-            t->proc = add_process (self, r->pid, CLAMP (r->ppid, -1, G_MAXINT32), r->comm, r->comm_len);
-            t->starttime_ns = starttime_ns;
-            t->proc->start_ns = MIN (starttime_ns, b->time_ns);
-            g_hash_table_insert (tracks, GINT_TO_POINTER (r->pid), t);
+            t->proc = add_process (self, r->pid, CLAMP (r->ppid, -1, G_MAXINT32), r->comm, r->comm_len,
+                                   t->n_lines);
+            t->proc->start_ns = MIN (t->starttime_ns, b->time_ns);
           }
         else
           set_cmd (t->proc, r->comm, r->comm_len);
@@ -736,11 +761,8 @@ _iochart_bootchart_parse_proc_ps (IochartBootchart *self, const char *data, gsiz
   g_array_unref (parts[0].lines);
   g_array_unref (parts[1].lines);
 
-  GHashTableIter it;
-  gpointer value;
-  g_hash_table_iter_init (&it, tracks);
-  while (g_hash_table_iter_next (&it, NULL, &value))
-    ps_track_finish (value);
+  for (guint i = 0; i < tracks->len; i++)
+    ps_track_finish (g_ptr_array_index (tracks, i));
 
   if (blocks->len > 0)
     {
@@ -834,7 +856,7 @@ _iochart_bootchart_parse_taskstats (IochartBootchart *self, const char *data, gs
             {
               t = g_new0 (TsTrack, 1);
               t->proc = add_process (self, pid, CLAMP (ppid, -1, G_MAXINT32), comm,
-                                     MAX (comm_end - comm, 0));
+                                     MAX (comm_end - comm, 0), 0);
               t->proc->start_ns = b->time_ns;
               g_hash_table_insert (tracks, GINT_TO_POINTER ((gint32) pid), t);
             }

@@ -73,7 +73,8 @@ gboolean _iochart_bootchart_parse_dmesg       (IochartBootchart *self, const cha
 /* Builds self->tree from self->processes with self->tree_flags. */
 void     _iochart_bootchart_build_tree (IochartBootchart *self);
 
-IochartBootchartProcess *_iochart_bootchart_process_new  (gint32 pid);
+/* n_samples: room for that many samples (0: unknown) */
+IochartBootchartProcess *_iochart_bootchart_process_new  (gint32 pid, guint n_samples);
 void                     _iochart_bootchart_process_free (IochartBootchartProcess *process);
 
 void     _iochart_bootchart_warn (IochartBootchart *self, const char *format, ...) G_GNUC_PRINTF (2, 3);

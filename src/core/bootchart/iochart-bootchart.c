@@ -96,7 +96,7 @@ iochart_bootchart_init (IochartBootchart *self)
 }
 
 IochartBootchartProcess *
-_iochart_bootchart_process_new (gint32 pid)
+_iochart_bootchart_process_new (gint32 pid, guint n_samples)
 {
   IochartBootchartProcess *p = g_new0 (IochartBootchartProcess, 1);
   p->pid = pid;
@@ -104,7 +104,7 @@ _iochart_bootchart_process_new (gint32 pid)
   p->cpu_ns = -1;
   p->blkio_delay_ns = -1;
   p->children = g_ptr_array_new ();
-  p->samples = g_array_new (FALSE, FALSE, sizeof (IochartBootchartProcSample));
+  p->samples = g_array_sized_new (FALSE, FALSE, sizeof (IochartBootchartProcSample), n_samples);
   return p;
 }
 

@@ -107,8 +107,9 @@ IochartDlItem *
 iochart_blocks_area (IochartBlocks *b, const double *lo, const double *hi, double base_y, double scale,
                      guint32 fill, const char *tooltip)
 {
-  g_autoptr(GArray) top = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) bottom = g_array_new (FALSE, FALSE, sizeof (double));
+  /* sized once: the top line's points and then the bottom's, a column each */
+  g_autoptr(GArray) top = g_array_sized_new (FALSE, FALSE, sizeof (double), 4 * b->n);
+  g_autoptr(GArray) bottom = g_array_sized_new (FALSE, FALSE, sizeof (double), 2 * b->n);
   gboolean any = FALSE;
   IochartDlItem *item;
   guint np;
@@ -142,7 +143,7 @@ IochartDlItem *
 iochart_blocks_polyline (IochartBlocks *b, const double *v, double base_y, double scale, guint32 stroke,
                          double line_width, const char *tooltip)
 {
-  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) pts = g_array_sized_new (FALSE, FALSE, sizeof (double), 2 * b->n);
   IochartDlItem *item;
   guint np;
 
