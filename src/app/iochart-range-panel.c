@@ -120,7 +120,15 @@ latency_line (GtkGrid *grid, int r, int width, const char *q2c, const char *d2c)
 static void
 steal_text (IochartRangePanel *self, IochartSteal *steal, const IochartStealDevice *d, gboolean filtered)
 {
-  if (d && d->foreground_active_ns > 0)
+  if (iochart_steal_device_is_unknown (d))
+    {
+      /* as the chart's header and `info` say it: 0 s would be a figure nobody measured */
+      g_autofree char *n = iochart_format_count (d->unknown_requests);
+      g_autofree char *text = g_strdup_printf (_("Idle steal: unknown, %s requests have no class"), n);
+
+      gtk_label_set_text (self->steal_label, text);
+    }
+  else if (d && d->foreground_active_ns > 0)
     {
       g_autofree char *s = iochart_format_duration (d->stolen_ns);
       g_autofree char *a = iochart_format_duration (d->foreground_active_ns);
@@ -148,9 +156,10 @@ lane_rows (IochartRangePanel *self, const IochartSummary *summary, const Iochart
 {
   const char *head[] = { _("Lane"), _("Requests"), _("Bytes"), _("Stolen") };
   g_autofree gint64 *stolen = d ? iochart_steal_device_per_lane (d, summary->lanes) : NULL;
+  guint width = d ? 4 : 3;   /* a boot chart's panel has no steal figures */
   int r = 1;
 
-  row (self->process_grid, 0, head, 4, TRUE);
+  row (self->process_grid, 0, head, width, TRUE);
   for (guint i = 0; i < summary->lane_rows->len && i < 12; i++)
     {
       const IochartSummaryLane *sl = &g_array_index (summary->lane_rows, IochartSummaryLane, i);
@@ -160,14 +169,14 @@ lane_rows (IochartRangePanel *self, const IochartSummary *summary, const Iochart
       g_autofree char *q = fmt_latency (&sl->latency.kind[IOCHART_LATENCY_Q2C]);
       g_autofree char *dc = fmt_latency (&sl->latency.kind[IOCHART_LATENCY_D2C]);
 
-      row (self->process_grid, r++, (const char *[]) { sl->l->label, n, b, st }, 4, FALSE);
+      row (self->process_grid, r++, (const char *[]) { sl->l->label, n, b, st }, width, FALSE);
       gtk_widget_set_tooltip_text (gtk_grid_get_child_at (self->process_grid, 0, r - 1), sl->l->label);
-      latency_line (self->process_grid, r++, 4, q, dc);
+      latency_line (self->process_grid, r++, width, q, dc);
     }
   if (summary->lane_rows->len > 12)
     {
       g_autofree char *more = g_strdup_printf (_("and %u more lanes"), summary->lane_rows->len - 12);
-      gtk_grid_attach (self->process_grid, cell (more, FALSE, FALSE), 0, r, 4, 1);
+      gtk_grid_attach (self->process_grid, cell (more, FALSE, FALSE), 0, r, width, 1);
     }
 }
 

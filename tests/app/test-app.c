@@ -293,6 +293,94 @@ test_filtered_figures (void)
   g_assert_null (iochart_range_panel_get_summary (iochart_capture_page_get_panel (page))->requests);
 }
 
+/* The Open dialog's filters take every sample kind ("All captures") and each alone; the Open
+ * Folder dialog's choice of a blktrace folder and of an unpacked bootchart opens each in a tab. */
+static void
+test_open_dialog (void)
+{
+  const char *samples[] = { "ionice-bfq.dat", "blk-ionice-loop.txt", "ftrace-ionice-loop.trace",
+                            "hdd-bfq-idle-vs-normal-5s.report.txt.xz", "hdd-blktrace-5s.blkparse.txt",
+                            "blktrace/bfq-idle-vs-be-dd/loop2.blktrace.0", "bootchart-ionice.tgz" };
+  g_autofree char *blk = g_build_filename (source_root, "samples", "blktrace", "bfq-idle-vs-be-dd", NULL);
+  g_autofree char *tgz = g_build_filename (source_root, "samples", "bootchart-ionice.tgz", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("iochart-open-XXXXXX", NULL);
+  const char *folders[] = { blk, tmp };
+  GtkFileChooserNative *chooser;
+  g_autoptr(GListModel) filters = NULL;
+  GtkFilter *all, *dat;
+  AdwTabView *tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (iochart_window_get_current_page (window)),
+                                                             ADW_TYPE_TAB_VIEW));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open", NULL);
+  chooser = iochart_window_get_chooser (window);
+  g_assert_nonnull (chooser);
+  filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (chooser));
+  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 6);
+  all = g_list_model_get_item (filters, 0);
+  dat = g_list_model_get_item (filters, 1);
+  g_assert_cmpstr (gtk_file_filter_get_name (GTK_FILE_FILTER (all)), ==, "All captures");
+  g_assert_true (gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser)) == GTK_FILE_FILTER (all));
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_autofree char *path = g_build_filename (source_root, "samples", samples[i], NULL);
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *type = g_content_type_guess (path, NULL, 0, NULL);
+      g_autoptr(GFileInfo) info = g_file_info_new ();
+
+      g_file_info_set_display_name (info, base);
+      g_file_info_set_content_type (info, type);
+      g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+      g_test_message ("%s: %s", base, type);
+      g_assert_true (gtk_filter_match (all, info));
+      g_assert_true (gtk_filter_match (dat, info) == (i == 0));
+    }
+  g_object_unref (all);
+  g_object_unref (dat);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (chooser));
+  g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_CANCEL);
+  g_assert_null (iochart_window_get_chooser (window));
+
+  /* an unpacked bootchart: a folder of /proc samples */
+  {
+    const char *argv[] = { "tar", "-xzf", tgz, "-C", tmp, NULL };
+    int status;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL));
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autoptr(GFile) folder = g_file_new_for_path (folders[i]);
+      guint n_pages = adw_tab_view_get_n_pages (tabs);
+      IochartCapturePage *page;
+      gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+      g_action_group_activate_action (G_ACTION_GROUP (window), "open-folder", NULL);
+      chooser = iochart_window_get_chooser (window);
+      g_assert_nonnull (chooser);
+      g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+      g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), folder, NULL));
+      app_test_run_for (300000);
+      gtk_native_dialog_hide (GTK_NATIVE_DIALOG (chooser));
+      g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
+      g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, n_pages + 1);
+      page = iochart_window_get_current_page (window);
+      while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_no_error ((GError *) iochart_capture_page_get_error (page));
+      g_assert_true (iochart_capture_page_is_ready (page));
+      screenshot (i == 0 ? "app-open-folder-blktrace.png" : "app-open-folder-bootchart.png");
+      /* blktrace alone has no classes: the panel says unknown, as the chart's header does */
+      if (i == 0)
+        g_assert_nonnull (strstr (iochart_range_panel_get_steal_text (iochart_capture_page_get_panel (page)),
+                                  "unknown"));
+    }
+  {
+    const char *argv[] = { "rm", "-rf", tmp, NULL };
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  }
+}
+
 /* How many text items of dl read text. */
 static guint
 count_text (IochartDisplayList *dl, const char *text)
@@ -1589,5 +1677,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/cancel-and-drop", test_cancel_and_drop);
   g_test_add_func ("/app/gallery", test_gallery);
   g_test_add_func ("/app/filtered-figures", test_filtered_figures);
+  g_test_add_func ("/app/open-dialog", test_open_dialog);
   return g_test_run ();
 }
