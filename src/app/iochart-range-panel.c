@@ -159,6 +159,8 @@ lane_rows (IochartRangePanel *self, const IochartSummary *summary, const Iochart
   guint width = d ? 4 : 3;   /* a boot chart's panel has no steal figures */
   int r = 1;
 
+  if (summary->lane_rows->len == 0)
+    return;
   row (self->process_grid, 0, head, width, TRUE);
   for (guint i = 0; i < summary->lane_rows->len && i < 12; i++)
     {

@@ -124,6 +124,9 @@ check "ionice-bfq.dat --comm find: the three find lanes" "
 assert sorted(l['label'].split('[')[0] for l in j['lanes']) == ['find', 'find', 'find']
 assert j['counts']['requests'] == 72
 assert j['idle_steal']['stolen_ns'] == 290 * 1000 or abs(j['idle_steal']['stolen_ns'] - 290000) < 500"
+"$IOCHART" info --json --pid 15304 --from 299451us --to 300020us "$S/ionice-bfq.dat" >"$tmp/out.json"
+check "ionice-bfq.dat --pid 15304 over a range where its lane has no request: no steal either (not the device's)" "
+assert j['counts']['requests'] == 0 and j['idle_steal']['stolen_ns'] == 0 and j['idle_steal']['foreground_active_ns'] == 0"
 "$IOCHART" info --json --pid 1 "$S/ionice-bfq.dat" >"$tmp/out.json"
 check "ionice-bfq.dat --pid 1 (no I/O): nothing counts" "assert j['counts']['requests'] == 0 and j['lanes'] == []"
 

@@ -283,7 +283,8 @@ iochart_summary_new_full (IochartCapture *capture, const IochartSummaryOptions *
   lo.n_pids = options->n_pids;
   lo.comms = options->comms;
   if (iochart_summary_options_filter (options))
-    s->requests = g_array_new (FALSE, FALSE, sizeof (guint32));
+    s->requests = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 64);   /* data never NULL: steal
+                                                                             * options read NULL as all */
   s->lanes = iochart_lanes_new (capture, &lo);
   s->group_by = iochart_lanes_get_group_by (s->lanes);
   compute_latency (s, capture, procs);

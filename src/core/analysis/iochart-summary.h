@@ -130,7 +130,8 @@ typedef struct {
   gsize                  model_bytes;
   guint                  n_requests;  /* records stored, issued or not */
   GArray                *requests;    /* with pids or comms: the kept lanes' capture requests
-                                       * (guint32, ascending, any time) for the steal figures; else NULL */
+                                       * (guint32, ascending, any time) for the steal figures, its data
+                                       * never NULL even when empty; else NULL */
 } IochartSummary;
 
 IochartSummary *iochart_summary_new_full (IochartCapture              *capture,
