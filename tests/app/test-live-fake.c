@@ -320,6 +320,7 @@ status_line_at (int w, gboolean dark, const char *shot)
   const char *text;
   guint fed = 0;
   gint64 start_us, end_ns = 4000 * MS;
+  double events_per_s = 0;
   PangoLayout *layout;
 
   for (guint r = 0; r < G_N_ELEMENTS (readers); r++)
@@ -351,7 +352,11 @@ status_line_at (int w, gboolean dark, const char *shot)
 
       g_assert_cmpfloat (fabs (st->requests_per_s[readers[r].klass] - want), <=, 1);
       g_assert_cmpfloat (fabs (st->bytes_per_s[readers[r].klass] - want * 4096), <=, 4096);
+      events_per_s += 4 * want;   /* queue, insert, issue, complete */
     }
+  /* so are the events a second, after the stop too (it said "0 events/s": no events since the
+   * status before) */
+  g_assert_cmpfloat (fabs (st->events_per_s - events_per_s), <=, events_per_s * 0.02);
   /* the status label: the one wrapped to two lines at most */
   for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (page)); c && !label;)
     {

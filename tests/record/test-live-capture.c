@@ -491,6 +491,43 @@ test_status_rates (void)
   g_assert_null (strstr (line, "unknown"));
 }
 
+/* The status's events a second, a status a second of trace time as the CLI and the app take
+ * them: a reader's three events a request every 2 ms in the second second (1,500 events/s), every
+ * 1 ms in the third and fourth (3,000/s), then nothing: the statuses after the source went quiet
+ * (the recording stopped) keep the last second's rate, as the class rates do, where the app's
+ * last status said "0 events/s"; the first status, with nothing before it, has none. */
+static void
+test_status_events_rate (void)
+{
+  static const double want[] = { 0, 0, 1500, 3000, 3000, 3000, 3000 };
+  g_autoptr(GArray) evs = g_array_new (FALSE, FALSE, sizeof (Ev));
+  g_autoptr(IochartLiveCapture) live = iochart_live_capture_new ("fake", 0);
+  IochartLiveStatus st = { 0 }, prev = { 0 };
+  guint fed = 0;
+  guint64 sector = 1 << 20;
+
+  for (gint64 t = 1000, step = 2 * MS; t < 4000 * MS; t += step, sector += 8)
+    {
+      step = t < 2000 * MS ? 2 * MS : 1 * MS;
+      add (evs, blk (t, IOCHART_BLOCK_QUEUE, sector, 8, IOCHART_OP_READ, 100, "reader", 0));
+      add (evs, blk (t + 10, IOCHART_BLOCK_ISSUE, sector, 8, IOCHART_OP_READ, 100, "reader", 0));
+      add (evs, blk (t + 200, IOCHART_BLOCK_COMPLETE, sector, 8, IOCHART_OP_READ, 0, NULL, 0));
+    }
+  g_array_sort (evs, ev_cmp);
+  for (guint second = 1; second <= 6; second++)
+    {
+      guint from = fed;
+
+      while (fed < evs->len && g_array_index (evs, Ev, fed).ts <= (gint64) second * 1000 * MS)
+        fed++;
+      feed (live, evs, from, fed - from);
+      iochart_live_status_compute (iochart_live_capture_update (live), &prev, &st);
+      g_test_message ("status %u: %.0f events/s", second, st.events_per_s);
+      g_assert_cmpfloat (fabs (st.events_per_s - want[second]), <=, want[second] * 0.01);
+      prev = st;
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -502,5 +539,6 @@ main (int argc, char **argv)
   g_test_add_func ("/live-capture/rules", test_rules);
   g_test_add_func ("/live-capture/window-drops-processes", test_window_drops_processes);
   g_test_add_func ("/live-capture/status-rates", test_status_rates);
+  g_test_add_func ("/live-capture/status-events-rate", test_status_events_rate);
   return g_test_run ();
 }

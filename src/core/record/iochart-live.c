@@ -23,6 +23,31 @@ rates (IochartCapture *capture, IochartLiveStatus *st)
     }
 }
 
+/* Events a second over the last second of trace time, as the class rates are: from the newest
+ * earlier status a second or more back (else the oldest), not the previous one alone, which
+ * after a quiet second (the recording stopped, a pause in the source) saw no new events. */
+static void
+events_rate (const IochartLiveStatus *prev, IochartLiveStatus *st)
+{
+  guint n = prev != NULL ? prev->n_seen : 0, skip = n == IOCHART_LIVE_N_SEEN ? 1 : 0;
+  int base = -1;
+
+  for (guint i = 0; i < n; i++)
+    if (prev->seen_end_ns[i] < st->end_ns && prev->seen_events[i] <= st->events
+        && (base < 0 || prev->seen_end_ns[i] <= st->end_ns - NS_PER_S))
+      base = i;
+  if (base >= 0)
+    st->events_per_s = (double) (st->events - prev->seen_events[base]) * NS_PER_S
+                       / (st->end_ns - prev->seen_end_ns[base]);
+  for (guint i = skip; i < n; i++)
+    {
+      st->seen_end_ns[st->n_seen] = prev->seen_end_ns[i];
+      st->seen_events[st->n_seen++] = prev->seen_events[i];
+    }
+  st->seen_end_ns[st->n_seen] = st->end_ns;
+  st->seen_events[st->n_seen++] = st->events;
+}
+
 /* The idle lane whose processes stole the most on the primary device. */
 static void
 top_idle (IochartCapture *capture, const IochartStealDevice *dev, IochartLiveStatus *st)
@@ -65,8 +90,7 @@ iochart_live_status_compute (IochartCapture *capture, const IochartLiveStatus *p
   if (start == IOCHART_TIME_UNKNOWN)
     return;
   st->end_ns = iochart_capture_get_end_ns (capture);
-  if (prev != NULL && prev->end_ns > 0 && st->end_ns > prev->end_ns && st->events >= prev->events)
-    st->events_per_s = (double) (st->events - prev->events) * NS_PER_S / (st->end_ns - prev->end_ns);
+  events_rate (prev, st);
   rates (capture, st);
   steal = iochart_steal_new (capture, NULL);
   dev = iochart_steal_get_primary (steal);

@@ -11,10 +11,13 @@
 
 G_BEGIN_DECLS
 
+#define IOCHART_LIVE_N_SEEN 8
+
 typedef struct {
   gint64  end_ns;                              /* the newest event's time */
   guint64 events;                              /* decoded so far */
-  double  events_per_s;                        /* since the previous status */
+  double  events_per_s;                        /* over the last second of trace time (or the
+                                                * statuses before, the last one a second back) */
   double  bytes_per_s[IOCHART_N_CLASSES];      /* issued in the last second of trace time */
   double  requests_per_s[IOCHART_N_CLASSES];
   gboolean stolen_known;                       /* FALSE: no figure (no class known, or no I/O) */
@@ -23,6 +26,10 @@ typedef struct {
   gint64  top_idle_stolen_ns;
   guint64 top_idle_bytes;
   guint64 lost;                                /* events the kernel dropped */
+  /* this status's and the ones before's (end_ns, events), newest last: events_per_s's base */
+  gint64  seen_end_ns[IOCHART_LIVE_N_SEEN];
+  guint64 seen_events[IOCHART_LIVE_N_SEEN];
+  guint   n_seen;
 } IochartLiveStatus;
 
 /* prev: the status before (for events_per_s), or NULL. */
