@@ -384,6 +384,19 @@ find_text (IochartDisplayList *dl, const char *needle)
   return NULL;
 }
 
+/* A text item holding needle, or a line of a wrapped text whose tooltip (the whole) holds it. */
+static const IochartDlItem *
+find_text_or_whole (IochartDisplayList *dl, const char *needle)
+{
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && (strstr (item->text, needle) || (item->tooltip && strstr (item->tooltip, needle))))
+        return item;
+    }
+  return NULL;
+}
+
 /* 1,500 processes, one request each: more lanes than one image can hold. */
 static IochartCapture *
 many_processes (guint n)
@@ -463,6 +476,60 @@ test_narrow_labels_inside (void)
   g_assert_nonnull (find_text (dl, "Processes"));
 }
 
+/* A 700 px chart (the app in a narrow window) gives the plot most of its width: a label column
+ * of 170 px, not the 250 of a wide chart (which left the plot 426 px); every label of the column
+ * ends before the plot, and the strips' subtitles wrap rather than lose their ends. */
+static void
+test_narrow_label_column (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  const guint widths[] = { IOCHART_VIEW_MIN_WIDTH, 700, 900, 1100, 1600, 4000 };
+  const guint want[] = { 170, 170, 210, 250, 250, 250 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
+    {
+      g_autoptr(IochartDisplayList) dl = draw (c, widths[k], IOCHART_THEME_LIGHT);
+      double x0, w;
+      gint64 from, to;
+      guint cut = 0;
+
+      g_assert_true (iochart_display_list_get_time_axis (dl, &x0, &w, &from, &to));
+      g_assert_cmpfloat (x0, ==, want[k]);
+      g_assert_cmpfloat (w, ==, widths[k] - want[k] - IOCHART_VIEW_RIGHT_MARGIN);
+      for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+        {
+          const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+          double x, y, tw, th;
+
+          if (item->kind != IOCHART_DL_TEXT || item->x >= x0)
+            continue;
+          iochart_dl_item_text_box (item, &x, &y, &tw, &th);
+          /* the header's and the sections' lines run across the chart, beside no plot */
+          for (guint j = 0; x + tw > x0 && j < iochart_display_list_get_n_items (dl); j++)
+            {
+              const IochartDlItem *r = iochart_display_list_get_item (dl, j);
+
+              /* the steal shading (faint) runs down the whole chart */
+              if (r->kind == IOCHART_DL_RECT && (r->stroke != 0 || (r->fill & 0xff) == 0xff) && r->x >= x0 &&
+                  r->x < x + tw && r->y < y + th && r->y + r->h > y)
+                g_error ("%u px: '%s' runs into the plot: %.1f to %.1f, the plot at %.0f", widths[k], item->text,
+                         x, x + tw, x0);
+            }
+          cut += item->anchor == IOCHART_ANCHOR_START && item->font_size == IOCHART_BLOCKS_FONT_SMALL &&
+                 item->tooltip && strstr (item->text, "…") && !strchr (item->tooltip, '\n') &&
+                 strstr (item->tooltip, "per second");
+        }
+      /* "completions per second" wraps onto two lines at 700, its arrows stay with their words */
+      g_assert_cmpuint (cut, ==, 0);
+      if (widths[k] == 700)
+        {
+          g_assert_nonnull (find_text (dl, "completions"));
+          g_assert_nonnull (find_text (dl, "per second"));
+          g_assert_nonnull (find_text (dl, "read\u00a0↑"));
+        }
+    }
+}
+
 static void
 test_lifeline_explained (void)
 {
@@ -525,7 +592,7 @@ test_sector_map_zoom (void)
   const IochartDlItem *title = find_text (dl, "Sector map"), *bottom = NULL;
 
   g_assert_nonnull (title);
-  g_assert_nonnull (find_text (dl, "zoomed to the offsets used"));
+  g_assert_nonnull (find_text_or_whole (dl, "zoomed to the offsets used"));
   /* the bottom tick of the map: right-aligned at the plot's left, the lowest in the strip */
   for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
     {
@@ -556,7 +623,7 @@ test_sector_map_outlier (void)
   dl = draw (c, 900, IOCHART_THEME_LIGHT);
   title = find_text (dl, "Sector map");
   g_assert_nonnull (title);
-  g_assert_nonnull (find_text (dl, "zoomed to 98% of requests,"));
+  g_assert_nonnull (find_text_or_whole (dl, "zoomed to 98% of requests,"));
   /* the top tick reads the band's top (about 537 MiB), not the stray request's 3.7 TiB */
   g_assert_null (find_text (dl, "TiB"));
 }
@@ -774,6 +841,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/story", test_chart_story);
   g_test_add_func ("/chart/no-overlap", test_no_overlap);
   g_test_add_func ("/chart/golden", test_golden);
+  g_test_add_func ("/chart/narrow-label-column", test_narrow_label_column);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);
   g_test_add_func ("/render/text-measure", test_text_measure);
   g_test_add_func ("/render/svg", test_svg);

@@ -161,6 +161,38 @@ iochart_blocks_polyline (IochartBlocks *b, const double *v, double base_y, doubl
   return item;
 }
 
+/* Subtitles between the top and bottom ticks, each wrapped to room (a narrow chart's label
+ * column); the last row that fits takes what does not, cut, with the whole as its tooltip. */
+static void
+strip_subtitles (IochartBlocks *b, double top, double h, double room, const char *const *subtitles)
+{
+  guint rows = h >= 37 ? (guint) ((h - 37) / 13) + 1 : 0, row = 0;
+
+  for (guint i = 0; subtitles && subtitles[i] && row < rows; i++)
+    {
+      g_autoptr(GPtrArray) lines = iochart_text_wrap (subtitles[i], FONT_SMALL, FALSE, room);
+      guint n = lines->len;
+
+      g_ptr_array_add (lines, NULL);   /* for g_strjoinv */
+      for (guint j = 0; j < n && row < rows; j++, row++)
+        {
+          const char *line = lines->pdata[j];
+          g_autofree char *rest = NULL;
+
+          if (row + 1 == rows && (j + 1 < n || subtitles[i + 1]))
+            {
+              /* the rest of this subtitle (or the next one's start) shows that there is more */
+              g_autofree char *more = j + 1 < n ? g_strjoinv (" ", (char **) lines->pdata + j)
+                                                         : g_strdup_printf ("%s %s", line, subtitles[i + 1]);
+              rest = iochart_text_ellipsize (more, FONT_SMALL, FALSE, room);
+              line = rest;
+            }
+          iochart_blocks_label (b, MARGIN, top + 25 + 13 * row, line, FONT_SMALL, FALSE, IOCHART_ANCHOR_START,
+                                b->colors->dim, 1, strcmp (line, subtitles[i]) != 0 ? subtitles[i] : NULL);
+        }
+    }
+}
+
 void
 iochart_blocks_strip_frame (IochartBlocks *b, double top, double h, double room, const char *title,
                             const char *const *subtitles, const char *top_tick, const char *mid_tick,
@@ -171,13 +203,7 @@ iochart_blocks_strip_frame (IochartBlocks *b, double top, double h, double room,
   iochart_display_list_rect (b->dl, b->x0, top, b->n, h, 0, b->colors->frame);
   iochart_blocks_label (b, MARGIN, top + 11, t, FONT, TRUE, IOCHART_ANCHOR_START, b->colors->fg, 1,
                         strcmp (t, title) != 0 ? title : NULL);
-  /* subtitles sit between the top and bottom ticks */
-  for (guint i = 0; subtitles && subtitles[i] && top + 25 + 13 * i <= top + h - 12; i++)
-    {
-      g_autofree char *st = iochart_text_ellipsize (subtitles[i], FONT_SMALL, FALSE, room);
-      iochart_blocks_label (b, MARGIN, top + 25 + 13 * i, st, FONT_SMALL, FALSE, IOCHART_ANCHOR_START,
-                            b->colors->dim, 1, strcmp (st, subtitles[i]) != 0 ? subtitles[i] : NULL);
-    }
+  strip_subtitles (b, top, h, room, subtitles);
   if (top_tick)
     iochart_blocks_label (b, b->x0 - 5, top + 9, top_tick, FONT_SMALL, FALSE, IOCHART_ANCHOR_END,
                           b->colors->dim, 4, NULL);

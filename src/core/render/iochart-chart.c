@@ -48,7 +48,7 @@ static const Palette dark = {
 #define LINE          16.0
 #define LANE_HEIGHT   30.0
 /* strip titles and subtitles end before the ticks */
-#define STRIP_ROOM    (IOCHART_VIEW_LABEL_WIDTH - 2 * MARGIN - 70)
+#define STRIP_ROOM    (c->b.x0 - 2 * MARGIN - 70)
 
 #define stack_order   iochart_blocks_stack_order
 #define with_alpha    iochart_rgba_with_alpha
@@ -294,7 +294,7 @@ throughput_strip (Chart *c)
 
       top_tick = g_strdup_printf ("%s/s", r);
       bottom_tick = g_strdup_printf ("%s/s", w);
-      strip_frame (c, top, h, "Throughput", "read ↑  write ↓", top_tick, NULL, bottom_tick);
+      strip_frame (c, top, h, "Throughput", "read\u00a0↑  write\u00a0↓", top_tick, NULL, bottom_tick);
       label (c, c->b.x0 - 5, base + 4, "0", FONT_SMALL, IOCHART_ANCHOR_END, c->pal->base.dim, 4);
       stacked (c, rd, base, -hr / nr, 0xff, "read throughput");
       stacked (c, wr, base, (h - hr) / nw, 0xa0, "write throughput");
@@ -794,10 +794,10 @@ lanes_section (Chart *c)
       /* the processes of an expanded lane sit indented under a bracket */
       double indent = lane->expanded_from != IOCHART_NO_PROCESS ? 10 : 0;
       g_autofree char *name = iochart_text_ellipsize (lane->label, FONT, TRUE,
-                                                      IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22 - indent);
+                                                      c->b.x0 - MARGIN - 22 - indent);
       g_autofree char *facts_full = lane_facts (c, lane, FALSE);
       g_autofree char *facts = iochart_text_ellipsize (facts_full, FONT_SMALL, FALSE,
-                                                       IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22 - indent);
+                                                       c->b.x0 - MARGIN - 22 - indent);
       gint64 a = lane->start_ns != IOCHART_TIME_UNKNOWN ? lane->start_ns : lane->first_io_ns;
       gint64 b = lane->exit_ns != IOCHART_TIME_UNKNOWN ? lane->exit_ns : lane->last_io_ns;
       double xa, xb;
@@ -838,7 +838,7 @@ lanes_section (Chart *c)
                                      top + (last ? LANE_HEIGHT - 4 : LANE_HEIGHT), c->pal->base.dim, 1);
         }
       if (c->splits != NULL && !lane->others)
-        split_bar (c, l, MARGIN + 2 + indent, top + LANE_HEIGHT - 2, IOCHART_VIEW_LABEL_WIDTH - MARGIN - 22 - indent);
+        split_bar (c, l, MARGIN + 2 + indent, top + LANE_HEIGHT - 2, c->b.x0 - MARGIN - 22 - indent);
       label_full (c, MARGIN + 2 + indent, top + 13, name, FONT, TRUE, IOCHART_ANCHOR_START, c->pal->base.fg, 1, tip);
       label_full (c, MARGIN + 2 + indent, top + 26, facts, FONT_SMALL, FALSE, IOCHART_ANCHOR_START, c->pal->base.dim, 1,
                   tip);
@@ -1232,7 +1232,7 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   c.splits = iochart_time_splits_new (c.capture, iochart_view_get_from_ns (view), iochart_view_get_to_ns (view));
   c.pal = style->theme == IOCHART_THEME_DARK ? &dark : &light;
   c.class_hint = style->class_hint;
-  iochart_blocks_init (&c.b, &c.pal->base, iochart_view_get_width (view), IOCHART_VIEW_LABEL_WIDTH,
+  iochart_blocks_init (&c.b, &c.pal->base, iochart_view_get_width (view), iochart_view_get_label_width (view),
                        iochart_view_get_n_columns (view), iochart_view_get_from_ns (view),
                        iochart_view_get_to_ns (view), iochart_capture_get_start_ns (c.capture));
 

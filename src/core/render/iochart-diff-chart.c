@@ -115,8 +115,8 @@ iochart_diff_chart_draw (IochartDiff *diff, const char *name_a, const char *name
 
   width = MAX (width, IOCHART_VIEW_MIN_WIDTH);
   iochart_diff_get_span (diff, &from, &to);
-  iochart_blocks_init (&b, iochart_chart_colors (theme), width, IOCHART_VIEW_LABEL_WIDTH,
-                       width - IOCHART_VIEW_LABEL_WIDTH - IOCHART_VIEW_RIGHT_MARGIN, from, to, 0);
+  iochart_blocks_init (&b, iochart_chart_colors (theme), width, iochart_view_label_width (width),
+                       width - iochart_view_label_width (width) - IOCHART_VIEW_RIGHT_MARGIN, from, to, 0);
   b.y = IOCHART_BLOCKS_MARGIN;
   iochart_blocks_header_line (&b, title, 14, TRUE, b.colors->fg, NULL);
   iochart_blocks_header_line (&b, sub, IOCHART_BLOCKS_FONT, FALSE, b.colors->dim, NULL);

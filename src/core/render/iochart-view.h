@@ -16,8 +16,10 @@
 
 G_BEGIN_DECLS
 
-/* The plot area leaves this much room for labels on the left and right. */
+/* The plot area leaves room for labels on the left (this much in a chart 1,100 px or wider,
+ * less in a narrower one: iochart_view_label_width) and right. */
 #define IOCHART_VIEW_LABEL_WIDTH  250
+#define IOCHART_VIEW_LABEL_WIDTH_MIN 170
 #define IOCHART_VIEW_RIGHT_MARGIN 24
 #define IOCHART_VIEW_MIN_WIDTH    640
 #define IOCHART_VIEW_SECTOR_ROWS  110
@@ -46,6 +48,10 @@ typedef struct {
 
 typedef struct _IochartView IochartView;
 
+/* The label column of a chart this wide: 250 px from 1,100 px on, down to 170 px at 700 px and
+ * narrower, so that a narrow window's plot keeps most of its width. */
+guint           iochart_view_label_width  (guint                     width);
+
 IochartView    *iochart_view_new          (IochartCapture           *capture,
                                            const IochartViewOptions *options);
 void            iochart_view_free         (IochartView              *view);
@@ -58,6 +64,7 @@ gint64          iochart_view_get_from_ns  (IochartView *view);
 gint64          iochart_view_get_to_ns    (IochartView *view);
 guint           iochart_view_get_width    (IochartView *view);
 guint           iochart_view_get_n_columns (IochartView *view);
+guint           iochart_view_get_label_width (IochartView *view);
 IochartLanes   *iochart_view_get_lanes    (IochartView *view);
 /* Lanes the options asked for: more than drawn when they passed IOCHART_VIEW_MAX_LANES. */
 guint           iochart_view_get_n_lanes_wanted (IochartView *view);
