@@ -302,7 +302,9 @@ test_filtered_figures (void)
     settle ();
     g_test_message ("panel scrolled to %.0f of %.0f (page %.0f)", gtk_adjustment_get_value (adj),
                     gtk_adjustment_get_upper (adj), gtk_adjustment_get_page_size (adj));
-    g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+    /* taller than the panel, it scrolled; else everything is in view already */
+    if (gtk_adjustment_get_upper (adj) > gtk_adjustment_get_page_size (adj) + 1)
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
     g_assert_false (iochart_range_panel_reveal_lane (panel));   /* in view already */
     screenshot ("app-lane-revealed.png");
   }
