@@ -530,6 +530,85 @@ test_narrow_label_column (void)
     }
 }
 
+/* The pixel at x, y of an ARGB32 surface as RGB. */
+static guint32
+rgb_at (cairo_surface_t *s, int x, int y)
+{
+  return *(guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + 4 * x) & 0xffffff;
+}
+
+/* A chart laid out for one range drawn for a range 5% later (the app's frame while the exact
+ * layout of a live update or a pan is made): the plot moves, but the strips' frames and the
+ * lanes' stripes stay to its edges (moved with it, the right 5% of every strip had no frame and
+ * the stripes stopped short of the edge), and the labels left of the plot stay put. */
+static void
+test_warped_keeps_frames (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  gint64 start = iochart_capture_get_start_ns (c), span = 800 * MS, d = 40 * MS;
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  IochartChartStyle style = IOCHART_CHART_STYLE_INIT;
+  g_autoptr(IochartView) view = NULL;
+  g_autoptr(IochartDisplayList) dl = NULL;
+  cairo_surface_t *exact, *warped;
+  const IochartDlItem *frame = NULL, *stripe = NULL;
+  double x0, w;
+  gint64 from, to;
+  guint32 bg;
+
+  vo.width = 1200;
+  vo.from_ns = start;
+  vo.to_ns = start + span;
+  view = iochart_view_new (c, &vo);
+  dl = iochart_chart_draw (view, &style);
+  g_assert_true (iochart_display_list_get_time_axis (dl, &x0, &w, &from, &to));
+  bg = iochart_display_list_get_background (dl) >> 8;
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (!frame && item->kind == IOCHART_DL_RECT && item->stroke != 0 && item->x == x0 && item->w == w)
+        frame = item;
+      /* a lane's stripe (drawn under the rest) */
+      if (!stripe && item->kind == IOCHART_DL_RECT && item->x == 0 && item->w == iochart_display_list_get_width (dl) &&
+          item->h == 30)
+        stripe = item;
+    }
+  g_assert_nonnull (frame);
+  g_assert_nonnull (stripe);
+  exact = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) iochart_display_list_get_width (dl),
+                                      (int) iochart_display_list_get_height (dl));
+  warped = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) iochart_display_list_get_width (dl),
+                                       (int) iochart_display_list_get_height (dl));
+  {
+    cairo_t *cr = cairo_create (exact);
+    iochart_cairo_draw (dl, cr);
+    cairo_destroy (cr);
+    cr = cairo_create (warped);
+    iochart_cairo_draw_warped (dl, cr, start + d, start + span + d);
+    cairo_destroy (cr);
+  }
+  cairo_surface_flush (exact);
+  cairo_surface_flush (warped);
+  /* the frame's right edge and the stripe's last pixel in the plot, as the exact chart has them */
+  {
+    int edge = (int) floor (x0 + w), y = (int) (frame->y + frame->h / 2);
+    int sx = (int) (x0 + w) - 2, sy = (int) (stripe->y + stripe->h / 2);
+    guint32 e0 = rgb_at (exact, edge - 1, y) != bg ? rgb_at (exact, edge - 1, y) : rgb_at (exact, edge, y);
+    guint32 e1 = rgb_at (warped, edge - 1, y) != bg ? rgb_at (warped, edge - 1, y) : rgb_at (warped, edge, y);
+
+    g_assert_cmphex (e0, !=, bg);
+    /* (its antialiased column may blend with what moved next to it) */
+    g_assert_cmpint (abs ((int) (e1 & 0xff) - (int) (e0 & 0xff)), <, 16);
+    g_assert_cmphex (rgb_at (warped, sx, sy), ==, stripe->fill >> 8);
+    /* the strip's title and ticks, left of the plot, are where they were */
+    for (int py = (int) frame->y; py < (int) (frame->y + frame->h); py++)
+      for (int px = 0; px < (int) x0 - 2; px++)
+        g_assert_cmphex (rgb_at (warped, px, py), ==, rgb_at (exact, px, py));
+  }
+  cairo_surface_destroy (exact);
+  cairo_surface_destroy (warped);
+}
+
 static void
 test_lifeline_explained (void)
 {
@@ -842,6 +921,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/no-overlap", test_no_overlap);
   g_test_add_func ("/chart/golden", test_golden);
   g_test_add_func ("/chart/narrow-label-column", test_narrow_label_column);
+  g_test_add_func ("/chart/warped-keeps-frames", test_warped_keeps_frames);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);
   g_test_add_func ("/render/text-measure", test_text_measure);
   g_test_add_func ("/render/svg", test_svg);
