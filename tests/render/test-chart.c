@@ -609,6 +609,46 @@ test_warped_keeps_frames (void)
   cairo_surface_destroy (warped);
 }
 
+/* A reader completing a request every 10 ms for 1 s, silent for 300 ms, then 1 s more: at 4000 px
+ * (0.6 ms a column) each latency line is two pieces, broken at the silence only, not dashes of
+ * a few pixels between its completions (about 200 pieces each, hard to see). */
+static void
+test_latency_line_wide (void)
+{
+  guint n = 200;
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+  g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(GHashTable) pieces = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 t = (gint64) i * 10 * MS + (i >= n / 2 ? 300 * MS : 0);
+      rqs[i] = (TestRq) { DEV_LOOP, 1000 + 8 * i, 8, "R", 10, "reader", IOCHART_CLASS_BE, t, t, t + MS / 10,
+                          t + 2 * MS + (i % 7) * MS / 2 };
+    }
+  c = test_capture (rqs, n);
+  {
+    g_autoptr(IochartDisplayList) dl = draw (c, 4000, IOCHART_THEME_DARK);
+
+    for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+      {
+        const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+        if (item->kind == IOCHART_DL_POLYLINE && item->tooltip && strstr (item->tooltip, "latency"))
+          g_hash_table_insert (pieces, g_strdup (item->tooltip),
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (pieces, item->tooltip)) + 1));
+      }
+  }
+  g_assert_cmpuint (g_hash_table_size (pieces), >, 0);
+  g_hash_table_iter_init (&iter, pieces);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_test_message ("%s: %u pieces", (const char *) key, GPOINTER_TO_UINT (value));
+      g_assert_cmpuint (GPOINTER_TO_UINT (value), ==, 2);
+    }
+}
+
 static void
 test_lifeline_explained (void)
 {
@@ -922,6 +962,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/golden", test_golden);
   g_test_add_func ("/chart/narrow-label-column", test_narrow_label_column);
   g_test_add_func ("/chart/warped-keeps-frames", test_warped_keeps_frames);
+  g_test_add_func ("/chart/latency-line-wide", test_latency_line_wide);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);
   g_test_add_func ("/render/text-measure", test_text_measure);
   g_test_add_func ("/render/svg", test_svg);

@@ -393,6 +393,15 @@ latency_at (Chart *c, LatWindow *w, const IochartBins *bins, IochartLatGroup g, 
   return -1;
 }
 
+/* Columns without completions a latency line spans: 4 (a gap as narrow as its window's 5 columns
+ * would hardly show), more in a wide chart, where sparse I/O made the line dashes of a few pixels
+ * with gaps as long, hard to see: a gap shows once it is 1/256 of the plot. */
+static guint
+latency_bridge (Chart *c)
+{
+  return MAX (4, c->b.n / 256);
+}
+
 static void
 latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, double lo, double hi, double top,
               double h, guint32 color, double width, gboolean dashed, const char *tip)
@@ -402,6 +411,7 @@ latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, do
     color = with_alpha (color, (color & 0xff) * c->alpha / 255);
   g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
   LatWindow w;
+  guint gap = 0, bridge = latency_bridge (c);
 
   for (guint i = 0; i <= c->b.n; i++)
     {
@@ -411,8 +421,11 @@ latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, do
         {
           double pt[2] = { col_x (c, i + 0.5), top + h - (log10 (v) - lo) / (hi - lo) * h };
           g_array_append_vals (pts, pt, 2);
+          gap = 0;
           continue;
         }
+      if (++gap <= bridge && i < c->b.n)
+        continue;
       if (pts->len >= 2)
         {
           guint np;
