@@ -6,6 +6,7 @@
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
 #include "render/iochart-svg.h"
+#include "render/iochart-diff-chart.h"
 
 /* A `find -exec cat` in best-effort, an idle `dd`, a journal thread, and one request on the disk
  * below the loop device. */
@@ -649,6 +650,49 @@ test_latency_line_wide (void)
     }
 }
 
+/* A diff chart at the narrowest width: every row's label and its list of changes stays inside
+ * the image (cut, the whole as tooltip); at 700 px "changed: start,end,requests,bytes,…" ran off
+ * its left edge. */
+static void
+test_diff_labels_inside (void)
+{
+  g_autoptr(IochartCapture) a = story ();
+  g_autoptr(IochartCapture) b = NULL;
+  g_autofree TestRq *rqs = g_memdup2 (story_rqs, sizeof story_rqs);
+  IochartDiffOptions options = IOCHART_DIFF_OPTIONS_INIT;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartDiff) diff = NULL;
+  g_autoptr(IochartDisplayList) dl = NULL;
+  guint cut = 0;
+
+  /* B: every request later, slower and bigger: each row changes in most ways */
+  for (guint i = 0; i < G_N_ELEMENTS (story_rqs); i++)
+    {
+      rqs[i].nr *= 2;
+      rqs[i].queue += 5 * MS;
+      rqs[i].insert += 5 * MS;
+      rqs[i].issue += 8 * MS;
+      rqs[i].complete += 50 * MS;
+    }
+  b = test_capture_full (rqs + 1, G_N_ELEMENTS (story_rqs) - 1, story_procs, G_N_ELEMENTS (story_procs));
+  diff = iochart_diff_new (a, -1, b, -1, &options, &error);
+  g_assert_no_error (error);
+  dl = iochart_diff_chart_draw (diff, "a", "b", IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double x, y, w, h;
+
+      if (item->kind != IOCHART_DL_TEXT)
+        continue;
+      iochart_dl_item_text_box (item, &x, &y, &w, &h);
+      if (x < 0 || x + w > IOCHART_VIEW_MIN_WIDTH)
+        g_error ("'%s' runs off the image: %.1f to %.1f", item->text, x, x + w);
+      cut += g_str_has_prefix (item->text, "changed: ") && item->tooltip != NULL;
+    }
+  g_assert_cmpuint (cut, >, 0);
+}
+
 static void
 test_lifeline_explained (void)
 {
@@ -971,6 +1015,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/narrow-label-column", test_narrow_label_column);
   g_test_add_func ("/chart/warped-keeps-frames", test_warped_keeps_frames);
   g_test_add_func ("/chart/latency-line-wide", test_latency_line_wide);
+  g_test_add_func ("/chart/diff-labels-inside", test_diff_labels_inside);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);
   g_test_add_func ("/render/text-measure", test_text_measure);
   g_test_add_func ("/render/svg", test_svg);
