@@ -47,6 +47,7 @@ struct _IochartCapturePage {
   IochartBootchart    *bootchart;
   IochartSteal        *steal;               /* the whole capture's, for the episode list */
   gint64               boot_offset_ns;      /* boot chart time = capture time + this */
+  GArray              *filter_pids;         /* the lanes kept by the class and name filters, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (IochartCapturePage, iochart_capture_page, GTK_TYPE_BOX)
@@ -416,6 +417,9 @@ apply_filters (IochartCapturePage *self)
     }
   iochart_timeline_view_set_filter (self->timeline, dev == 0 || dev == GTK_INVALID_LIST_POSITION ? -1 : (int) dev - 1,
                                     pids, NULL);
+  /* the side panel's figures are those of the lanes drawn */
+  g_clear_pointer (&self->filter_pids, g_array_unref);
+  self->filter_pids = g_steal_pointer (&pids);
   schedule_figures (self);
 }
 
@@ -432,6 +436,20 @@ order_changed (IochartCapturePage *self)
 
   if (order < IOCHART_N_LANE_ORDERS)
     iochart_timeline_view_set_lane_order (self->timeline, order);
+}
+
+void
+iochart_capture_page_set_filters (IochartCapturePage *self, int device, int klass)
+{
+  guint k = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (filter_classes); i++)
+    if ((int) filter_classes[i] == klass)
+      k = i + 1;
+  /* the drop-downs' own handlers apply them, as a user's choice does */
+  gtk_drop_down_set_selected (self->device_dropdown, device < 0 ? 0 : (guint) device + 1);
+  gtk_drop_down_set_selected (self->class_dropdown, k);
+  apply_filters (self);
 }
 
 void
@@ -495,6 +513,8 @@ iochart_capture_page_update_figures (IochartCapturePage *self)
   gboolean selected;
   g_autofree char *text = NULL, *label = NULL;
   IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+  IochartSummaryOptions sumo = IOCHART_SUMMARY_OPTIONS_INIT;
+  IochartSummary *summary;
   g_autoptr(IochartSteal) steal = NULL;
   int device;
 
@@ -515,12 +535,27 @@ iochart_capture_page_update_figures (IochartCapturePage *self)
       return;
     }
   device = view ? iochart_view_get_device (view) : iochart_steal_pick_device (self->capture);
+  /* as `info --device --from --to --pid…` gives them: the lanes the filters keep */
+  sumo.device = device;
+  sumo.top = 0;
+  sumo.from_ns = from;
+  sumo.to_ns = to;
+  if (self->filter_pids)
+    {
+      sumo.pids = (const gint32 *) self->filter_pids->data;
+      sumo.n_pids = self->filter_pids->len;
+    }
+  summary = iochart_summary_new_full (self->capture, &sumo);
   so.device = device;
   so.from_ns = from;
   so.to_ns = to;
+  if (summary->requests)
+    {
+      so.requests = (const guint32 *) summary->requests->data;
+      so.n_requests = summary->requests->len;
+    }
   steal = iochart_steal_new (self->capture, &so);
-  iochart_range_panel_set_figures (self->panel, label,
-                                   iochart_summary_new_range (self->capture, device, 12, from, to), steal);
+  iochart_range_panel_set_figures (self->panel, label, summary, steal);
 }
 
 static gboolean
@@ -844,6 +879,7 @@ iochart_capture_page_finalize (GObject *object)
   g_clear_object (&self->bootchart);
   g_clear_pointer (&self->steal, iochart_steal_free);
   g_clear_pointer (&self->sim_views, g_ptr_array_unref);
+  g_clear_pointer (&self->filter_pids, g_array_unref);
   G_OBJECT_CLASS (iochart_capture_page_parent_class)->finalize (object);
 }
 

@@ -47,6 +47,11 @@ gboolean             iochart_capture_page_export        (IochartCapturePage *sel
 /* Puts the clicked lane's figures (the core's summary over the selection, else the view) on the
  * clipboard and returns them; NULL without a lane. */
 char                *iochart_capture_page_copy_lane     (IochartCapturePage *self);
+/* The device filter (a capture device index, -1: the busiest) and the class filter (an
+ * IochartClass, -1: every class), as chosen in their drop-downs. */
+void                 iochart_capture_page_set_filters   (IochartCapturePage *self,
+                                                         int                 device,
+                                                         int                 klass);
 void                 iochart_capture_page_set_search    (IochartCapturePage *self,
                                                          const char         *text);
 /* Recomputes the side panel's figures now (they follow the selection after a short delay). */

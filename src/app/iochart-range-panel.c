@@ -104,12 +104,89 @@ btt_rows (GtkGrid *grid, int r, const IochartSummary *summary)
 
 static void show_boot (IochartRangePanel *self, gboolean boot);
 
+/* A class's or a lane's latency on a dim line under its figures: four columns would not fit. */
+static void
+latency_line (GtkGrid *grid, int r, int width, const char *q2c, const char *d2c)
+{
+  /* Translators: latency percentiles, "p50 / p99" each */
+  g_autofree char *text = g_strdup_printf (_("Q2C %s · D2C %s (p50 / p99)"), q2c, d2c);
+  GtkWidget *sub = cell (text, FALSE, FALSE);
+
+  gtk_widget_add_css_class (sub, "dim-label");
+  gtk_widget_set_margin_start (sub, 12);
+  gtk_grid_attach (grid, sub, 0, r, width, 1);
+}
+
+static void
+steal_text (IochartRangePanel *self, IochartSteal *steal, const IochartStealDevice *d, gboolean filtered)
+{
+  if (iochart_steal_device_is_unknown (d))
+    {
+      /* as the chart's header and `info` say it: 0 s would be a figure nobody measured */
+      g_autofree char *n = iochart_format_count (d->unknown_requests);
+      g_autofree char *text = g_strdup_printf (_("Idle steal: unknown, %s requests have no class"), n);
+
+      gtk_label_set_text (self->steal_label, text);
+    }
+  else if (d && d->foreground_active_ns > 0)
+    {
+      g_autofree char *s = iochart_format_duration (d->stolen_ns);
+      g_autofree char *a = iochart_format_duration (d->foreground_active_ns);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "Idle steal: %s of the %s with foreground I/O outstanding "
+                                                            "(%.1f%%), %u episode",
+                                                            "Idle steal: %s of the %s with foreground I/O outstanding "
+                                                            "(%.1f%%), %u episodes", d->n_episodes), s, a,
+                                               100.0 * d->stolen_ns / d->foreground_active_ns, d->n_episodes);
+      gtk_label_set_text (self->steal_label, text);
+    }
+  else if (d)
+    gtk_label_set_text (self->steal_label, filtered ? _("Idle steal: the filtered lanes had no foreground I/O "
+                                                        "outstanding in this range")
+                                                    : _("Idle steal: no foreground I/O outstanding in this range"));
+  else
+    gtk_label_set_text (self->steal_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->steal_label), steal != NULL);
+}
+
+/* The lanes as `info` lists them (by bytes), each with the idle steal its processes took and, on a
+ * line under it, its latency. */
+static void
+lane_rows (IochartRangePanel *self, const IochartSummary *summary, const IochartStealDevice *d)
+{
+  const char *head[] = { _("Lane"), _("Requests"), _("Bytes"), _("Stolen") };
+  g_autofree gint64 *stolen = d ? iochart_steal_device_per_lane (d, summary->lanes) : NULL;
+  guint width = d ? 4 : 3;   /* a boot chart's panel has no steal figures */
+  int r = 1;
+
+  if (summary->lane_rows->len == 0)
+    return;
+  row (self->process_grid, 0, head, width, TRUE);
+  for (guint i = 0; i < summary->lane_rows->len && i < 12; i++)
+    {
+      const IochartSummaryLane *sl = &g_array_index (summary->lane_rows, IochartSummaryLane, i);
+      g_autofree char *n = iochart_format_count (sl->l->n_requests);
+      g_autofree char *b = iochart_format_bytes (sl->l->bytes);
+      g_autofree char *st = stolen && stolen[sl->lane] > 0 ? iochart_format_duration (stolen[sl->lane]) : g_strdup ("–");
+      g_autofree char *q = fmt_latency (&sl->latency.kind[IOCHART_LATENCY_Q2C]);
+      g_autofree char *dc = fmt_latency (&sl->latency.kind[IOCHART_LATENCY_D2C]);
+
+      row (self->process_grid, r++, (const char *[]) { sl->l->label, n, b, st }, width, FALSE);
+      gtk_widget_set_tooltip_text (gtk_grid_get_child_at (self->process_grid, 0, r - 1), sl->l->label);
+      latency_line (self->process_grid, r++, width, q, dc);
+    }
+  if (summary->lane_rows->len > 12)
+    {
+      g_autofree char *more = g_strdup_printf (_("and %u more lanes"), summary->lane_rows->len - 12);
+      gtk_grid_attach (self->process_grid, cell (more, FALSE, FALSE), 0, r, width, 1);
+    }
+}
+
 void
 iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text, IochartSummary *summary,
                                  IochartSteal *steal)
 {
   const char *class_head[] = { _("Class"), _("Requests"), _("Bytes") };
-  const char *proc_head[] = { _("Process"), _("Bytes"), _("Q2C p50/p99"), _("D2C p50/p99") };
   const IochartStealDevice *d = steal ? iochart_steal_get_primary (steal) : NULL;
   int r = 1;
 
@@ -125,46 +202,24 @@ iochart_range_panel_set_figures (IochartRangePanel *self, const char *range_text
   row (self->class_grid, 0, class_head, 3, TRUE);
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     {
-      g_autofree char *n = NULL, *b = NULL;
+      g_autofree char *n = NULL, *b = NULL, *q = NULL, *dc = NULL;
 
       if (summary->counts.by_class[k].requests == 0)
         continue;
       n = iochart_format_count (summary->counts.by_class[k].requests);
       b = iochart_format_bytes (summary->counts.by_class[k].bytes);
+      q = fmt_latency (&summary->class_latency[k].kind[IOCHART_LATENCY_Q2C]);
+      dc = fmt_latency (&summary->class_latency[k].kind[IOCHART_LATENCY_D2C]);
       row (self->class_grid, r++, (const char *[]) { iochart_class_name (k), n, b }, 3, FALSE);
+      latency_line (self->class_grid, r++, 3, q, dc);
     }
   if (r == 1)
-    gtk_grid_attach (self->class_grid, cell (_("No request issued in this range"), FALSE, FALSE), 0, r++, 3, 1);
+    gtk_grid_attach (self->class_grid, cell (summary->requests ? _("No request of the filtered lanes in this range")
+                                                               : _("No request issued in this range"), FALSE, FALSE),
+                     0, r++, 3, 1);
   btt_rows (self->class_grid, r, summary);
-  if (d && d->foreground_active_ns > 0)
-    {
-      g_autofree char *s = iochart_format_duration (d->stolen_ns);
-      g_autofree char *a = iochart_format_duration (d->foreground_active_ns);
-      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                            "Idle steal: %s of the %s with foreground I/O outstanding "
-                                                            "(%.1f%%), %u episode",
-                                                            "Idle steal: %s of the %s with foreground I/O outstanding "
-                                                            "(%.1f%%), %u episodes", d->n_episodes), s, a,
-                                               100.0 * d->stolen_ns / d->foreground_active_ns, d->n_episodes);
-      gtk_label_set_text (self->steal_label, text);
-    }
-  else if (d)
-    gtk_label_set_text (self->steal_label, _("Idle steal: no foreground I/O outstanding in this range"));
-  else
-    gtk_label_set_text (self->steal_label, "");
-  gtk_widget_set_visible (GTK_WIDGET (self->steal_label), steal != NULL);
-  row (self->process_grid, 0, proc_head, 4, TRUE);
-  for (guint i = 0; i < summary->processes->len && i < 12; i++)
-    {
-      const IochartSummaryProcess *sp = &g_array_index (summary->processes, IochartSummaryProcess, i);
-      g_autofree char *name = g_strdup_printf ("%s[%d] %s", sp->p->comm ? sp->p->comm : "?", sp->p->pid,
-                                               iochart_class_name (sp->p->klass));
-      g_autofree char *b = iochart_format_bytes (sp->count.bytes);
-      g_autofree char *q = fmt_latency (&sp->latency.kind[IOCHART_LATENCY_Q2C]),
-                       *dc = fmt_latency (&sp->latency.kind[IOCHART_LATENCY_D2C]);
-
-      row (self->process_grid, i + 1, (const char *[]) { name, b, q, dc }, 4, FALSE);
-    }
+  steal_text (self, steal, d, summary->requests != NULL);
+  lane_rows (self, summary, d);
 }
 
 /* A boot chart has no lanes to click nor steal episodes of its own: its processes and disks instead. */
@@ -240,6 +295,18 @@ const IochartSummary *
 iochart_range_panel_get_summary (IochartRangePanel *self)
 {
   return self->summary;
+}
+
+const char *
+iochart_range_panel_get_steal_text (IochartRangePanel *self)
+{
+  return gtk_label_get_text (self->steal_label);
+}
+
+GtkGrid *
+iochart_range_panel_get_lane_grid (IochartRangePanel *self)
+{
+  return self->process_grid;
 }
 
 void

@@ -39,5 +39,8 @@ void       iochart_range_panel_set_episodes (IochartRangePanel    *self,
                                              gint64                origin_ns);
 /* What the panel shows, for tests: the summary it was given last. */
 const IochartSummary *iochart_range_panel_get_summary (IochartRangePanel *self);
+/* The idle steal line and the lanes' grid (a lane's row, then its latency line), as shown. */
+const char           *iochart_range_panel_get_steal_text (IochartRangePanel *self);
+GtkGrid              *iochart_range_panel_get_lane_grid  (IochartRangePanel *self);
 
 G_END_DECLS

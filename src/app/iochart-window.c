@@ -185,8 +185,12 @@ open_folder_activated (GSimpleAction *action, GVariant *param, gpointer user_dat
 {
   IochartWindow *self = user_data;
 
+  g_clear_object (&self->chooser);
   self->chooser = gtk_file_chooser_native_new (_("Open a blktrace or Bootchart Folder"), GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  /* several folders at once: the blktrace folders of one run's devices */
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
   g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
@@ -205,34 +209,79 @@ open_paths_activated (GSimpleAction *action, GVariant *param, gpointer user_data
     iochart_window_open_group (self, (GFile **) files->pdata, files->len);
 }
 
+/* The capture kinds the Open dialog offers, by MIME type (ours, from data/, once installed) and by
+ * name (before, and where shared-mime-info calls a .dat or a .txt something else). */
+static const struct {
+  const char *name;
+  const char *mime_types[4];
+  const char *patterns[6];
+} capture_kinds[] = {
+  { N_("trace-cmd captures (.dat)"), { "application/x-trace-cmd-dat" }, { "*.dat" } },
+  { N_("blktrace per-CPU files"), { "application/x-blktrace" }, { "*.blktrace.[0-9]*" } },
+  { N_("Bootchart archives (.tgz)"), { "application/x-bootchart" }, { "*.tgz", "*.tar.gz" } },
+  { N_("Trace text (ftrace, trace-cmd report, blkparse)"), { "text/plain" },
+    { "*.txt", "*.trace", "*.txt.gz", "*.txt.xz", "*.txt.zst" } },
+};
+
+static GtkFileFilter *
+kind_filter (GtkFileFilter *filter, guint kind)
+{
+  for (guint m = 0; capture_kinds[kind].mime_types[m]; m++)
+    gtk_file_filter_add_mime_type (filter, capture_kinds[kind].mime_types[m]);
+  for (guint p = 0; capture_kinds[kind].patterns[p]; p++)
+    gtk_file_filter_add_pattern (filter, capture_kinds[kind].patterns[p]);
+  return filter;
+}
+
+/* Filters for every capture kind together, each alone, and every file; a folder (blktrace's
+ * output, an unpacked bootchart) is the Open Folder dialog's, which the title says. */
+static void
+add_capture_filters (GtkFileChooser *chooser)
+{
+  GtkFileFilter *all = gtk_file_filter_new ();
+  GtkFileFilter *any = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (all, _("All captures"));
+  for (guint k = 0; k < G_N_ELEMENTS (capture_kinds); k++)
+    kind_filter (all, k);
+  gtk_file_chooser_add_filter (chooser, all);
+  for (guint k = 0; k < G_N_ELEMENTS (capture_kinds); k++)
+    {
+      GtkFileFilter *filter = kind_filter (gtk_file_filter_new (), k);
+
+      gtk_file_filter_set_name (filter, _(capture_kinds[k].name));
+      gtk_file_chooser_add_filter (chooser, filter);
+      g_object_unref (filter);
+    }
+  gtk_file_filter_set_name (any, _("All files"));
+  gtk_file_filter_add_pattern (any, "*");
+  gtk_file_chooser_add_filter (chooser, any);
+  gtk_file_chooser_set_filter (chooser, all);
+  g_object_unref (all);
+  g_object_unref (any);
+}
+
 static void
 open_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   IochartWindow *self = user_data;
-  GtkFileFilter *filter;
 
-  /* GtkFileDialog arrives in GTK 4.10; Debian 12 has 4.8 */
-  self->chooser = gtk_file_chooser_native_new (_("Open Captures"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+  /* GtkFileDialog arrives in GTK 4.10; Debian 12 has 4.8: the portal's dialog, else GTK's own */
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (_("Open Captures (a folder: Open Folder, Ctrl+Shift+O)"),
+                                               GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
                                                _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All captures"));
-  gtk_file_filter_add_mime_type (filter, "application/x-trace-cmd-dat");
-  gtk_file_filter_add_mime_type (filter, "application/x-blktrace");
-  gtk_file_filter_add_mime_type (filter, "application/x-bootchart");
-  gtk_file_filter_add_mime_type (filter, "text/plain");
-  gtk_file_filter_add_mime_type (filter, "application/gzip");
-  gtk_file_filter_add_mime_type (filter, "application/x-xz");
-  gtk_file_filter_add_mime_type (filter, "application/zstd");
-  gtk_file_filter_add_pattern (filter, "*.dat");
-  gtk_file_filter_add_pattern (filter, "*.blktrace.*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All files"));
-  gtk_file_filter_add_pattern (filter, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  add_capture_filters (GTK_FILE_CHOOSER (self->chooser));
   g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+GtkFileChooserNative *
+iochart_window_get_chooser (IochartWindow *self)
+{
+  return self->chooser;
 }
 
 static gboolean

@@ -22,6 +22,8 @@ IochartCapturePage *iochart_window_open_files     (IochartWindow      *self,
 IochartCapturePage *iochart_window_open_group     (IochartWindow      *self,
                                                    GFile             **files,
                                                    int                 n_files);
+/* The Open or Open Folder dialog while it is shown, else NULL. */
+GtkFileChooserNative *iochart_window_get_chooser  (IochartWindow      *self);
 /* The capture page of the current tab (a live recording's too). */
 IochartCapturePage *iochart_window_get_current_page (IochartWindow    *self);
 /* A new tab recording live (options may be NULL). */

@@ -50,22 +50,19 @@ print_steal_lanes (IochartCapture *capture, const IochartStealDevice *d, GString
   IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
   g_autoptr(IochartLanes) lanes = NULL;
   g_autoptr(GArray) per_lane = g_array_new (FALSE, TRUE, sizeof (IochartStealShare));
+  g_autofree gint64 *stolen = NULL;
 
   if (d->idle == NULL || d->idle->len == 0)
     return;
   lo.top_n = 0;
   lo.device = d->device;
   lanes = iochart_lanes_new (capture, &lo);
+  stolen = iochart_steal_device_per_lane (d, lanes);
   g_array_set_size (per_lane, iochart_lanes_get_n_lanes (lanes));
   for (guint i = 0; i < per_lane->len; i++)
-    g_array_index (per_lane, IochartStealShare, i).process = i;
-  for (guint i = 0; i < d->idle->len; i++)
     {
-      const IochartStealShare *share = &g_array_index (d->idle, IochartStealShare, i);
-      int lane = iochart_lanes_lane_of_process (lanes, share->process);
-
-      if (lane >= 0)
-        g_array_index (per_lane, IochartStealShare, lane).stolen_ns += share->stolen_ns;
+      g_array_index (per_lane, IochartStealShare, i).process = i;
+      g_array_index (per_lane, IochartStealShare, i).stolen_ns = stolen[i];
     }
   g_array_sort (per_lane, cmp_stolen_desc);
   for (guint i = 0; i < MIN (per_lane->len, 5); i++)
@@ -131,12 +128,14 @@ print_json (const IochartSummary *summary, IochartSteal *steal, IochartBootchart
 typedef struct {
   gboolean  json, all, btt;
   char     *device, *group_by, *from, *to;
+  char    **pid_texts, **comms;
   char    **captures;
   IochartCliLoadOptions load;
   /* parsed before anything is loaded */
   guint32         dev;
   IochartGroupBy  group;
   gint64          from_rel_ns, to_rel_ns;
+  GArray         *pids;
 } InfoOptions;
 
 static void
@@ -147,6 +146,9 @@ info_options_clear (InfoOptions *o)
   g_free (o->from);
   g_free (o->to);
   g_strfreev (o->captures);
+  g_strfreev (o->pid_texts);
+  g_strfreev (o->comms);
+  g_clear_pointer (&o->pids, g_array_unref);
   g_strfreev (o->load.class_rules);
 }
 
@@ -164,6 +166,10 @@ parse_options (InfoOptions *o, int argc, char **argv, GError **error)
       "only requests issued from this time of the capture on (of a boot chart: since boot, and its processes' and "
       "disks' figures in the range)", "TIME" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &o->to, "only requests issued before this time of the capture", "TIME" },
+    { "pid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->pid_texts,
+      "only the requests of lanes holding this pid, as the chart's --pid and the app's filters (repeatable)", "PID" },
+    { "comm", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->comms,
+      "only the requests of lanes holding a process of this name (repeatable)", "COMM" },
     { "class", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &o->load.class_rules,
       "class for a process whose class no capture tells (repeatable)", "COMM_OR_PID=idle|be|rt[:LEVEL]" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->captures, NULL, "CAPTURE..." },
@@ -189,6 +195,20 @@ parse_options (InfoOptions *o, int argc, char **argv, GError **error)
                    "'%s': bad --group-by: give tree, pid, comm, parent or class", o->group_by);
       return FALSE;
     }
+  o->pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  for (guint i = 0; o->pid_texts && o->pid_texts[i]; i++)
+    {
+      gint64 pid;
+      gint32 pid32;
+
+      if (!g_ascii_string_to_signed (o->pid_texts[i], 10, 0, G_MAXINT32, &pid, NULL))
+        {
+          g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': bad --pid: give a process id", o->pid_texts[i]);
+          return FALSE;
+        }
+      pid32 = (gint32) pid;
+      g_array_append_val (o->pids, pid32);
+    }
   if ((o->from && !iochart_cli_parse_duration (o->from, "--from", &o->from_rel_ns, error)) ||
       (o->to && !iochart_cli_parse_duration (o->to, "--to", &o->to_rel_ns, error)))
     return FALSE;
@@ -211,6 +231,9 @@ summary_options (const InfoOptions *o, IochartCapture *capture, const gint64 *of
   so->top = o->all ? 0 : 20;
   so->group_by = o->group;
   so->text_only = !o->json;
+  so->pids = (const gint32 *) o->pids->data;
+  so->n_pids = o->pids->len;
+  so->comms = (const char * const *) o->comms;
   if (o->device != NULL && (so->device = iochart_capture_find_device (capture, o->dev)) < 0)
     {
       g_set_error (error, IOCHART_ERROR, IOCHART_ERROR_USAGE, "'%s': no request on device %s", o->captures[0], o->device);
@@ -326,13 +349,24 @@ iochart_info_command (int argc, char **argv)
 
       if (!summary_options (&o, capture, bootchart ? &offset_ns : NULL, &so, &error))
         goto fail;
-      /* the two overlap on a large capture */
       st.device = so.device;
       st.from_ns = so.from_ns;
       st.to_ns = so.to_ns;
-      job = iochart_steal_start (capture, &st);
-      summary = iochart_summary_new_full (capture, &so);
-      steal = iochart_steal_finish (job);
+      if (iochart_summary_options_filter (&so))
+        {
+          /* idle steal among the kept lanes' requests: those the summary found */
+          summary = iochart_summary_new_full (capture, &so);
+          st.requests = (const guint32 *) summary->requests->data;
+          st.n_requests = summary->requests->len;
+          steal = iochart_steal_new (capture, &st);
+        }
+      else
+        {
+          /* the two overlap on a large capture */
+          job = iochart_steal_start (capture, &st);
+          summary = iochart_summary_new_full (capture, &so);
+          steal = iochart_steal_finish (job);
+        }
     }
   if (o.json && o.btt && summary != NULL)
     ok = print_btt_json (summary, &error);

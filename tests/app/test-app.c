@@ -148,6 +148,239 @@ test_dat (void)
   iochart_capture_page_set_search (page, "");
 }
 
+/* The text of the label at (column, row) of grid. */
+static const char *
+grid_text (GtkGrid *grid, int column, int row)
+{
+  GtkWidget *w = gtk_grid_get_child_at (grid, column, row);
+
+  g_assert_true (GTK_IS_LABEL (w));
+  return gtk_label_get_text (GTK_LABEL (w));
+}
+
+/* `iochart info --json --all --device --from --to --pid…` of ionice-bfq.dat. */
+static JsonObject *
+info_filtered_json (const char *dev, gint64 from_rel, gint64 to_rel, GArray *pids, JsonParser *parser)
+{
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_ptr_array_add (argv, g_strdup (g_getenv ("IOCHART")));
+  g_ptr_array_add (argv, g_strdup ("info"));
+  g_ptr_array_add (argv, g_strdup ("--json"));
+  g_ptr_array_add (argv, g_strdup ("--all"));
+  g_ptr_array_add (argv, g_strdup_printf ("--device=%s", dev));
+  g_ptr_array_add (argv, g_strdup_printf ("--from=%" G_GINT64_FORMAT "ns", from_rel));
+  g_ptr_array_add (argv, g_strdup_printf ("--to=%" G_GINT64_FORMAT "ns", to_rel));
+  for (guint i = 0; i < pids->len; i++)
+    g_ptr_array_add (argv, g_strdup_printf ("--pid=%d", g_array_index (pids, gint32, i)));
+  g_ptr_array_add (argv, g_strdup (path));
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* The side panel under the filters shows what info shows with the same filter: per class and per
+ * lane requests, bytes and Q2C/D2C percentiles, and the idle steal among the kept lanes. */
+static void
+check_filtered_panel (IochartCapturePage *page, GArray *pids, const char *what)
+{
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartRangePanel *panel = iochart_capture_page_get_panel (page);
+  IochartView *view = iochart_timeline_view_get_view (tl);
+  const IochartSummary *s = iochart_range_panel_get_summary (panel);
+  const IochartDevice *dev = iochart_capture_get_device (iochart_view_get_capture (view), iochart_view_get_device (view));
+  g_autofree char *dev_text = g_strdup_printf ("%u,%u", IOCHART_DEV_MAJOR (dev->dev), IOCHART_DEV_MINOR (dev->dev));
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  gint64 from, to, origin = iochart_timeline_view_get_origin_ns (tl);
+  JsonObject *info, *steal;
+  JsonArray *lanes;
+  GtkGrid *grid = iochart_range_panel_get_lane_grid (panel);
+  g_autofree char *stolen = NULL;
+
+  g_test_message ("filter: %s", what);
+  g_assert_true (iochart_timeline_view_get_selection (tl, &from, &to));
+  g_assert_nonnull (s);
+  g_assert_nonnull (s->requests);   /* a filtered summary */
+  info = info_filtered_json (dev_text, from - origin, to - origin, pids, parser);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      JsonObject *c = json_object_get_object_member (json_object_get_object_member (info, "classes"),
+                                                     iochart_class_name (k));
+      JsonObject *q2c = json_object_get_object_member (json_object_get_object_member (c, "latency"), "q2c");
+
+      g_assert_cmpint (json_object_get_int_member (c, "requests"), ==, (gint64) s->counts.by_class[k].requests);
+      g_assert_cmpint (json_object_get_int_member (c, "bytes"), ==, (gint64) s->counts.by_class[k].bytes);
+      g_assert_cmpint (json_object_get_int_member (q2c, "n"), ==, s->class_latency[k].kind[IOCHART_LATENCY_Q2C].n);
+      if (s->class_latency[k].kind[IOCHART_LATENCY_Q2C].n > 0)
+        g_assert_cmpint (json_object_get_int_member (q2c, "p99_ns"), ==, s->class_latency[k].kind[IOCHART_LATENCY_Q2C].p99_ns);
+    }
+  /* the lanes' grid: a row of figures, then a latency line, for each of info's lanes */
+  lanes = json_object_get_array_member (info, "lanes");
+  g_assert_cmpuint (json_array_get_length (lanes), >, 0);
+  g_assert_cmpuint (json_array_get_length (lanes), ==, s->lane_rows->len);
+  for (guint i = 0; i < json_array_get_length (lanes) && i < 12; i++)
+    {
+      JsonObject *l = json_array_get_object_element (lanes, i);
+      JsonObject *lat = json_object_get_object_member (l, "latency");
+      g_autofree char *n = iochart_format_count (json_object_get_int_member (l, "requests"));
+      g_autofree char *b = iochart_format_bytes (json_object_get_int_member (l, "bytes"));
+      g_autofree char *p50 = iochart_format_duration (json_object_get_int_member (json_object_get_object_member (lat, "q2c"), "p50_ns"));
+      g_autofree char *p99 = iochart_format_duration (json_object_get_int_member (json_object_get_object_member (lat, "d2c"), "p99_ns"));
+
+      g_assert_cmpstr (grid_text (grid, 0, 1 + 2 * i), ==, json_object_get_string_member (l, "label"));
+      g_assert_cmpstr (grid_text (grid, 1, 1 + 2 * i), ==, n);
+      g_assert_cmpstr (grid_text (grid, 2, 1 + 2 * i), ==, b);
+      g_assert_nonnull (strstr (grid_text (grid, 0, 2 + 2 * i), p50));
+      g_assert_nonnull (strstr (grid_text (grid, 0, 2 + 2 * i), p99));
+    }
+  steal = json_object_get_object_member (info, "idle_steal");
+  stolen = iochart_format_duration (json_object_get_int_member (steal, "stolen_ns"));
+  if (json_object_get_int_member (steal, "foreground_active_ns") > 0)
+    {
+      g_autofree char *active = iochart_format_duration (json_object_get_int_member (steal, "foreground_active_ns"));
+      g_autofree char *want = g_strdup_printf ("Idle steal: %s of the %s with", stolen, active);
+
+      g_assert_true (g_str_has_prefix (iochart_range_panel_get_steal_text (panel), want));
+    }
+  else
+    g_assert_nonnull (strstr (iochart_range_panel_get_steal_text (panel), "no foreground I/O"));
+}
+
+/* The class filter and the search for a pid: the panel follows both. */
+static void
+test_filtered_figures (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartCapture *capture = iochart_view_get_capture (iochart_timeline_view_get_view (tl));
+  gint64 origin = iochart_timeline_view_get_origin_ns (tl);
+  g_autoptr(GArray) idle = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr(GArray) two = g_array_new (FALSE, FALSE, sizeof (gint32));
+  const IochartSummary *s;
+  gint32 pid_be = 15448;
+
+  iochart_timeline_view_set_selection (tl, origin + 200000000, origin + 1600000000);
+  settle ();
+  s = iochart_range_panel_get_summary (iochart_capture_page_get_panel (page));
+  g_assert_null (s->requests);
+  /* the class filter keeps the lanes holding a process of the class */
+  for (guint i = 0; i < iochart_capture_get_n_processes (capture); i++)
+    if (iochart_capture_get_process (capture, i)->klass == IOCHART_CLASS_IDLE)
+      g_array_append_val (idle, iochart_capture_get_process (capture, i)->pid);
+  g_assert_cmpuint (idle->len, >, 2);
+  iochart_capture_page_set_filters (page, -1, IOCHART_CLASS_IDLE);
+  settle ();
+  check_filtered_panel (page, idle, "class idle");
+  s = iochart_range_panel_get_summary (iochart_capture_page_get_panel (page));
+  g_assert_cmpuint (s->counts.by_class[IOCHART_CLASS_RT].requests, ==, 0);
+  g_assert_cmpuint (s->counts.by_class[IOCHART_CLASS_IDLE].requests, >, 0);
+  screenshot ("app-filtered-idle.png");
+  /* the search matches a name or a pid: the best-effort find */
+  iochart_capture_page_set_filters (page, -1, -1);
+  iochart_capture_page_set_search (page, "15448");
+  settle ();
+  g_array_append_val (two, pid_be);
+  check_filtered_panel (page, two, "search 15448");
+  iochart_capture_page_set_search (page, "");
+  settle ();
+  g_assert_null (iochart_range_panel_get_summary (iochart_capture_page_get_panel (page))->requests);
+}
+
+/* The Open dialog's filters take every sample kind ("All captures") and each alone; the Open
+ * Folder dialog's choice of a blktrace folder and of an unpacked bootchart opens each in a tab. */
+static void
+test_open_dialog (void)
+{
+  const char *samples[] = { "ionice-bfq.dat", "blk-ionice-loop.txt", "ftrace-ionice-loop.trace",
+                            "hdd-bfq-idle-vs-normal-5s.report.txt.xz", "hdd-blktrace-5s.blkparse.txt",
+                            "blktrace/bfq-idle-vs-be-dd/loop2.blktrace.0", "bootchart-ionice.tgz" };
+  g_autofree char *blk = g_build_filename (source_root, "samples", "blktrace", "bfq-idle-vs-be-dd", NULL);
+  g_autofree char *tgz = g_build_filename (source_root, "samples", "bootchart-ionice.tgz", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("iochart-open-XXXXXX", NULL);
+  const char *folders[] = { blk, tmp };
+  GtkFileChooserNative *chooser;
+  g_autoptr(GListModel) filters = NULL;
+  GtkFilter *all, *dat;
+  AdwTabView *tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (iochart_window_get_current_page (window)),
+                                                             ADW_TYPE_TAB_VIEW));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open", NULL);
+  chooser = iochart_window_get_chooser (window);
+  g_assert_nonnull (chooser);
+  filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (chooser));
+  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 6);
+  all = g_list_model_get_item (filters, 0);
+  dat = g_list_model_get_item (filters, 1);
+  g_assert_cmpstr (gtk_file_filter_get_name (GTK_FILE_FILTER (all)), ==, "All captures");
+  g_assert_true (gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser)) == GTK_FILE_FILTER (all));
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_autofree char *path = g_build_filename (source_root, "samples", samples[i], NULL);
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *type = g_content_type_guess (path, NULL, 0, NULL);
+      g_autoptr(GFileInfo) info = g_file_info_new ();
+
+      g_file_info_set_display_name (info, base);
+      g_file_info_set_content_type (info, type);
+      g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+      g_test_message ("%s: %s", base, type);
+      g_assert_true (gtk_filter_match (all, info));
+      g_assert_true (gtk_filter_match (dat, info) == (i == 0));
+    }
+  g_object_unref (all);
+  g_object_unref (dat);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (chooser));
+  g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_CANCEL);
+  g_assert_null (iochart_window_get_chooser (window));
+
+  /* an unpacked bootchart: a folder of /proc samples */
+  {
+    const char *argv[] = { "tar", "-xzf", tgz, "-C", tmp, NULL };
+    int status;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL));
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autoptr(GFile) folder = g_file_new_for_path (folders[i]);
+      guint n_pages = adw_tab_view_get_n_pages (tabs);
+      IochartCapturePage *page;
+      gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+      g_action_group_activate_action (G_ACTION_GROUP (window), "open-folder", NULL);
+      chooser = iochart_window_get_chooser (window);
+      g_assert_nonnull (chooser);
+      g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+      g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), folder, NULL));
+      app_test_run_for (300000);
+      gtk_native_dialog_hide (GTK_NATIVE_DIALOG (chooser));
+      g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
+      g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, n_pages + 1);
+      page = iochart_window_get_current_page (window);
+      while (iochart_capture_page_is_loading (page) && g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_no_error ((GError *) iochart_capture_page_get_error (page));
+      g_assert_true (iochart_capture_page_is_ready (page));
+      screenshot (i == 0 ? "app-open-folder-blktrace.png" : "app-open-folder-bootchart.png");
+      /* blktrace alone has no classes: the panel says unknown, as the chart's header does */
+      if (i == 0)
+        g_assert_nonnull (strstr (iochart_range_panel_get_steal_text (iochart_capture_page_get_panel (page)),
+                                  "unknown"));
+    }
+  {
+    const char *argv[] = { "rm", "-rf", tmp, NULL };
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  }
+}
+
 /* How many text items of dl read text. */
 static guint
 count_text (IochartDisplayList *dl, const char *text)
@@ -1537,5 +1770,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/features", test_features);
   g_test_add_func ("/app/cancel-and-drop", test_cancel_and_drop);
   g_test_add_func ("/app/gallery", test_gallery);
+  g_test_add_func ("/app/filtered-figures", test_filtered_figures);
+  g_test_add_func ("/app/open-dialog", test_open_dialog);
   return g_test_run ();
 }

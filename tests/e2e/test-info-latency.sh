@@ -105,4 +105,29 @@ svg = open('$tmp/c.svg').read()
 for k in ('rt', 'be', 'idle'):
     m = re.search(k + r': [^<]* in ([0-9,]+) requests?', svg)
     assert m and int(m.group(1).replace(',', '')) == j['classes'][k]['requests'], (k, m and m.group(0))"
+# --pid and --comm keep the lanes holding those processes, as the chart's and the app's filters:
+# every figure is then that of the kept lanes, the rows the unfiltered info gives them.
+"$IOCHART" info --json --all "$S/ionice-bfq.dat" >"$tmp/all.json"
+"$IOCHART" info --json --all --pid 15443 --pid 15448 "$S/ionice-bfq.dat" >"$tmp/out.json"
+check "ionice-bfq.dat --pid 15443 --pid 15448: the two lanes' requests, bytes and latency, nothing else" "
+a = json.load(open('$tmp/all.json'))
+want = {l['head_pid']: l for l in a['lanes'] if l['head_pid'] in (15443, 15448)}
+assert len(want) == 2 and [l['head_pid'] for l in j['lanes']] == [l['head_pid'] for l in a['lanes'] if l['head_pid'] in want]
+for l in j['lanes']:
+    assert (l['requests'], l['bytes'], l['latency']) == (want[l['head_pid']]['requests'], want[l['head_pid']]['bytes'], want[l['head_pid']]['latency'])
+assert j['counts']['requests'] == sum(l['requests'] for l in want.values())
+assert j['classes']['idle']['requests'] == want[15443]['requests'] and j['classes']['be']['requests'] == want[15448]['requests']
+assert j['classes']['rt']['requests'] == 0
+assert 0 < j['idle_steal']['foreground_active_ns'] < a['idle_steal']['foreground_active_ns']"
+"$IOCHART" info --json --all --comm find "$S/ionice-bfq.dat" >"$tmp/out.json"
+check "ionice-bfq.dat --comm find: the three find lanes" "
+assert sorted(l['label'].split('[')[0] for l in j['lanes']) == ['find', 'find', 'find']
+assert j['counts']['requests'] == 72
+assert j['idle_steal']['stolen_ns'] == 290 * 1000 or abs(j['idle_steal']['stolen_ns'] - 290000) < 500"
+"$IOCHART" info --json --pid 15304 --from 299451us --to 300020us "$S/ionice-bfq.dat" >"$tmp/out.json"
+check "ionice-bfq.dat --pid 15304 over a range where its lane has no request: no steal either (not the device's)" "
+assert j['counts']['requests'] == 0 and j['idle_steal']['stolen_ns'] == 0 and j['idle_steal']['foreground_active_ns'] == 0"
+"$IOCHART" info --json --pid 1 "$S/ionice-bfq.dat" >"$tmp/out.json"
+check "ionice-bfq.dat --pid 1 (no I/O): nothing counts" "assert j['counts']['requests'] == 0 and j['lanes'] == []"
+
 exit $fail

@@ -747,6 +747,22 @@ iochart_steal_device_is_unknown (const IochartStealDevice *d)
   return d != NULL && d->idle_requests == 0 && d->unknown_requests > 0;
 }
 
+gint64 *
+iochart_steal_device_per_lane (const IochartStealDevice *d, IochartLanes *lanes)
+{
+  gint64 *per_lane = g_new0 (gint64, MAX (iochart_lanes_get_n_lanes (lanes), 1));
+
+  for (guint i = 0; d->idle && i < d->idle->len; i++)
+    {
+      const IochartStealShare *share = &g_array_index (d->idle, IochartStealShare, i);
+      int lane = iochart_lanes_lane_of_process (lanes, share->process);
+
+      if (lane >= 0)
+        per_lane[lane] += share->stolen_ns;
+    }
+  return per_lane;
+}
+
 /* ---- a device's events, sorted once ---- */
 
 static int

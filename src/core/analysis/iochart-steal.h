@@ -11,6 +11,7 @@
 
 #include <json-glib/json-glib.h>
 #include "iochart-capture.h"
+#include "iochart-lanes.h"
 
 G_BEGIN_DECLS
 
@@ -103,6 +104,12 @@ void                       iochart_steal_to_json          (IochartSteal         
 /* No idle-class request is known on the device while some requests have no class (BFQ level 7
  * is idle or best-effort 7): no figure can be given, not even 0. */
 gboolean                   iochart_steal_device_is_unknown (const IochartStealDevice *device);
+
+/* The device's stolen time credited to the lanes its idle processes belong to (thousands of
+ * short-lived `cat`s each steal a little; their lane, the process that forked them, took it all):
+ * n_lanes nanoseconds, by lane index. */
+gint64                    *iochart_steal_device_per_lane (const IochartStealDevice *device,
+                                                          IochartLanes             *lanes);
 
 /* One device's steal events sorted once (a bin index keeps them), so that a range sweeps only
  * its own events; NULL when the capture is too big for their packing. */

@@ -126,6 +126,7 @@ count_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, gint3
   const IochartSummaryOptions *o = &s->options;
   guint n = iochart_capture_get_n_requests (capture);
   const IochartRequestRec *recs = (const IochartRequestRec *) capture->requests->data;
+  gboolean filter = s->requests != NULL;
 
   for (guint i = 0; i < n; i++)
     {
@@ -137,6 +138,11 @@ count_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, gint3
         values[(gsize) kind * n + i] = _iochart_latency_of (&rq, kind);
       for (guint g = 0; g < 5; g++)
         groups[g][i] = -1;
+      /* a filtered-out lane's request counts nowhere, as it is drawn nowhere */
+      if (filter && iochart_lanes_lane_of_request (s->lanes, &rq) < 0)
+        continue;
+      if (filter)
+        g_array_append_val (s->requests, i);
       if (rq.issues == 0)
         {
           if (s->device < 0 || rq.device == (guint) s->device)
@@ -273,6 +279,12 @@ iochart_summary_new_full (IochartCapture *capture, const IochartSummaryOptions *
   lo.device = options->device;
   lo.from_ns = options->from_ns;
   lo.to_ns = options->to_ns;
+  lo.pids = options->pids;
+  lo.n_pids = options->n_pids;
+  lo.comms = options->comms;
+  if (iochart_summary_options_filter (options))
+    s->requests = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 64);   /* data never NULL: steal
+                                                                             * options read NULL as all */
   s->lanes = iochart_lanes_new (capture, &lo);
   s->group_by = iochart_lanes_get_group_by (s->lanes);
   compute_latency (s, capture, procs);
@@ -298,6 +310,9 @@ iochart_summary_new_full (IochartCapture *capture, const IochartSummaryOptions *
   s->request_store_bytes = iochart_capture_get_request_store_size (capture);
   s->model_bytes = iochart_capture_get_model_size (capture);
   s->n_requests = iochart_capture_get_n_requests (capture);
+  /* the caller's: s->requests tells a filtered summary from now on */
+  s->options.pids = NULL;
+  s->options.comms = NULL;
   return s;
 }
 
@@ -334,7 +349,14 @@ iochart_summary_free (IochartSummary *s)
   g_clear_pointer (&s->lanes, iochart_lanes_free);
   g_clear_pointer (&s->btt_devices, g_array_unref);
   g_clear_pointer (&s->btt_processes, g_array_unref);
+  g_clear_pointer (&s->requests, g_array_unref);
   g_free (s);
+}
+
+gboolean
+iochart_summary_options_filter (const IochartSummaryOptions *options)
+{
+  return options->n_pids > 0 || (options->comms && options->comms[0]);
 }
 
 /* ---- JSON ---- */

@@ -91,6 +91,11 @@ typedef struct {
   IochartGroupBy  group_by;
   gboolean        text_only;          /* only printed as text: per-process latency, which the text
                                        * shows only with lanes by pid, is left out otherwise */
+  /* Only the requests of lanes holding one of these pids or names (the chart's --pid and --comm,
+   * the app's filters): every figure, as the lanes drawn. */
+  const gint32   *pids;
+  guint           n_pids;
+  const char * const *comms;          /* NULL-terminated, may be NULL */
 } IochartSummaryOptions;
 
 #define IOCHART_SUMMARY_OPTIONS_INIT { .device = -1, .top = 20, .from_ns = IOCHART_TIME_UNKNOWN, \
@@ -124,6 +129,9 @@ typedef struct {
   gsize                  request_store_bytes;
   gsize                  model_bytes;
   guint                  n_requests;  /* records stored, issued or not */
+  GArray                *requests;    /* with pids or comms: the kept lanes' capture requests
+                                       * (guint32, ascending, any time) for the steal figures, its data
+                                       * never NULL even when empty; else NULL */
 } IochartSummary;
 
 IochartSummary *iochart_summary_new_full (IochartCapture              *capture,
@@ -139,6 +147,8 @@ IochartSummary *iochart_summary_new_range (IochartCapture *capture,
                                            gint64          from_ns,
                                            gint64          to_ns);
 void            iochart_summary_free   (IochartSummary *summary);
+/* Whether options keep only some lanes (pids or comms). */
+gboolean        iochart_summary_options_filter (const IochartSummaryOptions *options);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartSummary, iochart_summary_free)
 
 /* Adds the summary's members to the JSON object being built. */
