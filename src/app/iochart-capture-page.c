@@ -617,6 +617,15 @@ lane_activated (IochartCapturePage *self, int lane)
                                 view ? iochart_view_get_from_ns (view) : 0, view ? iochart_view_get_to_ns (view) : 0);
 }
 
+/* A click on a lane (not a redraw moving it): its figures are what the user wants to see. */
+static void
+lane_clicked (IochartCapturePage *self, int lane)
+{
+  lane_activated (self, lane);
+  if (lane >= 0)
+    iochart_range_panel_reveal_lane (self->panel);
+}
+
 static void
 episode_activated (IochartCapturePage *self, guint index)
 {
@@ -965,7 +974,7 @@ iochart_capture_page_class_init (IochartCapturePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, timeline_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, timeline_drawn);
-  gtk_widget_class_bind_template_callback (widget_class, lane_activated);
+  gtk_widget_class_bind_template_callback (widget_class, lane_clicked);
   gtk_widget_class_bind_template_callback (widget_class, episode_activated);
   gtk_widget_class_bind_template_callback (widget_class, button_action);
 }

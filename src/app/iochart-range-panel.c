@@ -6,6 +6,7 @@
 
 struct _IochartRangePanel {
   GtkBox          parent_instance;
+  GtkScrolledWindow *scroller;
   GtkLabel       *range_label;
   GtkGrid        *class_grid;
   GtkLabel       *steal_label;
@@ -165,8 +166,8 @@ lane_rows (IochartRangePanel *self, const IochartSummary *summary, const Iochart
   for (guint i = 0; i < summary->lane_rows->len && i < 12; i++)
     {
       const IochartSummaryLane *sl = &g_array_index (summary->lane_rows, IochartSummaryLane, i);
-      g_autofree char *n = iochart_format_count (sl->l->n_requests);
-      g_autofree char *b = iochart_format_bytes (sl->l->bytes);
+      g_autofree char *n = iochart_format_count (sl->count.requests);
+      g_autofree char *b = iochart_format_bytes (sl->count.bytes);
       g_autofree char *st = stolen && stolen[sl->lane] > 0 ? iochart_format_duration (stolen[sl->lane]) : g_strdup ("–");
       g_autofree char *q = fmt_latency (&sl->latency.kind[IOCHART_LATENCY_Q2C]);
       g_autofree char *dc = fmt_latency (&sl->latency.kind[IOCHART_LATENCY_D2C]);
@@ -349,6 +350,27 @@ iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int 
   }
 }
 
+gboolean
+iochart_range_panel_reveal_lane (IochartRangePanel *self)
+{
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GtkWidget *content = gtk_scrolled_window_get_child (self->scroller);
+  double x, top, page = gtk_adjustment_get_page_size (adj), at = gtk_adjustment_get_value (adj);
+  int height = gtk_widget_get_height (GTK_WIDGET (self->lane_buttons)) + 80;
+
+  /* the lane's figures come under the selection's table of every lane: a click scrolls them in
+   * view, its heading at the top, when they are not (the content's coordinates: a viewport's
+   * child, or the scrolled content itself, which is at 0 when scrolled) */
+  if (GTK_IS_VIEWPORT (content))
+    content = gtk_viewport_get_child (GTK_VIEWPORT (content));
+  if (!gtk_widget_translate_coordinates (self->lane_heading, content, 0, 0, &x, &top))
+    return FALSE;
+  if (top >= at && top + height <= at + page)
+    return FALSE;
+  gtk_adjustment_set_value (adj, top - 6);
+  return TRUE;
+}
+
 void
 iochart_range_panel_set_episodes (IochartRangePanel *self, IochartSteal *steal, gint64 origin_ns)
 {
@@ -409,6 +431,7 @@ iochart_range_panel_class_init (IochartRangePanelClass *klass)
 
   G_OBJECT_CLASS (klass)->dispose = iochart_range_panel_dispose;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/iochart/Iochart/iochart-range-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, scroller);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, range_label);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, class_grid);
   gtk_widget_class_bind_template_child (widget_class, IochartRangePanel, steal_label);

@@ -41,6 +41,8 @@ void       iochart_range_panel_set_episodes (IochartRangePanel    *self,
 const IochartSummary *iochart_range_panel_get_summary (IochartRangePanel *self);
 /* The idle steal line and the lanes' grid (a lane's row, then its latency line), as shown. */
 const char           *iochart_range_panel_get_steal_text (IochartRangePanel *self);
+/* Scrolls the clicked lane's figures into view; TRUE when it had to. */
+gboolean              iochart_range_panel_reveal_lane    (IochartRangePanel *self);
 GtkGrid              *iochart_range_panel_get_lane_grid  (IochartRangePanel *self);
 
 G_END_DECLS

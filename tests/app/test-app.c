@@ -291,6 +291,23 @@ test_filtered_figures (void)
   iochart_capture_page_set_search (page, "");
   settle ();
   g_assert_null (iochart_range_panel_get_summary (iochart_capture_page_get_panel (page))->requests);
+
+  /* a click on a lane brings its figures, under the table of every lane, into view */
+  {
+    IochartRangePanel *panel = iochart_capture_page_get_panel (page);
+    GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_first_child (GTK_WIDGET (panel))));
+
+    gtk_adjustment_set_value (adj, 0);
+    iochart_timeline_view_activate_lane (tl, 0);
+    settle ();
+    g_test_message ("panel scrolled to %.0f of %.0f (page %.0f)", gtk_adjustment_get_value (adj),
+                    gtk_adjustment_get_upper (adj), gtk_adjustment_get_page_size (adj));
+    /* taller than the panel, it scrolled; else everything is in view already */
+    if (gtk_adjustment_get_upper (adj) > gtk_adjustment_get_page_size (adj) + 1)
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+    g_assert_false (iochart_range_panel_reveal_lane (panel));   /* in view already */
+    screenshot ("app-lane-revealed.png");
+  }
 }
 
 /* The Open dialog's filters take every sample kind ("All captures") and each alone; the Open

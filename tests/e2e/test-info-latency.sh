@@ -124,6 +124,12 @@ check "ionice-bfq.dat --comm find: the three find lanes" "
 assert sorted(l['label'].split('[')[0] for l in j['lanes']) == ['find', 'find', 'find']
 assert j['counts']['requests'] == 72
 assert j['idle_steal']['stolen_ns'] == 290 * 1000 or abs(j['idle_steal']['stolen_ns'] - 290000) < 500"
+# Over a range, a lane's requests are those issued in it, as the classes count them: the idle
+# request in flight at 299.451 ms (issued before) counts in neither.
+"$IOCHART" info --json --all --from 299451us --to 300020us "$S/ionice-bfq.dat" >"$tmp/out.json"
+check "ionice-bfq.dat --from --to: the lanes add up to the requests issued in the range" "
+assert j['counts']['requests'] == 1 and sum(l['requests'] for l in j['lanes']) == 1
+assert sum(l['bytes'] for l in j['lanes']) == j['counts']['bytes'] and j['lanes'][0]['class'] == 'rt'"
 "$IOCHART" info --json --pid 15304 --from 299451us --to 300020us "$S/ionice-bfq.dat" >"$tmp/out.json"
 check "ionice-bfq.dat --pid 15304 over a range where its lane has no request: no steal either (not the device's)" "
 assert j['counts']['requests'] == 0 and j['idle_steal']['stolen_ns'] == 0 and j['idle_steal']['foreground_active_ns'] == 0"

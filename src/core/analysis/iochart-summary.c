@@ -81,10 +81,10 @@ cmp_lane (const void *a, const void *b)
 {
   const IochartSummaryLane *x = a, *y = b;
 
-  if (x->l->bytes != y->l->bytes)
-    return x->l->bytes < y->l->bytes ? 1 : -1;
-  if (x->l->n_requests != y->l->n_requests)
-    return x->l->n_requests < y->l->n_requests ? 1 : -1;
+  if (x->count.bytes != y->count.bytes)
+    return x->count.bytes < y->count.bytes ? 1 : -1;
+  if (x->count.requests != y->count.requests)
+    return x->count.requests < y->count.requests ? 1 : -1;
   return (int) x->lane - (int) y->lane;
 }
 
@@ -121,7 +121,8 @@ init_processes (IochartCapture *capture)
  * device × class, class, process and lane of every request that counts, and the spans of every
  * request (values[kind * n + i]) from the same unpacking. */
 static void
-count_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, gint32 **groups, gint64 *values)
+count_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, gint32 **groups, gint64 *values,
+                IochartCount *lane_counts)
 {
   const IochartSummaryOptions *o = &s->options;
   guint n = iochart_capture_get_n_requests (capture);
@@ -167,6 +168,8 @@ count_requests (IochartSummary *s, IochartCapture *capture, GArray *procs, gint3
           groups[3][i] = rq.process;
         }
       groups[4][i] = iochart_lanes_lane_of_request (s->lanes, &rq);
+      if (groups[4][i] >= 0)
+        count_add (&lane_counts[groups[4][i]], rq.issues, (guint64) rq.issues * rq.bytes);
     }
 }
 
@@ -179,6 +182,7 @@ compute_latency (IochartSummary *s, IochartCapture *capture, GArray *procs)
   g_autofree IochartLatencyRow *dev_class_rows = g_new0 (IochartLatencyRow, MAX (n_dev, 1) * IOCHART_N_CLASSES);
   g_autofree IochartLatencyRow *proc_rows = g_new0 (IochartLatencyRow, MAX (procs->len, 1));
   g_autofree IochartLatencyRow *lane_rows = g_new0 (IochartLatencyRow, MAX (n_lanes, 1));
+  g_autofree IochartCount *lane_counts = g_new0 (IochartCount, MAX (n_lanes, 1));
   gint32 *groups[5];
   g_autofree gint64 *values = g_new (gint64, (gsize) MAX (n, 1) * IOCHART_N_LATENCY_KINDS);
   IochartLatencyGrouping g[5] = {
@@ -191,7 +195,7 @@ compute_latency (IochartSummary *s, IochartCapture *capture, GArray *procs)
 
   for (guint i = 0; i < 5; i++)
     g[i].group = groups[i] = g_new (gint32, MAX (n, 1));
-  count_requests (s, capture, procs, groups, values);
+  count_requests (s, capture, procs, groups, values, lane_counts);
   if (s->options.text_only && s->group_by != IOCHART_GROUP_PID)
     {
       g[3] = g[4];   /* no process rows are printed */
@@ -211,9 +215,9 @@ compute_latency (IochartSummary *s, IochartCapture *capture, GArray *procs)
   s->lane_rows = g_array_sized_new (FALSE, TRUE, sizeof (IochartSummaryLane), n_lanes);
   for (guint i = 0; i < n_lanes; i++)
     {
-      IochartSummaryLane row = { i, iochart_lanes_get_lane (s->lanes, i), lane_rows[i] };
+      IochartSummaryLane row = { i, iochart_lanes_get_lane (s->lanes, i), lane_counts[i], lane_rows[i] };
 
-      if (row.l->n_requests > 0)
+      if (row.count.requests > 0)
         g_array_append_val (s->lane_rows, row);
     }
   for (guint i = 0; i < 5; i++)
@@ -533,8 +537,8 @@ json_lane (IochartCapture *capture, const IochartSummaryLane *sl, JsonBuilder *b
   json_builder_add_string_value (b, iochart_class_name (l->klass));
   json_classes_used (b, l->class_mask);
   json_int (b, "processes", l->n_processes);
-  json_int (b, "requests", l->n_requests);
-  json_int (b, "bytes", l->bytes);
+  json_int (b, "requests", sl->count.requests);
+  json_int (b, "bytes", sl->count.bytes);
   json_ns (b, "first_io_ns", l->first_io_ns);
   json_ns (b, "last_io_ns", l->last_io_ns);
   json_latency (b, &sl->latency);
@@ -857,13 +861,13 @@ iochart_summary_print_lane (const IochartSummary *s, guint32 process, GString *o
 static void
 print_lane_row (const IochartSummaryLane *sl, GString *out)
 {
-  g_autofree char *bytes = iochart_format_bytes (sl->l->bytes);
+  g_autofree char *bytes = iochart_format_bytes (sl->count.bytes);
   glong len = g_utf8_strlen (sl->l->label, -1);
   /* a long name keeps its start and says it was cut */
   g_autofree char *cut = g_utf8_substring (sl->l->label, 0, MIN (len, 33));
   g_autofree char *label = len > 34 ? g_strconcat (cut, "…", NULL) : g_strdup (sl->l->label);
   glong pad = 34 - g_utf8_strlen (label, -1);
-  g_autofree char *n = iochart_format_count (sl->l->n_requests);
+  g_autofree char *n = iochart_format_count (sl->count.requests);
 
   g_string_append_printf (out, "  %s%*s %-7s %9s %11s", label, (int) MAX (pad, 0), "",
                           iochart_class_name (sl->l->klass), n, bytes);

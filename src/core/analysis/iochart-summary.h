@@ -72,6 +72,8 @@ typedef struct {
 typedef struct {
   guint                  lane;        /* index in lanes */
   const IochartLane     *l;
+  IochartCount           count;       /* issued in the range on the summarised devices, as the
+                                       * classes count (l's are the requests outstanding in it) */
   IochartLatencyRow      latency;
 } IochartSummaryLane;
 
