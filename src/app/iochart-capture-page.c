@@ -895,6 +895,8 @@ iochart_capture_page_finalize (GObject *object)
 /* Narrower than the chart's least width and the panel beside it: the panel goes under the chart
  * (after this allocation: the paned's orientation changes its size request). */
 #define NARROW_PX (IOCHART_VIEW_MIN_WIDTH + 440)
+/* Wide enough for the range in view beside the filters and the search above the chart. */
+#define WIDE_PX   1400
 
 static gboolean
 orient (gpointer user_data)
@@ -904,11 +906,12 @@ orient (gpointer user_data)
   GtkOrientation o = width < NARROW_PX ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
 
   self->orient_source = 0;
+  /* the range in view is on the ruler too: below WIDE_PX the filters need its room more (at
+   * 1280 px it and the search's placeholder were both cut) */
+  gtk_widget_set_visible (GTK_WIDGET (self->range_label), width >= WIDE_PX);
   if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == o)
     return G_SOURCE_REMOVE;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), o);
-  /* the range in view is on the ruler too: narrow, the filters need its room more */
-  gtk_widget_set_visible (GTK_WIDGET (self->range_label), o == GTK_ORIENTATION_HORIZONTAL);
   place_search (self);
   gtk_paned_set_position (self->paned, o == GTK_ORIENTATION_VERTICAL ? gtk_widget_get_height (GTK_WIDGET (self)) * 3 / 5
                                                                      : width - 440);
@@ -921,7 +924,10 @@ ruler_resized (IochartCapturePage *self)
 {
   gboolean narrow = gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == GTK_ORIENTATION_VERTICAL;
 
-  if ((gtk_widget_get_width (GTK_WIDGET (self)) < NARROW_PX) != narrow && self->orient_source == 0)
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  if (((width < NARROW_PX) != narrow || (width >= WIDE_PX) != gtk_widget_get_visible (GTK_WIDGET (self->range_label))) &&
+      self->orient_source == 0)
     self->orient_source = g_idle_add (orient, self);
 }
 

@@ -826,6 +826,39 @@ unmap (GtkWidget *widget)
   GTK_WIDGET_CLASS (iochart_timeline_view_parent_class)->unmap (widget);
 }
 
+/* The lines of text that start left of the plot and run into it (the lanes' section note) stay
+ * whole where the plot moved: the image's pixels of their boxes as they are, as
+ * iochart_cairo_draw_warped keeps them. */
+static void
+keep_lines (IochartTimelineView *self, cairo_t *cr, double x0, double header_bottom)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (self->dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (self->dl, i);
+      double x, y, w, h;
+
+      if (item->kind != IOCHART_DL_TEXT || item->x >= x0 || item->y < header_bottom)
+        continue;
+      iochart_dl_item_text_box (item, &x, &y, &w, &h);
+      if (x + w <= x0)
+        continue;
+      cairo_rectangle (cr, x0, floor (y), ceil (x + w) - x0, ceil (y + h) - floor (y));
+      any = TRUE;
+    }
+  if (!any)
+    {
+      cairo_new_path (cr);
+      return;
+    }
+  cairo_save (cr);
+  cairo_clip (cr);
+  cairo_set_source_surface (cr, self->image, 0, 0);
+  cairo_paint (cr);
+  cairo_restore (cr);
+}
+
 /* The worker's pixels of the chart: as they are for the range they were drawn for; for a range
  * close to it (a live update, a small zoom or pan before the next layout) the plot moved and
  * stretched as iochart_cairo_draw_warped moves it, text included. FALSE: none of them fits. */
@@ -862,6 +895,11 @@ paint_image (IochartTimelineView *self, cairo_t *cr, int width)
   cairo_clip (cr);
   set_rgba_bg (self, cr);
   cairo_paint (cr);
+  /* the frames and stripes stay where they are; the pixels inside the plot's edges move over
+   * them, so that the edge they leave bare still has its frame */
+  iochart_cairo_draw_spanning (self->dl, cr);
+  cairo_rectangle (cr, x0 + shift + scale, header_bottom, (w - 2) * scale, iochart_display_list_get_height (self->dl));
+  cairo_clip (cr);
   cairo_translate (cr, x0 + shift, 0);
   cairo_scale (cr, scale, 1);
   cairo_translate (cr, -x0, 0);
@@ -869,6 +907,7 @@ paint_image (IochartTimelineView *self, cairo_t *cr, int width)
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_FAST);
   cairo_paint (cr);
   cairo_restore (cr);
+  keep_lines (self, cr, x0, header_bottom);
   return TRUE;
 }
 

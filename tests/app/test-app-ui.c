@@ -222,6 +222,73 @@ test_size (void)
   app_test_run_for (100000);
 }
 
+/* The search entry for processes under w (the what-if panel has one of its own). */
+static GtkWidget *
+find_process_search (GtkWidget *w)
+{
+  GtkWidget *text;
+
+  if (GTK_IS_SEARCH_ENTRY (w) && (text = find_widget (w, GTK_TYPE_TEXT)) &&
+      g_str_has_prefix (gtk_text_get_placeholder_text (GTK_TEXT (text)) ?: "", "Process"))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_process_search (c);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The filters' row above the chart at 1280 px (the panel beside the chart) holds the search's
+ * whole placeholder: the range in view, which the ruler shows too, goes below 1400 px (both were
+ * cut at 1280); at 1500 px it shows. */
+static void
+test_toolbar_fits (void)
+{
+  static const int widths[] = { 1280, 1500 };
+  IochartWindow *main_window = window;
+
+  for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
+    {
+      IochartWindow *w = iochart_window_new (IOCHART_APPLICATION (gtk_window_get_application (GTK_WINDOW (main_window))));
+      g_autofree char *shot = g_strdup_printf ("app-ui-toolbar-%d.png", widths[k]);
+      IochartCapturePage *page;
+      GtkWidget *search, *text, *range = NULL;
+      g_autoptr(PangoLayout) layout = NULL;
+      int pw;
+
+      gtk_window_set_default_size (GTK_WINDOW (w), widths[k], 800);
+      gtk_window_present (GTK_WINDOW (w));
+      window = w;
+      app_test_set_window (w);
+      page = open_sample ("ionice-bfq.dat");
+      app_test_run_for (300000);
+      search = find_process_search (GTK_WIDGET (page));
+      g_assert_nonnull (search);
+      text = find_widget (search, GTK_TYPE_TEXT);
+      layout = gtk_widget_create_pango_layout (text, gtk_text_get_placeholder_text (GTK_TEXT (text)));
+      pango_layout_get_pixel_size (layout, &pw, NULL);
+      /* the range label: the one in the search's row that reads a range */
+      for (GtkWidget *c = gtk_widget_get_first_child (gtk_widget_get_parent (search)); c; c = gtk_widget_get_next_sibling (c))
+        for (GtkWidget *l = c; l; l = GTK_IS_LABEL (l) ? NULL : gtk_widget_get_first_child (l))
+          if (GTK_IS_LABEL (l) && strstr (gtk_label_get_text (GTK_LABEL (l)), " – "))
+            range = l;
+      g_test_message ("%d px: search text %d px for a %d px placeholder, range %s", widths[k],
+                      gtk_widget_get_width (text), pw, range && gtk_widget_get_visible (range) ? "shown" : "hidden");
+      app_test_screenshot (shot);
+      g_assert_cmpint (gtk_widget_get_width (text), >=, pw);
+      g_assert_nonnull (range);
+      g_assert_cmpint (gtk_widget_get_visible (range), ==, widths[k] >= 1400);
+      if (gtk_widget_get_visible (range))
+        g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (range))));
+      gtk_window_destroy (GTK_WINDOW (w));
+      app_test_run_for (100000);
+    }
+  window = main_window;
+  app_test_set_window (main_window);
+}
+
 /* The GtkDropDown of page whose tooltip is tip. */
 static GtkDropDown *
 dropdown (IochartCapturePage *page, const char *tip)
@@ -602,6 +669,7 @@ main (int argc, char **argv)
   source_root = g_getenv ("IOCHART_SOURCE_ROOT");
   g_test_add_func ("/app-ui/style", test_style);
   g_test_add_func ("/app-ui/size", test_size);
+  g_test_add_func ("/app-ui/toolbar-fits", test_toolbar_fits);
   g_test_add_func ("/app-ui/open-dialog", test_open_dialog);
   g_test_add_func ("/app-ui/retry", test_retry);
   g_test_add_func ("/app-ui/filters", test_filters);

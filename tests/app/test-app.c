@@ -1331,6 +1331,99 @@ drawn_rows (IochartTimelineView *tl, graphene_rect_t *bounds)
   g_assert_true (find_cairo_node (node, bounds));
 }
 
+/* The timeline as its next frame draws it, now, before the worker's layout of a new range comes:
+ * the last chart's pixels warped (a live update, a small zoom or pan); written as name. */
+static cairo_surface_t *
+warped_frame (IochartTimelineView *tl, const char *name)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autofree char *path = g_build_filename (shots, name, NULL);
+  int width = gtk_widget_get_width (GTK_WIDGET (tl)), height = gtk_widget_get_height (GTK_WIDGET (tl));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  /* the widget's own drawing, not the window's last frame (which the next frame replaces) */
+  GTK_WIDGET_GET_CLASS (tl)->snapshot (GTK_WIDGET (tl), snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  cairo_surface_write_to_png (surface, path);
+  return surface;
+}
+
+/* How far the pixel at x, y is from the chart's background (the sum of the channels' differences). */
+static int
+off_background (cairo_surface_t *s, int x, int y, guint32 bg)
+{
+  guint32 px = *(guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + 4 * x);
+
+  return abs ((int) ((px >> 16) & 0xff) - (int) (bg >> 24)) + abs ((int) ((px >> 8) & 0xff) - (int) ((bg >> 16) & 0xff)) +
+         abs ((int) (px & 0xff) - (int) ((bg >> 8) & 0xff));
+}
+
+/* The frame between a range's change and its exact layout (the worker's pixels moved and
+ * stretched) keeps the strips' frames and the lanes' stripes to the plot's edges: moved with the
+ * plot, a pan of 5% left the right edge of every strip without its frame (a bare strip 5% wide) and
+ * its lanes' stripes short of it. */
+static void
+test_warped_frame (void)
+{
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (open_sample ("ionice-bfq.dat"));
+  IochartDisplayList *dl;
+  const IochartDlItem *frame = NULL, *note = NULL;
+  cairo_surface_t *moved, *before;
+  double x0, w, nx, ny, nw, nh;
+  gint64 from, to, dl_from, dl_to;
+  int edge, y;
+
+  action ("zoom-fit");
+  iochart_timeline_view_zoom (tl, 1.25, 0.5);   /* a range 80% as long: not the full one, so it can pan */
+  settle ();
+  dl = iochart_timeline_view_get_display_list (tl);
+  g_assert_true (iochart_display_list_get_time_axis (dl, &x0, &w, &dl_from, &dl_to));
+  /* the first strip's frame */
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl) && !frame; i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_RECT && item->stroke != 0 && item->x == x0 && item->w == w)
+        frame = item;
+    }
+  g_assert_nonnull (frame);
+  before = warped_frame (tl, "app-warped-before.png");
+  /* the lanes' section note, a line from the label column across the plot */
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl) && !note; i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && g_str_has_prefix (item->text, "A lane is a process"))
+        note = item;
+    }
+  g_assert_nonnull (note);
+  iochart_timeline_view_pan (tl, 0.05);
+  iochart_timeline_view_get_range (tl, &from, &to);
+  g_assert_true (iochart_timeline_view_get_display_list (tl) == dl);   /* the layout is still the old one */
+  g_assert_cmpint (dl_from, <, from);
+  moved = warped_frame (tl, "app-warped-pan.png");
+  /* the frame's right edge, half-way down the strip; the pixel right of it is outside the plot */
+  edge = (int) floor (x0 + w) - 1;
+  y = (int) (frame->y + frame->h / 2);
+  g_assert_cmpint (MAX (off_background (moved, edge, y, iochart_display_list_get_background (dl)),
+                        off_background (moved, edge + 1, y, iochart_display_list_get_background (dl))), >, 30);
+  /* the note's line as it was: not cut where the plot begins, its rest moved over it */
+  iochart_dl_item_text_box (note, &nx, &ny, &nw, &nh);
+  g_assert_cmpfloat (ny + nh, <, gtk_widget_get_height (GTK_WIDGET (tl)));
+  for (int py = (int) ceil (ny); py < (int) (ny + nh); py++)
+    for (int px = (int) ceil (x0); px < (int) (nx + nw); px++)
+      if (off_background (moved, px, py, *(guint32 *) (cairo_image_surface_get_data (before) +
+                                                      py * cairo_image_surface_get_stride (before) + 4 * px) << 8 | 0xff))
+        g_error ("the note's pixel %d,%d changed in the warped frame", px, py);
+  cairo_surface_destroy (moved);
+  cairo_surface_destroy (before);
+  action ("zoom-fit");
+}
+
 /* A chart taller than the window costs what is in view: the node covers the scrolled window's
  * rows, and a scroll draws the rows it brings into view. */
 static void
@@ -1689,6 +1782,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/request-tooltip", test_request_tooltip);
   g_test_add_func ("/app/bad-file", test_bad_file);
   g_test_add_func ("/app/visible-rows", test_visible_rows);
+  g_test_add_func ("/app/warped-frame", test_warped_frame);
   g_test_add_func ("/app/dark", test_dark);
   g_test_add_func ("/app/features", test_features);
   g_test_add_func ("/app/cancel-and-drop", test_cancel_and_drop);

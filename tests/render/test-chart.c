@@ -6,6 +6,7 @@
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
 #include "render/iochart-svg.h"
+#include "render/iochart-diff-chart.h"
 
 /* A `find -exec cat` in best-effort, an idle `dd`, a journal thread, and one request on the disk
  * below the loop device. */
@@ -530,6 +531,168 @@ test_narrow_label_column (void)
     }
 }
 
+/* The pixel at x, y of an ARGB32 surface as RGB. */
+static guint32
+rgb_at (cairo_surface_t *s, int x, int y)
+{
+  return *(guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + 4 * x) & 0xffffff;
+}
+
+/* A chart laid out for one range drawn for a range 5% later (the app's frame while the exact
+ * layout of a live update or a pan is made): the plot moves, but the strips' frames and the
+ * lanes' stripes stay to its edges (moved with it, the right 5% of every strip had no frame and
+ * the stripes stopped short of the edge), and the labels left of the plot stay put. */
+static void
+test_warped_keeps_frames (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  gint64 start = iochart_capture_get_start_ns (c), span = 800 * MS, d = 40 * MS;
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  IochartChartStyle style = IOCHART_CHART_STYLE_INIT;
+  g_autoptr(IochartView) view = NULL;
+  g_autoptr(IochartDisplayList) dl = NULL;
+  cairo_surface_t *exact, *warped;
+  const IochartDlItem *frame = NULL, *stripe = NULL;
+  double x0, w;
+  gint64 from, to;
+  guint32 bg;
+
+  vo.width = 1200;
+  vo.from_ns = start;
+  vo.to_ns = start + span;
+  view = iochart_view_new (c, &vo);
+  dl = iochart_chart_draw (view, &style);
+  g_assert_true (iochart_display_list_get_time_axis (dl, &x0, &w, &from, &to));
+  bg = iochart_display_list_get_background (dl) >> 8;
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (!frame && item->kind == IOCHART_DL_RECT && item->stroke != 0 && item->x == x0 && item->w == w)
+        frame = item;
+      /* a lane's stripe (drawn under the rest) */
+      if (!stripe && item->kind == IOCHART_DL_RECT && item->x == 0 && item->w == iochart_display_list_get_width (dl) &&
+          item->h == 30)
+        stripe = item;
+    }
+  g_assert_nonnull (frame);
+  g_assert_nonnull (stripe);
+  exact = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) iochart_display_list_get_width (dl),
+                                      (int) iochart_display_list_get_height (dl));
+  warped = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) iochart_display_list_get_width (dl),
+                                       (int) iochart_display_list_get_height (dl));
+  {
+    cairo_t *cr = cairo_create (exact);
+    iochart_cairo_draw (dl, cr);
+    cairo_destroy (cr);
+    cr = cairo_create (warped);
+    iochart_cairo_draw_warped (dl, cr, start + d, start + span + d);
+    cairo_destroy (cr);
+  }
+  cairo_surface_flush (exact);
+  cairo_surface_flush (warped);
+  /* the frame's right edge and the stripe's last pixel in the plot, as the exact chart has them */
+  {
+    int edge = (int) floor (x0 + w), y = (int) (frame->y + frame->h / 2);
+    int sx = (int) (x0 + w) - 2, sy = (int) (stripe->y + stripe->h / 2);
+    guint32 e0 = rgb_at (exact, edge - 1, y) != bg ? rgb_at (exact, edge - 1, y) : rgb_at (exact, edge, y);
+    guint32 e1 = rgb_at (warped, edge - 1, y) != bg ? rgb_at (warped, edge - 1, y) : rgb_at (warped, edge, y);
+
+    g_assert_cmphex (e0, !=, bg);
+    /* (its antialiased column may blend with what moved next to it) */
+    g_assert_cmpint (abs ((int) (e1 & 0xff) - (int) (e0 & 0xff)), <, 16);
+    g_assert_cmphex (rgb_at (warped, sx, sy), ==, stripe->fill >> 8);
+    /* the strip's title and ticks, left of the plot, are where they were */
+    for (int py = (int) frame->y; py < (int) (frame->y + frame->h); py++)
+      for (int px = 0; px < (int) x0 - 2; px++)
+        g_assert_cmphex (rgb_at (warped, px, py), ==, rgb_at (exact, px, py));
+  }
+  cairo_surface_destroy (exact);
+  cairo_surface_destroy (warped);
+}
+
+/* A reader completing a request every 10 ms for 1 s, silent for 300 ms, then 1 s more: at 4000 px
+ * (0.6 ms a column) each latency line is two pieces, broken at the silence only, not dashes of
+ * a few pixels between its completions (about 200 pieces each, hard to see). */
+static void
+test_latency_line_wide (void)
+{
+  guint n = 200;
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+  g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(GHashTable) pieces = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 t = (gint64) i * 10 * MS + (i >= n / 2 ? 300 * MS : 0);
+      rqs[i] = (TestRq) { DEV_LOOP, 1000 + 8 * i, 8, "R", 10, "reader", IOCHART_CLASS_BE, t, t, t + MS / 10,
+                          t + 2 * MS + (i % 7) * MS / 2 };
+    }
+  c = test_capture (rqs, n);
+  {
+    g_autoptr(IochartDisplayList) dl = draw (c, 4000, IOCHART_THEME_DARK);
+
+    for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+      {
+        const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+        if (item->kind == IOCHART_DL_POLYLINE && item->tooltip && strstr (item->tooltip, "latency"))
+          g_hash_table_insert (pieces, g_strdup (item->tooltip),
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (pieces, item->tooltip)) + 1));
+      }
+  }
+  g_assert_cmpuint (g_hash_table_size (pieces), >, 0);
+  g_hash_table_iter_init (&iter, pieces);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_test_message ("%s: %u pieces", (const char *) key, GPOINTER_TO_UINT (value));
+      g_assert_cmpuint (GPOINTER_TO_UINT (value), ==, 2);
+    }
+}
+
+/* A diff chart at the narrowest width: every row's label and its list of changes stays inside
+ * the image (cut, the whole as tooltip); at 700 px "changed: start,end,requests,bytes,…" ran off
+ * its left edge. */
+static void
+test_diff_labels_inside (void)
+{
+  g_autoptr(IochartCapture) a = story ();
+  g_autoptr(IochartCapture) b = NULL;
+  g_autofree TestRq *rqs = g_memdup2 (story_rqs, sizeof story_rqs);
+  IochartDiffOptions options = IOCHART_DIFF_OPTIONS_INIT;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartDiff) diff = NULL;
+  g_autoptr(IochartDisplayList) dl = NULL;
+  guint cut = 0;
+
+  /* B: every request later, slower and bigger: each row changes in most ways */
+  for (guint i = 0; i < G_N_ELEMENTS (story_rqs); i++)
+    {
+      rqs[i].nr *= 2;
+      rqs[i].queue += 5 * MS;
+      rqs[i].insert += 5 * MS;
+      rqs[i].issue += 8 * MS;
+      rqs[i].complete += 50 * MS;
+    }
+  b = test_capture_full (rqs + 1, G_N_ELEMENTS (story_rqs) - 1, story_procs, G_N_ELEMENTS (story_procs));
+  diff = iochart_diff_new (a, -1, b, -1, &options, &error);
+  g_assert_no_error (error);
+  dl = iochart_diff_chart_draw (diff, "a", "b", IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double x, y, w, h;
+
+      if (item->kind != IOCHART_DL_TEXT)
+        continue;
+      iochart_dl_item_text_box (item, &x, &y, &w, &h);
+      if (x < 0 || x + w > IOCHART_VIEW_MIN_WIDTH)
+        g_error ("'%s' runs off the image: %.1f to %.1f", item->text, x, x + w);
+      cut += g_str_has_prefix (item->text, "changed: ") && item->tooltip != NULL;
+    }
+  g_assert_cmpuint (cut, >, 0);
+}
+
 static void
 test_lifeline_explained (void)
 {
@@ -578,7 +741,8 @@ test_latency_classes_apart (void)
   g_assert_cmpuint (idle, >, 0);
 }
 
-/* I/O in a narrow band far into a big device: the map shows the band, and says so. */
+/* I/O in a narrow band far into a big device: the map shows the band, and says so; its ticks
+ * tell its edges apart (they read "1.9 TiB" both). */
 static void
 test_sector_map_zoom (void)
 {
@@ -589,7 +753,7 @@ test_sector_map_zoom (void)
   };
   g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
   g_autoptr(IochartDisplayList) dl = draw (c, 900, IOCHART_THEME_LIGHT);
-  const IochartDlItem *title = find_text (dl, "Sector map"), *bottom = NULL;
+  const IochartDlItem *title = find_text (dl, "Sector map"), *bottom = NULL, *top = NULL;
 
   g_assert_nonnull (title);
   g_assert_nonnull (find_text_or_whole (dl, "zoomed to the offsets used"));
@@ -597,12 +761,19 @@ test_sector_map_zoom (void)
   for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
     {
       const IochartDlItem *item = iochart_display_list_get_item (dl, i);
-      if (item->kind == IOCHART_DL_TEXT && item->anchor == IOCHART_ANCHOR_END && item->y > title->y &&
+      /* (the top tick sits a little above the title's baseline) */
+      if (item->kind == IOCHART_DL_TEXT && item->anchor == IOCHART_ANCHOR_END && item->y > title->y - 4 &&
           item->y < title->y + IOCHART_VIEW_SECTOR_ROWS + 10)
-        bottom = item;
+        {
+          top = top ? top : item;
+          bottom = item;
+        }
     }
   g_assert_nonnull (bottom);
-  g_assert_cmpstr (bottom->text, ==, "1.9 TiB");
+  g_assert_true (top != bottom);
+  /* sectors 4,000,000,000 to 4,000,200,008 */
+  g_assert_cmpstr (bottom->text, ==, "1.8626 TiB");
+  g_assert_cmpstr (top->text, ==, "1.8627 TiB");
 }
 
 /* One stray request far up the device must not squash the band every other request used. */
@@ -842,6 +1013,9 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/no-overlap", test_no_overlap);
   g_test_add_func ("/chart/golden", test_golden);
   g_test_add_func ("/chart/narrow-label-column", test_narrow_label_column);
+  g_test_add_func ("/chart/warped-keeps-frames", test_warped_keeps_frames);
+  g_test_add_func ("/chart/latency-line-wide", test_latency_line_wide);
+  g_test_add_func ("/chart/diff-labels-inside", test_diff_labels_inside);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);
   g_test_add_func ("/render/text-measure", test_text_measure);
   g_test_add_func ("/render/svg", test_svg);

@@ -162,7 +162,8 @@ iochart_blocks_polyline (IochartBlocks *b, const double *v, double base_y, doubl
 }
 
 /* Subtitles between the top and bottom ticks, each wrapped to room (a narrow chart's label
- * column); the last row that fits takes what does not, cut, with the whole as its tooltip. */
+ * column); the last row that fits takes the rest of its subtitle, cut, with the whole as its
+ * tooltip, and the subtitles after it are left out. */
 static void
 strip_subtitles (IochartBlocks *b, double top, double h, double room, const char *const *subtitles)
 {
@@ -179,11 +180,10 @@ strip_subtitles (IochartBlocks *b, double top, double h, double room, const char
           const char *line = lines->pdata[j];
           g_autofree char *rest = NULL;
 
-          if (row + 1 == rows && (j + 1 < n || subtitles[i + 1]))
+          if (row + 1 == rows && j + 1 < n)
             {
-              /* the rest of this subtitle (or the next one's start) shows that there is more */
-              g_autofree char *more = j + 1 < n ? g_strjoinv (" ", (char **) lines->pdata + j)
-                                                         : g_strdup_printf ("%s %s", line, subtitles[i + 1]);
+              /* the rest of this subtitle, cut: there is more */
+              g_autofree char *more = g_strjoinv (" ", (char **) lines->pdata + j);
               rest = iochart_text_ellipsize (more, FONT_SMALL, FALSE, room);
               line = rest;
             }

@@ -187,6 +187,39 @@ iochart_cairo_draw (IochartDisplayList *dl, cairo_t *cr)
   cairo_restore (cr);
 }
 
+/* A rect or line across the whole plot is the chart's frame, not a time's mark: a strip's frame, a
+ * lane's stripe, a grid line of values. Moved with the plot it would leave the plot's edge bare. */
+static gboolean
+spans_plot (const IochartDlItem *item, double x0, double w)
+{
+  double x_lo, x_hi, y_lo, y_hi;
+
+  if (item->kind != IOCHART_DL_RECT && item->kind != IOCHART_DL_LINE)
+    return FALSE;
+  item_extent (item, &x_lo, &x_hi, &y_lo, &y_hi);
+  return x_lo <= x0 + 0.5 && x_hi >= x0 + w - 0.5;
+}
+
+void
+iochart_cairo_draw_spanning (IochartDisplayList *dl, cairo_t *cr)
+{
+  double x0, w;
+  gint64 from, to;
+
+  if (!iochart_display_list_get_time_axis (dl, &x0, &w, &from, &to))
+    return;
+  cairo_save (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+
+      if (spans_plot (item, x0, w))
+        draw_item (cr, item);
+    }
+  cairo_restore (cr);
+}
+
 void
 iochart_cairo_draw_warped (IochartDisplayList *dl, cairo_t *cr, gint64 from_ns, gint64 to_ns)
 {
@@ -230,6 +263,11 @@ iochart_cairo_draw_warped (IochartDisplayList *dl, cairo_t *cr, gint64 from_ns, 
                 continue;
             }
           draw_item (cr, &moved);
+          continue;
+        }
+      if (spans_plot (item, x0, w))
+        {
+          draw_item (cr, item);
           continue;
         }
       /* the part left of the plot as it is */

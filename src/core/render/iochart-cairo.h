@@ -11,12 +11,18 @@ void     iochart_cairo_draw       (IochartDisplayList *dl,
                                    cairo_t            *cr);
 
 /* Draws a chart laid out for another time range as the range from_ns..to_ns shows it: the plot
- * stretched and shifted, the labels left of it kept. A widget shows this while the exact chart
+ * stretched and shifted, the labels left of it and what spans it (frames, stripes) kept. A widget shows this while the exact chart
  * of the new range is drawn in the background, so that a frame costs one drawing of a list. */
 void     iochart_cairo_draw_warped (IochartDisplayList *dl,
                                     cairo_t            *cr,
                                     gint64              from_ns,
                                     gint64              to_ns);
+
+/* Draws only the rects and lines across the whole plot (strip frames, lane stripes, value grid
+ * lines), which the warped drawing keeps in place: under a plot's pixels moved, they keep the
+ * plot's edges where the moved pixels leave them bare. */
+void     iochart_cairo_draw_spanning (IochartDisplayList *dl,
+                                      cairo_t            *cr);
 
 gboolean iochart_cairo_write_png  (IochartDisplayList *dl,
                                    const char         *path,

@@ -393,6 +393,15 @@ latency_at (Chart *c, LatWindow *w, const IochartBins *bins, IochartLatGroup g, 
   return -1;
 }
 
+/* Columns without completions a latency line spans: 4 (a gap as narrow as its window's 5 columns
+ * would hardly show), more in a wide chart, where sparse I/O made the line dashes of a few pixels
+ * with gaps as long, hard to see: a gap shows once it is 1/256 of the plot. */
+static guint
+latency_bridge (Chart *c)
+{
+  return MAX (4, c->b.n / 256);
+}
+
 static void
 latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, double lo, double hi, double top,
               double h, guint32 color, double width, gboolean dashed, const char *tip)
@@ -402,6 +411,7 @@ latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, do
     color = with_alpha (color, (color & 0xff) * c->alpha / 255);
   g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
   LatWindow w;
+  guint gap = 0, bridge = latency_bridge (c);
 
   for (guint i = 0; i <= c->b.n; i++)
     {
@@ -411,8 +421,11 @@ latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, do
         {
           double pt[2] = { col_x (c, i + 0.5), top + h - (log10 (v) - lo) / (hi - lo) * h };
           g_array_append_vals (pts, pt, 2);
+          gap = 0;
           continue;
         }
+      if (++gap <= bridge && i < c->b.n)
+        continue;
       if (pts->len >= 2)
         {
           guint np;
@@ -570,6 +583,33 @@ sector_sparse_marks (guint32 *px, guint n, guint rows)
       }
 }
 
+/* The sector map's bottom and top ticks: a narrow band far into a big device read the same
+ * ("23 TiB" twice); then both in the top's unit with the decimals that tell them apart. */
+static void
+sector_ticks (double lo_bytes, double hi_bytes, char **lo, char **hi)
+{
+  static const char * const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+  double div = 1024;
+  guint u = 0;
+
+  *lo = lo_bytes > 0 ? iochart_format_bytes (lo_bytes) : g_strdup ("0");
+  *hi = iochart_format_bytes (hi_bytes);
+  if (strcmp (*lo, *hi) != 0 || hi_bytes < 1024)
+    return;
+  while (hi_bytes / div >= 1024 && u + 1 < G_N_ELEMENTS (units))
+    {
+      div *= 1024;
+      u++;
+    }
+  for (int decimals = 1; decimals <= 6 && strcmp (*lo, *hi) == 0; decimals++)
+    {
+      g_free (*lo);
+      g_free (*hi);
+      *lo = g_strdup_printf ("%.*f %s", decimals, lo_bytes / div, units[u]);
+      *hi = g_strdup_printf ("%.*f %s", decimals, hi_bytes / div, units[u]);
+    }
+}
+
 /* One pixel per column and sector band, coloured by the class with most requests there; a
  * sparse map's at full strength, as marks (sector_sparse_marks). */
 static void
@@ -580,14 +620,13 @@ sector_strip (Chart *c)
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
   guint filled = 0;
   gboolean sparse;
-  g_autofree char *max = iochart_format_bytes ((double) c->bins->max_sector * 512);
-  g_autofree char *min = c->bins->min_sector > 0 ? iochart_format_bytes ((double) c->bins->min_sector * 512)
-                                                 : g_strdup ("0");
+  g_autofree char *max = NULL, *min = NULL;
   const char *subtitles[] = { "offset on the device",
                               c->bins->sector_trimmed ? "zoomed to 98% of requests,"
                               : c->bins->min_sector > 0 ? "zoomed to the offsets used" : NULL,
                               c->bins->sector_trimmed ? "the rest at its edges" : NULL, NULL };
 
+  sector_ticks ((double) c->bins->min_sector * 512, (double) c->bins->max_sector * 512, &min, &max);
   iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Sector map", subtitles, max, NULL, min);
   /* fewer filled cells than columns: a pass over the empty check alone, stopped at the bound */
   for (guint r = 0; r < rows && filled < c->b.n; r++)

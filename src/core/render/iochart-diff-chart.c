@@ -57,6 +57,17 @@ mark_move (IochartBlocks *b, gint64 ta, gint64 tb, double y, const char *tip)
   iochart_display_list_line (b->dl, xb, y + ROW_H / 2, xb, y + ROW_H - 2, CHANGE_COLOR, 2);
 }
 
+/* A row's label, right-aligned at the plot, cut to the label column (a narrow chart's ran off the
+ * image's left edge) with the whole as its tooltip. */
+static void
+row_label (IochartBlocks *b, double y, const char *text, double size, gboolean bold, guint32 color, int priority)
+{
+  g_autofree char *cut = iochart_text_ellipsize (text, size, bold, b->x0 - 8 - IOCHART_BLOCKS_MARGIN);
+
+  iochart_blocks_label (b, b->x0 - 8, y, cut, size, bold, IOCHART_ANCHOR_END, color, priority,
+                        strcmp (cut, text) != 0 ? text : NULL);
+}
+
 static void
 row (IochartBlocks *b, IochartDiff *diff, guint i)
 {
@@ -77,12 +88,11 @@ row (IochartBlocks *b, IochartDiff *diff, guint i)
                                                      iochart_rgba_with_alpha (CHANGE_COLOR, 0x1c), 0);
       iochart_dl_item_set_tooltip (it, tip);
     }
-  iochart_blocks_label (b, b->x0 - 8, y + ROW_H / 2 - 1, label, IOCHART_BLOCKS_FONT_SMALL, r->changes != 0,
-                        IOCHART_ANCHOR_END, b->colors->fg, 1, NULL);
+  row_label (b, y + ROW_H / 2 - 1, label, IOCHART_BLOCKS_FONT_SMALL, r->changes != 0, b->colors->fg, 1);
   if (r->changes)
     {
       g_autofree char *text = g_strdup_printf ("changed: %s", what);
-      iochart_blocks_label (b, b->x0 - 8, y + ROW_H - 3, text, 8.5, FALSE, IOCHART_ANCHOR_END, CHANGE_COLOR, 2, NULL);
+      row_label (b, y + ROW_H - 3, text, 8.5, FALSE, CHANGE_COLOR, 2);
     }
   bar (b, &r->a, y + 3, ROW_H / 2 - 4, A_COLOR, tip_a);
   bar (b, &r->b, y + ROW_H / 2 + 1, ROW_H / 2 - 4, B_COLOR, tip_b);
