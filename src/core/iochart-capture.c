@@ -114,10 +114,15 @@ iochart_capture_get_end_ns (IochartCapture *self)
 gint64
 iochart_capture_get_wall_start_ns (IochartCapture *self)
 {
+  gint64 wall_ns;
+
   g_return_val_if_fail (IOCHART_IS_CAPTURE (self), IOCHART_TIME_UNKNOWN);
   if (self->wall_offset_ns == IOCHART_TIME_UNKNOWN || self->start_ns == IOCHART_TIME_UNKNOWN)
     return IOCHART_TIME_UNKNOWN;
-  return self->start_ns + self->wall_offset_ns;
+  /* a corrupt capture's wall clock may lie past what int64 holds: unknown, not undefined */
+  if (__builtin_add_overflow (self->start_ns, self->wall_offset_ns, &wall_ns))
+    return IOCHART_TIME_UNKNOWN;
+  return wall_ns;
 }
 
 guint

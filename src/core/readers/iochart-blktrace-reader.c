@@ -558,8 +558,9 @@ on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *record_
 
           /* The wall clock at this record's time: kept as the offset from the trace clock. */
           memcpy (w, pdu, sizeof w);
-          r->wall_offset_ns = fix32 (f, w[0]) * G_GINT64_CONSTANT (1000000000) + fix32 (f, w[1]) -
-                              (gint64) t->time;
+          /* Unsigned: a corrupt record's time must wrap, not overflow. */
+          r->wall_offset_ns = (gint64) ((guint64) fix32 (f, w[0]) * G_GUINT64_CONSTANT (1000000000) +
+                                        fix32 (f, w[1]) - t->time);
           r->have_wall = TRUE;
         }
       _iochart_builder_add_events (r->b, 1);
