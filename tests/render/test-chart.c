@@ -453,12 +453,11 @@ test_fold_lanes (void)
   g_rmdir (dir);
 }
 
-/* At the narrowest width every label, the lanes' heading included, stays inside the image. */
+/* Every text's box lies inside the image, left to right. */
 static void
-test_narrow_labels_inside (void)
+assert_texts_inside (IochartDisplayList *dl)
 {
-  g_autoptr(IochartCapture) c = story ();
-  g_autoptr(IochartDisplayList) dl = draw (c, IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
+  double width = iochart_display_list_get_width (dl);
 
   for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
     {
@@ -468,8 +467,27 @@ test_narrow_labels_inside (void)
       if (item->kind != IOCHART_DL_TEXT)
         continue;
       iochart_dl_item_text_box (item, &x, &y, &w, &h);
-      if (x < 0 || x + w > IOCHART_VIEW_MIN_WIDTH)
-        g_error ("'%s' runs off the image: %.1f to %.1f", item->text, x, x + w);
+      if (x < 0 || x + w > width)
+        g_error ("'%s' runs off the image: %.1f to %.1f of %.0f", item->text, x, x + w, width);
+    }
+}
+
+/* At the narrowest width every label, the lanes' heading included, stays inside the image. */
+static void
+test_narrow_labels_inside (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
+
+  assert_texts_inside (dl);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double x, y, w, h;
+
+      if (item->kind != IOCHART_DL_TEXT)
+        continue;
+      iochart_dl_item_text_box (item, &x, &y, &w, &h);
       /* header lines wrap rather than lose their end */
       if (y < 120)
         g_assert_null (strstr (item->text, "…"));
@@ -678,17 +696,11 @@ test_diff_labels_inside (void)
   diff = iochart_diff_new (a, -1, b, -1, &options, &error);
   g_assert_no_error (error);
   dl = iochart_diff_chart_draw (diff, "a", "b", IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
+  assert_texts_inside (dl);
   for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
     {
       const IochartDlItem *item = iochart_display_list_get_item (dl, i);
-      double x, y, w, h;
-
-      if (item->kind != IOCHART_DL_TEXT)
-        continue;
-      iochart_dl_item_text_box (item, &x, &y, &w, &h);
-      if (x < 0 || x + w > IOCHART_VIEW_MIN_WIDTH)
-        g_error ("'%s' runs off the image: %.1f to %.1f", item->text, x, x + w);
-      cut += g_str_has_prefix (item->text, "changed: ") && item->tooltip != NULL;
+      cut += item->kind == IOCHART_DL_TEXT && g_str_has_prefix (item->text, "changed: ") && item->tooltip != NULL;
     }
   g_assert_cmpuint (cut, >, 0);
 }
@@ -739,6 +751,60 @@ test_latency_classes_apart (void)
         }
     }
   g_assert_cmpuint (idle, >, 0);
+}
+
+/* WCAG 2's relative luminance of an 0xRRGGBBAA colour (its alpha ignored). */
+static double
+luminance (guint32 rgba)
+{
+  double l = 0;
+  const double weight[] = { 0.2126, 0.7152, 0.0722 };
+
+  for (guint k = 0; k < 3; k++)
+    {
+      double v = ((rgba >> (24 - 8 * k)) & 0xff) / 255.0;
+      l += weight[k] * (v <= 0.03928 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4));
+    }
+  return l;
+}
+
+static double
+contrast (guint32 a, guint32 b)
+{
+  double la = luminance (a), lb = luminance (b);
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+/* The latency strip's median lines, at half alpha, were 2.15:1 against white and 1.7:1 against the
+ * dark ground: opaque now, and 4.5:1 at least in both styles, the non-idle and the idle one. */
+static void
+test_median_contrast (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  const IochartTheme themes[] = { IOCHART_THEME_LIGHT, IOCHART_THEME_DARK };
+
+  for (guint t = 0; t < G_N_ELEMENTS (themes); t++)
+    {
+      g_autoptr(IochartDisplayList) dl = draw (c, 900, themes[t]);
+      guint32 bg = iochart_display_list_get_background (dl);
+      guint seen[2] = { 0, 0 };
+
+      for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+        {
+          const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+          double ratio;
+
+          if (item->kind != IOCHART_DL_POLYLINE || !item->tooltip || !g_str_has_prefix (item->tooltip, "median latency"))
+            continue;
+          ratio = contrast (item->stroke, bg);
+          g_test_message ("%s: %08x on %08x, %.2f:1", item->tooltip, item->stroke, bg, ratio);
+          g_assert_cmphex (item->stroke & 0xff, ==, 0xff);
+          g_assert_cmpfloat (ratio, >=, 4.5);
+          seen[strstr (item->tooltip, "of idle") != NULL]++;
+        }
+      g_assert_cmpuint (seen[0], >, 0);
+      g_assert_cmpuint (seen[1], >, 0);
+    }
 }
 
 /* I/O in a narrow band far into a big device: the map shows the band, and says so; its ticks
@@ -1026,6 +1092,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/lifeline-explained", test_lifeline_explained);
   g_test_add_func ("/chart/dark-shading-veil", test_dark_shading_veil);
   g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);
+  g_test_add_func ("/chart/median-contrast", test_median_contrast);
   g_test_add_func ("/chart/dark-classes-apart", test_dark_classes_apart);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);
