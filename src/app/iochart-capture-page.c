@@ -527,11 +527,13 @@ iochart_capture_page_update_figures (IochartCapturePage *self)
   if (self->bootchart)
     {
       /* the boot chart's times count from boot; the block I/O of the same boot is moved onto them */
+      if (self->capture)
+        steal = iochart_bootchart_range_steal (self->bootchart, self->capture, self->boot_offset_ns, from, to);
       iochart_range_panel_set_boot_figures (self->panel, label, iochart_bootchart_range_new (self->bootchart, from, to),
                                             self->capture ? iochart_summary_new_range (self->capture, -1, 12,
                                                                                        from - self->boot_offset_ns,
                                                                                        to - self->boot_offset_ns)
-                                                          : NULL);
+                                                          : NULL, steal);
       return;
     }
   device = view ? iochart_view_get_device (view) : iochart_steal_pick_device (self->capture);

@@ -157,7 +157,7 @@ lane_rows (IochartRangePanel *self, const IochartSummary *summary, const Iochart
 {
   const char *head[] = { _("Lane"), _("Requests"), _("Bytes"), _("Stolen") };
   g_autofree gint64 *stolen = d ? iochart_steal_device_per_lane (d, summary->lanes) : NULL;
-  guint width = d ? 4 : 3;   /* a boot chart's panel has no steal figures */
+  guint width = d ? 4 : 3;   /* a boot chart's panel without block I/O has no steal figures */
   int r = 1;
 
   if (summary->lane_rows->len == 0)
@@ -241,7 +241,7 @@ show_boot (IochartRangePanel *self, gboolean boot)
 
 void
 iochart_range_panel_set_boot_figures (IochartRangePanel *self, const char *range_text, IochartBootchartRange *range,
-                                      IochartSummary *summary)
+                                      IochartSummary *summary, IochartSteal *steal)
 {
   const char *head[] = { _("Process"), _("CPU"), _("Waiting for CPU"), _("D state") };
   g_autoptr(GString) text = g_string_new (NULL);
@@ -250,8 +250,9 @@ iochart_range_panel_set_boot_figures (IochartRangePanel *self, const char *range
   g_clear_pointer (&self->boot_range, iochart_bootchart_range_free);
   self->boot_range = range;
   show_boot (self, TRUE);
-  /* the block I/O of the same boot, when there is one, in the grids of an I/O chart */
-  iochart_range_panel_set_figures (self, range_text, summary, NULL);
+  /* the block I/O of the same boot, when there is one, in the grids of an I/O chart, with the
+   * idle steal of the device the chart draws */
+  iochart_range_panel_set_figures (self, range_text, summary, steal);
   gtk_widget_set_visible (GTK_WIDGET (self->class_grid), summary != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->process_grid), summary != NULL);
   clear_grid (self->boot_grid);

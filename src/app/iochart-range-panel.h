@@ -20,11 +20,13 @@ void       iochart_range_panel_set_figures  (IochartRangePanel    *self,
                                              IochartSummary       *summary,
                                              IochartSteal         *steal);
 /* A boot chart's range: its processes, disks and CPU (range, taken), and the block I/O of the same
- * boot in that range (summary, taken; NULL without one). No lanes or steal episodes. */
+ * boot in that range (summary, taken; NULL without one) with its idle steal on the device the
+ * chart draws (steal, NULL without block I/O). No lanes or steal episodes. */
 void       iochart_range_panel_set_boot_figures (IochartRangePanel     *self,
                                                  const char            *range_text,
                                                  IochartBootchartRange *range,
-                                                 IochartSummary        *summary);
+                                                 IochartSummary        *summary,
+                                                 IochartSteal          *steal);
 /* The boot chart's range figures it was given last, for tests; NULL for an I/O chart. */
 const IochartBootchartRange *iochart_range_panel_get_boot_range (IochartRangePanel *self);
 /* The clicked lane, or NULL. */

@@ -1152,6 +1152,17 @@ test_bootchart (void)
       g_assert_cmpint (json_object_get_int_member (c, "requests"), ==, (gint64) s->counts.by_class[k].requests);
     }
   g_assert_cmpuint (s->counts.by_class[IOCHART_CLASS_IDLE].requests, >, 0);
+  /* and its idle steal on the chart's disk, as info gives it (the panel had no steal line) */
+  {
+    JsonObject *steal = json_object_get_object_member (info, "idle_steal");
+    g_autofree char *stolen = iochart_format_duration (json_object_get_int_member (steal, "stolen_ns"));
+    g_autofree char *active = iochart_format_duration (json_object_get_int_member (steal, "foreground_active_ns"));
+    g_autofree char *want = g_strdup_printf ("Idle steal: %s of the %s with", stolen, active);
+
+    g_test_message ("boot chart panel: %s", iochart_range_panel_get_steal_text (panel));
+    g_assert_cmpint (json_object_get_int_member (steal, "stolen_ns"), >, 0);
+    g_assert_true (g_str_has_prefix (iochart_range_panel_get_steal_text (panel), want));
+  }
 }
 
 /* The band of lane l in dl: the y extent of the items in its group. */

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "bootchart/iochart-bootchart-chart.h"
+#include "bootchart/iochart-bootchart-range.h"
 #include "iochart-capture-private.h"
 #include "iochart-error.h"
 #include "analysis/iochart-time-split.h"
@@ -527,6 +528,23 @@ test_sample_bundle (void)
   g_assert_cmpuint (count_texts (dl, "Block I/O (events.dat) on vda (254,0)"), ==, 1);
   g_assert_cmpuint (count_texts (dl, "same clock as the samples"), ==, 1);
   g_assert_cmpuint (count_groups (dl, "time-split", NULL), ==, 0);
+  /* the idle steal of a range since boot, on the chart's device: over the chart's range, the
+   * header's figure; the app's side panel shows it for a selection */
+  {
+    gint64 offset_ns;
+    g_autofree char *how = iochart_bootchart_align_io (bc, io, &offset_ns);
+    g_autoptr(IochartSteal) steal = iochart_bootchart_range_steal (bc, io, offset_ns, iochart_bootchart_get_start_ns (bc),
+                                                                   iochart_bootchart_get_end_ns (bc));
+    const IochartStealDevice *d = iochart_steal_get_primary (steal);
+    g_autofree char *head = NULL;
+
+    g_assert_nonnull (d);
+    g_assert_cmpint ((int) d->device, ==, iochart_bootchart_io_device (bc, io));
+    g_assert_cmpint ((int) d->device, ==, iochart_capture_find_device (io, IOCHART_DEV_MAKE (254, 0)));
+    g_assert_cmpint (d->stolen_ns, >, 0);
+    head = g_strdup_printf ("Idle steal on vda (254,0): %.1f ms stolen", d->stolen_ns / 1e6);
+    g_assert_cmpuint (count_texts (dl, head), ==, 1);
+  }
 
   /* with the states the samples lend, a bar under each dd's name: its time split, as info has it */
   iochart_bootchart_lend_task_states (bc, io);

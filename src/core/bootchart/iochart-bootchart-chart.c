@@ -447,22 +447,6 @@ cpu_strip (Chart *c)
   c->b.y += h;
 }
 
-/* The disk bootchart saw the most of: the one the strip and the block I/O are about. */
-static IochartBootchartDisk *
-main_disk (IochartBootchart *bc)
-{
-  GPtrArray *disks = iochart_bootchart_get_disks (bc);
-  IochartBootchartDisk *best = NULL;
-
-  for (guint i = 0; i < disks->len; i++)
-    {
-      IochartBootchartDisk *d = g_ptr_array_index (disks, i);
-      if (best == NULL || d->read_bytes + d->written_bytes > best->read_bytes + best->written_bytes)
-        best = d;
-    }
-  return best;
-}
-
 /* "vda (254,0)": the trace's name for the device, else the bootchart's disk of that number. */
 static char *
 io_device_name (Chart *c, gboolean with_number)
@@ -493,7 +477,7 @@ disk_strip (Chart *c)
   g_autofree double *t = NULL, *ut = NULL;
   double *by_class[IOCHART_N_CLASSES] = { 0 };
   g_autofree char *top_tick = NULL, *m = NULL, *sub = NULL;
-  IochartBootchartDisk *disk = main_disk (c->bc);
+  IochartBootchartDisk *disk = iochart_bootchart_get_main_disk (c->bc);
 
   if (disk == NULL && !c->has_io)
     return;
@@ -632,17 +616,6 @@ static void
 align_io (Chart *c)
 {
   c->io.alignment = iochart_bootchart_align_io (c->bc, c->io.capture, &c->io.offset_ns);
-}
-
-static int
-pick_device (Chart *c)
-{
-  IochartBootchartDisk *disk = main_disk (c->bc);
-  int d = -1;
-
-  if (disk)
-    d = iochart_capture_find_device (c->io.capture, IOCHART_DEV_MAKE (disk->major, disk->minor));
-  return d >= 0 ? d : iochart_steal_pick_device (c->io.capture);
 }
 
 static void
@@ -857,7 +830,7 @@ setup_io (Chart *c, IochartCapture *capture)
   io->capture = capture;
   index_processes (c);
   align_io (c);
-  io->device = pick_device (c);
+  io->device = iochart_bootchart_io_device (c->bc, capture);
   if (io->device < 0)
     return;
   c->has_io = TRUE;

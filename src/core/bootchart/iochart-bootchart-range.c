@@ -229,6 +229,22 @@ iochart_bootchart_range_free (IochartBootchartRange *r)
   g_free (r);
 }
 
+IochartSteal *
+iochart_bootchart_range_steal (IochartBootchart *bc, IochartCapture *io, gint64 offset_ns, gint64 from_ns,
+                               gint64 to_ns)
+{
+  IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+
+  g_return_val_if_fail (IOCHART_IS_BOOTCHART (bc), NULL);
+  g_return_val_if_fail (io != NULL, NULL);
+  so.device = iochart_bootchart_io_device (bc, io);
+  if (so.device < 0)
+    return NULL;
+  so.from_ns = from_ns - offset_ns;
+  so.to_ns = to_ns - offset_ns;
+  return iochart_steal_new (io, &so);
+}
+
 static guint
 n_shown (const IochartBootchartRange *r, guint top)
 {

@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 #include "iochart-bootchart.h"
 #include "analysis/iochart-time-split.h"
+#include "analysis/iochart-steal.h"
 
 G_BEGIN_DECLS
 
@@ -52,6 +53,15 @@ IochartBootchartRange *iochart_bootchart_range_new   (IochartBootchart      *bc,
 void                   iochart_bootchart_range_free  (IochartBootchartRange *range);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IochartBootchartRange, iochart_bootchart_range_free)
 
+/* The idle steal of io (the block I/O of the same boot; bootchart time = io time + offset_ns, as
+ * iochart_bootchart_align_io gives it) in [from_ns, to_ns] since boot, on the device the chart
+ * draws (iochart_bootchart_io_device): the figure the chart's header gives for its whole range,
+ * for a selected range. NULL when io has no device. */
+IochartSteal          *iochart_bootchart_range_steal (IochartBootchart      *bc,
+                                                      IochartCapture        *io,
+                                                      gint64                 offset_ns,
+                                                      gint64                 from_ns,
+                                                      gint64                 to_ns);
 /* A disk's line: "vda: 16 MiB read (26 MiB/s), 0 B written (0 B/s), 17.4% busy", as `info`
  * prints it, or with translated in the app's language (the iochart gettext domain). */
 char                  *iochart_bootchart_range_disk_text (const IochartBootchartRangeDisk *disk,

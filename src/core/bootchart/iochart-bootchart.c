@@ -10,6 +10,7 @@
 #include "iochart-bootchart-private.h"
 #include "iochart-capture-private.h"
 #include "iochart-error.h"
+#include "analysis/iochart-steal.h"
 
 G_DEFINE_FINAL_TYPE (IochartBootchart, iochart_bootchart, G_TYPE_OBJECT)
 
@@ -775,6 +776,35 @@ iochart_bootchart_get_disks (IochartBootchart *self)
 {
   g_return_val_if_fail (IOCHART_IS_BOOTCHART (self), NULL);
   return self->disks;
+}
+
+IochartBootchartDisk *
+iochart_bootchart_get_main_disk (IochartBootchart *self)
+{
+  IochartBootchartDisk *best = NULL;
+
+  g_return_val_if_fail (IOCHART_IS_BOOTCHART (self), NULL);
+  for (guint i = 0; i < self->disks->len; i++)
+    {
+      IochartBootchartDisk *d = g_ptr_array_index (self->disks, i);
+      if (best == NULL || d->read_bytes + d->written_bytes > best->read_bytes + best->written_bytes)
+        best = d;
+    }
+  return best;
+}
+
+int
+iochart_bootchart_io_device (IochartBootchart *self, IochartCapture *io)
+{
+  IochartBootchartDisk *disk;
+  int d = -1;
+
+  g_return_val_if_fail (IOCHART_IS_BOOTCHART (self), -1);
+  g_return_val_if_fail (io != NULL, -1);
+  disk = iochart_bootchart_get_main_disk (self);
+  if (disk)
+    d = iochart_capture_find_device (io, IOCHART_DEV_MAKE (disk->major, disk->minor));
+  return d >= 0 ? d : iochart_steal_pick_device (io);
 }
 
 GArray *

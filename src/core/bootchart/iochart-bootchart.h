@@ -133,6 +133,9 @@ void              iochart_bootchart_set_logger_name (IochartBootchart *self,
 
 GArray           *iochart_bootchart_get_cpu_samples (IochartBootchart *self);
 GPtrArray        *iochart_bootchart_get_disks      (IochartBootchart *self);
+/* The disk bootchart saw the most of (bytes read and written): the one the chart's disk strip
+ * and its block I/O are about. NULL without disks. */
+IochartBootchartDisk *iochart_bootchart_get_main_disk (IochartBootchart *self);
 GArray           *iochart_bootchart_get_mem_samples (IochartBootchart *self);
 GArray           *iochart_bootchart_get_initcalls  (IochartBootchart *self);
 
@@ -146,6 +149,10 @@ char             *iochart_bootchart_align_io       (IochartBootchart *self,
 
 /* Gives the processes of capture (the block I/O of the same boot) the task states the samples
  * show, when it has no scheduler events of its own: for the time split. */
+/* The device of io the chart draws and the panel counts the idle steal of: the main disk's when
+ * io has it, else the one the steal analysis picks; -1 when io has no device. */
+int               iochart_bootchart_io_device      (IochartBootchart *self,
+                                                    IochartCapture   *io);
 void              iochart_bootchart_lend_task_states (IochartBootchart *self,
                                                     IochartCapture   *capture);
 /* For `iochart info`: a few lines of summary. */
