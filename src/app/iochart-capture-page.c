@@ -505,6 +505,8 @@ range_text (IochartCapturePage *self, gint64 from, gint64 to)
   return g_strdup_printf (_("%s – %s (%s)"), a, b, s);
 }
 
+static void lane_activated (IochartCapturePage *self, int lane);
+
 void
 iochart_capture_page_update_figures (IochartCapturePage *self)
 {
@@ -558,6 +560,8 @@ iochart_capture_page_update_figures (IochartCapturePage *self)
     }
   steal = iochart_steal_new (self->capture, &so);
   iochart_range_panel_set_figures (self->panel, label, summary, steal);
+  /* the clicked lane's figures follow the same range */
+  lane_activated (self, iochart_timeline_view_get_highlighted_lane (self->timeline));
 }
 
 static gboolean
@@ -594,8 +598,6 @@ timeline_changed (IochartCapturePage *self)
     schedule_figures (self);
 }
 
-static void lane_activated (IochartCapturePage *self, int lane);
-
 static void
 timeline_drawn (IochartCapturePage *self)
 {
@@ -614,9 +616,26 @@ static void
 lane_activated (IochartCapturePage *self, int lane)
 {
   IochartView *view = iochart_timeline_view_get_view (self->timeline);
+  g_autoptr(IochartLanes) in_range = NULL;
+  const IochartLane *figures = NULL;
+  gint64 from, to;
+  gboolean selected = iochart_timeline_view_get_selection (self->timeline, &from, &to);
 
-  iochart_range_panel_set_lane (self->panel, view ? iochart_view_get_lanes (view) : NULL, lane,
-                                view ? iochart_view_get_from_ns (view) : 0, view ? iochart_view_get_to_ns (view) : 0);
+  if (view == NULL || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (iochart_view_get_lanes (view)))
+    {
+      iochart_range_panel_set_lane (self->panel, NULL, -1, NULL, 0, 0, FALSE);
+      return;
+    }
+  /* the figures of the range the lanes' table has: the selection's when there is one */
+  if (selected)
+    figures = iochart_view_lane_in_range (view, lane, from, to, &in_range);
+  else
+    {
+      figures = iochart_lanes_get_lane (iochart_view_get_lanes (view), lane);
+      from = iochart_view_get_from_ns (view);
+      to = iochart_view_get_to_ns (view);
+    }
+  iochart_range_panel_set_lane (self->panel, iochart_view_get_lanes (view), lane, figures, from, to, selected);
 }
 
 /* A click on a lane (not a redraw moving it): its figures are what the user wants to see. */

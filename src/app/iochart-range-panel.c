@@ -305,6 +305,12 @@ iochart_range_panel_get_steal_text (IochartRangePanel *self)
   return gtk_label_get_text (self->steal_label);
 }
 
+const char *
+iochart_range_panel_get_lane_text (IochartRangePanel *self)
+{
+  return gtk_label_get_text (self->lane_label);
+}
+
 GtkGrid *
 iochart_range_panel_get_lane_grid (IochartRangePanel *self)
 {
@@ -312,10 +318,11 @@ iochart_range_panel_get_lane_grid (IochartRangePanel *self)
 }
 
 void
-iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int lane, gint64 from_ns, gint64 to_ns)
+iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int lane, const IochartLane *figures,
+                              gint64 from_ns, gint64 to_ns, gboolean selected)
 {
   const IochartLane *l;
-  g_autofree char *bytes = NULL, *out = NULL, *life = NULL, *rq = NULL, *text = NULL, *in_rq = NULL, *procs = NULL;
+  g_autofree char *text = NULL;
 
   if (lanes == NULL || lane < 0 || (guint) lane >= iochart_lanes_get_n_lanes (lanes))
     {
@@ -324,17 +331,24 @@ iochart_range_panel_set_lane (IochartRangePanel *self, IochartLanes *lanes, int 
       return;
     }
   l = iochart_lanes_get_lane (lanes, lane);
-  bytes = iochart_format_bytes (l->bytes);
-  out = iochart_format_duration (l->outstanding_ns);
-  life = iochart_format_duration (iochart_lane_get_life_ns (l, from_ns, to_ns));
-  rq = iochart_format_count (l->n_requests);
-  in_rq = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s in %s request", "%s in %s requests", l->n_requests),
-                           bytes, rq);
-  procs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u process", "%u processes", l->n_processes),
-                           l->n_processes);
-  /* Translators: a lane's label; its class, "2 MiB in 3 requests", "1 process"; durations */
-  text = g_strdup_printf (_("%s\nclass %s · %s · %s\nI/O outstanding %s of %s"),
-                          l->label, iochart_class_name (l->klass), in_rq, procs, out, life);
+  if (figures == NULL)
+    text = g_strdup_printf (selected ? _("%s\nno I/O in the selection") : _("%s\nno I/O in the view"), l->label);
+  else
+    {
+      g_autofree char *bytes = iochart_format_bytes (figures->bytes);
+      g_autofree char *out = iochart_format_duration (figures->outstanding_ns);
+      g_autofree char *life = iochart_format_duration (iochart_lane_get_life_ns (figures, from_ns, to_ns));
+      g_autofree char *rq = iochart_format_count (figures->n_requests);
+      g_autofree char *in_rq = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s in %s request", "%s in %s requests",
+                                                             figures->n_requests), bytes, rq);
+      g_autofree char *procs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u process", "%u processes",
+                                                             figures->n_processes), figures->n_processes);
+
+      /* Translators: a lane's label; its class, "2 MiB in 3 requests", "1 process"; durations */
+      text = g_strdup_printf (selected ? _("%s\nclass %s · %s · %s\nI/O outstanding %s of %s in the selection")
+                                       : _("%s\nclass %s · %s · %s\nI/O outstanding %s of %s in the view"),
+                              l->label, iochart_class_name (figures->klass), in_rq, procs, out, life);
+    }
   gtk_label_set_text (self->lane_label, text);
   gtk_widget_set_visible (self->lane_buttons, !l->others);
   /* a lane of one process has nothing to expand; one out of an expanded lane folds it back */

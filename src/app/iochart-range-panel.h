@@ -29,12 +29,16 @@ void       iochart_range_panel_set_boot_figures (IochartRangePanel     *self,
                                                  IochartSteal          *steal);
 /* The boot chart's range figures it was given last, for tests; NULL for an I/O chart. */
 const IochartBootchartRange *iochart_range_panel_get_boot_range (IochartRangePanel *self);
-/* The clicked lane, or NULL. */
+/* The clicked lane (lane of the view's lanes, or -1), with its figures over [from_ns, to_ns]:
+ * the selection when selected, as the lanes' table has them, else the view (figures may be the
+ * view's lane itself); figures NULL when the lane issued nothing there. */
 void       iochart_range_panel_set_lane     (IochartRangePanel    *self,
                                              IochartLanes         *lanes,
                                              int                   lane,
+                                             const IochartLane    *figures,
                                              gint64                from_ns,
-                                             gint64                to_ns);
+                                             gint64                to_ns,
+                                             gboolean              selected);
 /* Episodes of the whole capture: a row each, "episode-activated" (index) when chosen. */
 void       iochart_range_panel_set_episodes (IochartRangePanel    *self,
                                              IochartSteal         *steal,
@@ -43,6 +47,8 @@ void       iochart_range_panel_set_episodes (IochartRangePanel    *self,
 const IochartSummary *iochart_range_panel_get_summary (IochartRangePanel *self);
 /* The idle steal line and the lanes' grid (a lane's row, then its latency line), as shown. */
 const char           *iochart_range_panel_get_steal_text (IochartRangePanel *self);
+/* The clicked lane's figures, as shown. */
+const char           *iochart_range_panel_get_lane_text  (IochartRangePanel *self);
 /* Scrolls the clicked lane's figures into view; TRUE when it had to. */
 gboolean              iochart_range_panel_reveal_lane    (IochartRangePanel *self);
 GtkGrid              *iochart_range_panel_get_lane_grid  (IochartRangePanel *self);

@@ -436,6 +436,71 @@ lane_named (IochartTimelineView *tl, const char *prefix)
   return -1;
 }
 
+/* The clicked lane's figures cover the range the lanes' table does: the selection's when there is
+ * one (they were the view's), as info gives that lane; the view's again once it is cleared. */
+static void
+test_lane_selection (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartRangePanel *panel = iochart_capture_page_get_panel (page);
+  IochartView *view = iochart_timeline_view_get_view (tl);
+  const IochartDevice *dev = iochart_capture_get_device (iochart_view_get_capture (view), iochart_view_get_device (view));
+  g_autofree char *dev_text = g_strdup_printf ("%u,%u", IOCHART_DEV_MAJOR (dev->dev), IOCHART_DEV_MINOR (dev->dev));
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GArray) no_pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  gint64 origin = iochart_timeline_view_get_origin_ns (tl), from = origin + 200000000, to = origin + 900000000;
+  const IochartLane *lane;
+  JsonArray *lanes;
+  JsonObject *info, *row = NULL;
+  int l = lane_named (tl, "find[15443]");
+  guint row_index = 0;
+
+  g_assert_cmpint (l, >=, 0);
+  iochart_timeline_view_activate_lane (tl, l);
+  settle ();
+  lane = iochart_lanes_get_lane (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)), l);
+  {
+    g_autofree char *rq = iochart_format_count (lane->n_requests);
+    g_autofree char *want = g_strdup_printf (" in %s requests", rq);
+
+    g_test_message ("view: %s", iochart_range_panel_get_lane_text (panel));
+    g_assert_nonnull (strstr (iochart_range_panel_get_lane_text (panel), want));
+    g_assert_nonnull (strstr (iochart_range_panel_get_lane_text (panel), "in the view"));
+  }
+  iochart_timeline_view_set_selection (tl, from, to);
+  settle ();
+  info = info_filtered_json (dev_text, from - origin, to - origin, no_pids, parser);
+  lanes = json_object_get_array_member (info, "lanes");
+  for (guint i = 0; i < json_array_get_length (lanes) && !row; i++)
+    if (g_str_has_prefix (json_object_get_string_member (json_array_get_object_element (lanes, i), "label"),
+                          "find[15443]"))
+      row = json_array_get_object_element (lanes, row_index = i);
+  g_assert_nonnull (row);
+  {
+    gint64 n = json_object_get_int_member (row, "requests");
+    g_autofree char *rq = iochart_format_count (n);
+    g_autofree char *b = iochart_format_bytes (json_object_get_int_member (row, "bytes"));
+    g_autofree char *want = g_strdup_printf ("%s in %s requests", b, rq);
+    const char *text = iochart_range_panel_get_lane_text (panel);
+
+    g_test_message ("selection: %s", text);
+    /* fewer than the view's: the test tells the two ranges apart */
+    g_assert_cmpint (n, <, lane->n_requests);
+    g_assert_nonnull (strstr (text, want));
+    g_assert_nonnull (strstr (text, "in the selection"));
+    /* the table's row of that lane says the same */
+    if (row_index < 12)
+      g_assert_cmpstr (grid_text (iochart_range_panel_get_lane_grid (panel), 1, 1 + 2 * row_index), ==, rq);
+  }
+  screenshot ("app-lane-selection.png");
+  iochart_timeline_view_clear_selection (tl);
+  settle ();
+  g_assert_nonnull (strstr (iochart_range_panel_get_lane_text (panel), "in the view"));
+  iochart_timeline_view_activate_lane (tl, -1);
+  settle ();
+}
+
 /* The chart's own top axis is left to the fixed ruler: each tick label shows once on screen (the
  * bottom axis), twice in an export. */
 static void
@@ -1799,6 +1864,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/cancel-and-drop", test_cancel_and_drop);
   g_test_add_func ("/app/gallery", test_gallery);
   g_test_add_func ("/app/filtered-figures", test_filtered_figures);
+  g_test_add_func ("/app/lane-selection", test_lane_selection);
   g_test_add_func ("/app/open-dialog", test_open_dialog);
   return g_test_run ();
 }

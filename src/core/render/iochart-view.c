@@ -225,6 +225,53 @@ iochart_view_label_width (guint width)
   return (guint) CLAMP (w, IOCHART_VIEW_LABEL_WIDTH_MIN, IOCHART_VIEW_LABEL_WIDTH);
 }
 IochartLanes *iochart_view_get_lanes (IochartView *view) { return view->lanes; }
+
+/* The lane of lanes that stands for like of another range's lanes, or -1. */
+static int
+same_lane (IochartLanes *lanes, const IochartLane *like)
+{
+  int l = -1;
+
+  if (!like->others && like->head != IOCHART_NO_PROCESS)
+    l = iochart_lanes_lane_of_process (lanes, like->head);
+  else
+    for (guint i = 0; i < iochart_lanes_get_n_lanes (lanes) && l < 0; i++)
+      {
+        const IochartLane *o = iochart_lanes_get_lane (lanes, i);
+        /* a class's lane, by class */
+        if (o->others == like->others && o->head == IOCHART_NO_PROCESS && (like->others || o->klass == like->klass))
+          l = (int) i;
+      }
+  if (l >= 0 && iochart_lanes_get_lane (lanes, l)->others != like->others)
+    return -1;
+  return l;
+}
+
+const IochartLane *
+iochart_view_lane_in_range (IochartView *view, guint lane, gint64 from_ns, gint64 to_ns, IochartLanes **lanes)
+{
+  IochartLanesOptions o;
+  const IochartLane *like;
+  int l;
+
+  g_return_val_if_fail (view != NULL, NULL);
+  g_return_val_if_fail (lanes != NULL, NULL);
+  g_return_val_if_fail (lane < iochart_lanes_get_n_lanes (view->lanes), NULL);
+  like = iochart_lanes_get_lane (view->lanes, lane);
+  o = view->options.lanes;
+  o.device = view->device;
+  o.from_ns = from_ns;
+  o.to_ns = to_ns;
+  o.index = view->lane_index;
+  o.requests = NULL;
+  o.n_requests = 0;
+  /* a lane of its own in the view keeps one in the range, whatever the others did there */
+  if (!like->others)
+    o.top_n = 0;
+  *lanes = iochart_lanes_new (view->capture, &o);
+  l = same_lane (*lanes, like);
+  return l >= 0 ? iochart_lanes_get_lane (*lanes, l) : NULL;
+}
 guint iochart_view_get_n_lanes_wanted (IochartView *view) { return view->n_lanes_wanted; }
 IochartSteal *iochart_view_get_steal (IochartView *view) { return view->steal; }
 IochartBins *iochart_view_get_bins (IochartView *view) { return view->bins; }

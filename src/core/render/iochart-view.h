@@ -66,6 +66,16 @@ guint           iochart_view_get_width    (IochartView *view);
 guint           iochart_view_get_n_columns (IochartView *view);
 guint           iochart_view_get_label_width (IochartView *view);
 IochartLanes   *iochart_view_get_lanes    (IochartView *view);
+/* One of the view's lanes over another range (a selection inside the view): the view's lanes
+ * made again over [from_ns, to_ns], with the same device, grouping, filters and expanded lanes
+ * and none folded but into the folded lane (when lane is it), and in them the lane of the same
+ * head process (the same class, or the folded lane, when it has none). NULL when that lane
+ * issued nothing in the range; *lanes holds the figures (free it) either way. */
+const IochartLane *iochart_view_lane_in_range (IochartView   *view,
+                                               guint          lane,
+                                               gint64         from_ns,
+                                               gint64         to_ns,
+                                               IochartLanes **lanes);
 /* Lanes the options asked for: more than drawn when they passed IOCHART_VIEW_MAX_LANES. */
 guint           iochart_view_get_n_lanes_wanted (IochartView *view);
 /* Idle steal on the view's device, in its range, with per-column figures. */
