@@ -908,6 +908,8 @@ paint_image (IochartTimelineView *self, cairo_t *cr, int width)
   cairo_paint (cr);
   cairo_restore (cr);
   keep_lines (self, cr, x0, header_bottom);
+  /* the header's pixels are the laid-out range's: its range reads the one shown */
+  iochart_cairo_draw_range_text (self->dl, cr, self->from, self->to);
   return TRUE;
 }
 

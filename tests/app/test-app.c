@@ -1482,6 +1482,33 @@ test_warped_frame (void)
   g_assert_true (iochart_timeline_view_get_display_list (tl) == dl);   /* the layout is still the old one */
   g_assert_cmpint (dl_from, <, from);
   moved = warped_frame (tl, "app-warped-pan.png");
+  /* its header reads the range shown, not the one laid out */
+  {
+    gint64 origin = iochart_timeline_view_get_origin_ns (tl);
+    g_autofree char *a = iochart_format_duration (from - origin), *b = iochart_format_duration (to - origin);
+    g_autofree char *range = g_strdup_printf (" · %s – %s of a ", a, b);
+    g_autofree char *header = NULL;
+    guint item;
+
+    header = iochart_display_list_range_text (dl, from, to, &item);
+    g_test_message ("warped header: %s", header);
+    g_assert_nonnull (header);
+    g_assert_nonnull (strstr (header, range));
+    g_assert_null (strstr (iochart_display_list_get_item (dl, item)->text, range));
+    /* and the frame drew it: the pixels of that line changed (the worker's image had the old range) */
+    {
+      double hx, hy, hw, hh;
+      guint changed = 0;
+
+      iochart_dl_item_text_box (iochart_display_list_get_item (dl, item), &hx, &hy, &hw, &hh);
+      for (int py = (int) ceil (hy); py < (int) (hy + hh); py++)
+        for (int px = (int) ceil (hx); px < (int) (hx + hw); px++)
+          changed += off_background (moved, px, py, *(guint32 *) (cairo_image_surface_get_data (before) +
+                                                                  py * cairo_image_surface_get_stride (before) +
+                                                                  4 * px) << 8 | 0xff) > 0;
+      g_assert_cmpuint (changed, >, 20);
+    }
+  }
   /* the frame's right edge, half-way down the strip; the pixel right of it is outside the plot */
   edge = (int) floor (x0 + w) - 1;
   y = (int) (frame->y + frame->h / 2);

@@ -683,6 +683,64 @@ test_warped_keeps_frames (void)
   cairo_surface_destroy (warped);
 }
 
+/* The warped frame of a chart laid out for one range, drawn for a range 40 ms later while the
+ * exact one is made: its header tells the range shown, not the one laid out ("0 s – 800 ms" kept
+ * while zooming and panning); the header's range line is the exact chart's, pixel for pixel. */
+static void
+test_warped_range_text (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  gint64 start = iochart_capture_get_start_ns (c), d = 40 * MS;
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  g_autoptr(IochartDisplayList) a = NULL, b = NULL;
+  g_autofree char *text = NULL;
+  const IochartDlItem *want;
+  cairo_surface_t *warped, *exact;
+  double x, y, w, h;
+  guint item;
+
+  vo.width = 1200;
+  vo.from_ns = start;
+  vo.to_ns = start + 800 * MS;
+  {
+    g_autoptr(IochartView) view = iochart_view_new (c, &vo);
+    a = iochart_chart_draw (view, NULL);
+  }
+  vo.from_ns += d;
+  vo.to_ns += d;
+  {
+    g_autoptr(IochartView) view = iochart_view_new (c, &vo);
+    b = iochart_chart_draw (view, NULL);
+  }
+  want = find_text (b, "device 7,0");
+  g_assert_nonnull (want);
+  g_assert_nonnull (strstr (want->text, " · 40 ms – 840 ms of a "));
+  text = iochart_display_list_range_text (a, vo.from_ns, vo.to_ns, &item);
+  g_assert_cmpstr (text, ==, want->text);
+  g_assert_nonnull (strstr (iochart_display_list_get_item (a, item)->text, " · 0 s – 800 ms of a "));
+  /* the frame as drawn: that line reads as the exact chart's */
+  warped = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, (int) iochart_display_list_get_height (a));
+  exact = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, (int) iochart_display_list_get_height (b));
+  {
+    cairo_t *cr = cairo_create (warped);
+    iochart_cairo_draw_warped (a, cr, vo.from_ns, vo.to_ns);
+    cairo_destroy (cr);
+    cr = cairo_create (exact);
+    iochart_cairo_draw (b, cr);
+    cairo_destroy (cr);
+  }
+  cairo_surface_flush (warped);
+  cairo_surface_flush (exact);
+  iochart_dl_item_text_box (want, &x, &y, &w, &h);
+  for (int py = (int) floor (y); py < (int) ceil (y + h); py++)
+    for (int px = 0; px < 1200; px++)
+      if (rgb_at (warped, px, py) != rgb_at (exact, px, py))
+        g_error ("the warped header differs at %d,%d: %06x, the exact chart %06x", px, py, rgb_at (warped, px, py),
+                 rgb_at (exact, px, py));
+  cairo_surface_destroy (warped);
+  cairo_surface_destroy (exact);
+}
+
 /* A reader completing a request every 10 ms for 1 s, silent for 300 ms, then 1 s more: at 4000 px
  * (0.6 ms a column) each latency line is two pieces, broken at the silence only, not dashes of
  * a few pixels between its completions (about 200 pieces each, hard to see). */
@@ -1135,6 +1193,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/golden", test_golden);
   g_test_add_func ("/chart/narrow-label-column", test_narrow_label_column);
   g_test_add_func ("/chart/warped-keeps-frames", test_warped_keeps_frames);
+  g_test_add_func ("/chart/warped-range-text", test_warped_range_text);
   g_test_add_func ("/chart/latency-line-wide", test_latency_line_wide);
   g_test_add_func ("/chart/diff-labels-inside", test_diff_labels_inside);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);

@@ -221,11 +221,42 @@ iochart_cairo_draw_spanning (IochartDisplayList *dl, cairo_t *cr)
 }
 
 void
+iochart_cairo_draw_range_text (IochartDisplayList *dl, cairo_t *cr, gint64 from_ns, gint64 to_ns)
+{
+  guint i;
+  g_autofree char *text = iochart_display_list_range_text (dl, from_ns, to_ns, &i);
+  const IochartDlItem *item;
+  IochartDlItem header;
+  guint32 bg = iochart_display_list_get_background (dl);
+  double x, y, w, h;
+
+  if (text == NULL)
+    return;
+  item = iochart_display_list_get_item (dl, i);
+  header = *item;
+  header.text = text;
+  header.w = iochart_text_width (text, item->font_size, item->bold);
+  cairo_save (cr);
+  /* the old text's box and the new one's, a pixel more for antialiasing */
+  cairo_set_source_rgba (cr, (bg >> 24) / 255.0, ((bg >> 16) & 0xff) / 255.0, ((bg >> 8) & 0xff) / 255.0,
+                         (bg & 0xff) / 255.0);
+  iochart_dl_item_text_box (item, &x, &y, &w, &h);
+  cairo_rectangle (cr, x - 1, y - 1, w + 2, h + 2);
+  iochart_dl_item_text_box (&header, &x, &y, &w, &h);
+  cairo_rectangle (cr, x - 1, y - 1, w + 2, h + 2);
+  cairo_fill (cr);
+  draw_item (cr, &header);
+  cairo_restore (cr);
+}
+
+void
 iochart_cairo_draw_warped (IochartDisplayList *dl, cairo_t *cr, gint64 from_ns, gint64 to_ns)
 {
   guint n = iochart_display_list_get_n_items (dl);
   double x0, w, scale, shift, cx0, cy0, cx1, cy1, x_lo, x_hi, y_lo, y_hi, header_bottom;
   gint64 dl_from, dl_to;
+  g_autofree char *range_text = NULL;
+  guint range_item = 0;
 
   if (!iochart_display_list_get_time_axis (dl, &x0, &w, &dl_from, &dl_to) || to_ns <= from_ns ||
       (dl_from == from_ns && dl_to == to_ns))
@@ -235,8 +266,10 @@ iochart_cairo_draw_warped (IochartDisplayList *dl, cairo_t *cr, gint64 from_ns, 
     }
   scale = (double) (dl_to - dl_from) / (double) (to_ns - from_ns);
   shift = (double) (dl_from - from_ns) / (double) (to_ns - from_ns) * w;
-  /* the header stays; the time axis' labels just above the plot move with it */
+  /* the header stays, but for its range, which reads the range shown; the time axis' labels
+   * just above the plot move with it */
   header_bottom = iochart_display_list_get_plot_top (dl) - 24;
+  range_text = iochart_display_list_range_text (dl, from_ns, to_ns, &range_item);
   begin (dl, cr);
   cairo_clip_extents (cr, &cx0, &cy0, &cx1, &cy1);
   for (guint i = 0; i < n; i++)
@@ -248,7 +281,11 @@ iochart_cairo_draw_warped (IochartDisplayList *dl, cairo_t *cr, gint64 from_ns, 
         continue;
       if (y_hi < header_bottom)
         {
-          draw_item (cr, item);
+          IochartDlItem header = *item;
+
+          if (range_text && i == range_item)
+            header.text = range_text;
+          draw_item (cr, &header);
           continue;
         }
       if (item->kind == IOCHART_DL_TEXT)

@@ -18,6 +18,14 @@ void     iochart_cairo_draw_warped (IochartDisplayList *dl,
                                     gint64              from_ns,
                                     gint64              to_ns);
 
+/* Draws the header's text that tells the range (iochart_display_list_set_range_text) as it reads
+ * for from_ns..to_ns over the one drawn: a frame that moves the pixels of a chart laid out for
+ * another range keeps its header, but for the range shown. Nothing when the list has none. */
+void     iochart_cairo_draw_range_text (IochartDisplayList *dl,
+                                        cairo_t            *cr,
+                                        gint64              from_ns,
+                                        gint64              to_ns);
+
 /* Draws only the rects and lines across the whole plot (strip frames, lane stripes, value grid
  * lines), which the warped drawing keeps in place: under a plot's pixels moved, they keep the
  * plot's edges where the moved pixels leave them bare. */

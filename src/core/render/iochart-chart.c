@@ -1335,6 +1335,9 @@ iochart_chart_draw (IochartView *view, const IochartChartStyle *style)
   iochart_blocks_mark_lines (&c.b, style->marks, style->n_marks, c.pal->base.dim, c.pal->base.fg);
 
   dl = iochart_blocks_finish (&c.b);
+  /* the header's range, which a warped frame of another range rewrites */
+  iochart_display_list_set_range_text (dl, iochart_view_get_from_ns (view), iochart_view_get_to_ns (view),
+                                       c.b.origin_ns);
   g_clear_pointer (&c.splits, iochart_time_splits_free);
   return dl;
 }

@@ -2,6 +2,7 @@
 #include <cairo.h>
 #include <string.h>
 #include "iochart-display-list.h"
+#include "iochart-format.h"
 #include "iochart-fonts-private.h"
 #include "iochart-font-metrics-private.h"
 
@@ -13,6 +14,11 @@ struct _IochartDisplayList {
   double   axis_x0, axis_width;
   gint64   axis_from_ns, axis_to_ns;
   double   plot_top;
+  /* the text telling the range shown: its item, where the range lies in it, its origin */
+  gboolean has_range_text;
+  guint    range_item;
+  gsize    range_at, range_len;
+  gint64   range_origin_ns;
 };
 
 static void
@@ -511,6 +517,55 @@ iochart_display_list_set_time_axis (IochartDisplayList *dl, double x0, double wi
   dl->axis_width = width;
   dl->axis_from_ns = from_ns;
   dl->axis_to_ns = to_ns;
+}
+
+/* "0 s – 1.8 s": a range's ends as a chart's header tells them. */
+static char *
+range_ends (gint64 from_ns, gint64 to_ns, gint64 origin_ns)
+{
+  g_autofree char *a = iochart_format_duration (from_ns - origin_ns);
+  g_autofree char *b = iochart_format_duration (to_ns - origin_ns);
+
+  return g_strdup_printf ("%s – %s", a, b);
+}
+
+gboolean
+iochart_display_list_set_range_text (IochartDisplayList *dl, gint64 from_ns, gint64 to_ns, gint64 origin_ns)
+{
+  g_autofree char *range = range_ends (from_ns, to_ns, origin_ns);
+
+  dl->has_range_text = FALSE;
+  for (guint i = 0; i < dl->items->len; i++)
+    {
+      const IochartDlItem *item = &g_array_index (dl->items, IochartDlItem, i);
+      const char *at = item->kind == IOCHART_DL_TEXT ? strstr (item->text, range) : NULL;
+
+      if (at == NULL)
+        continue;
+      dl->has_range_text = TRUE;
+      dl->range_item = i;
+      dl->range_at = at - item->text;
+      dl->range_len = strlen (range);
+      dl->range_origin_ns = origin_ns;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+char *
+iochart_display_list_range_text (IochartDisplayList *dl, gint64 from_ns, gint64 to_ns, guint *item)
+{
+  const IochartDlItem *it;
+  g_autofree char *range = NULL;
+
+  if (!dl->has_range_text || dl->range_item >= dl->items->len)
+    return NULL;
+  it = &g_array_index (dl->items, IochartDlItem, dl->range_item);
+  if (it->kind != IOCHART_DL_TEXT || strlen (it->text) < dl->range_at + dl->range_len)
+    return NULL;
+  range = range_ends (from_ns, to_ns, dl->range_origin_ns);
+  *item = dl->range_item;
+  return g_strdup_printf ("%.*s%s%s", (int) dl->range_at, it->text, range, it->text + dl->range_at + dl->range_len);
 }
 
 void

@@ -163,6 +163,20 @@ void                iochart_display_list_set_time_axis (IochartDisplayList *dl,
 gboolean            iochart_display_list_get_time_axis (IochartDisplayList *dl,
                                                         double *x0, double *width,
                                                         gint64 *from_ns, gint64 *to_ns);
+/* The text that tells the range the list shows ("0 s – 1.8 s" in "device 7,1 · 0 s – 1.8 s of a
+ * 1.8 s capture"): the first text holding the ends of from_ns..to_ns counted from origin_ns, as
+ * durations read. A drawing of the list for another range (iochart_cairo_draw_warped) writes
+ * that range's ends there. FALSE when no text holds them. */
+gboolean            iochart_display_list_set_range_text (IochartDisplayList *dl,
+                                                         gint64              from_ns,
+                                                         gint64              to_ns,
+                                                         gint64              origin_ns);
+/* That text as it reads for the range from_ns..to_ns, and in *item its index; NULL when the list
+ * has none. */
+char               *iochart_display_list_range_text     (IochartDisplayList *dl,
+                                                         gint64              from_ns,
+                                                         gint64              to_ns,
+                                                         guint              *item);
 /* Where the plot's rows start: what lies above (title, legend) is no part of the time axis. */
 void                iochart_display_list_set_plot_top  (IochartDisplayList *dl,
                                                         double              y);
