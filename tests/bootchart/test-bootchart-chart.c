@@ -82,6 +82,44 @@ write_small_capture (void)
   return dir;
 }
 
+/* 11 samples 0.2 s apart from 1 s: a shell started before them, its first child (a long name)
+ * at 1.01 s, at the plot's left edge, so that the name sits over its bar or right of it, and its
+ * second at 1.2 s, whose link from the shell runs down past the first one's name. */
+static char *
+write_links_capture (void)
+{
+  char *dir = test_make_dir ();
+  GString *ps = g_string_new (NULL), *st = g_string_new (NULL), *ds = g_string_new (NULL);
+  GString *mem = g_string_new (NULL);
+
+  for (int i = 0; i <= 10; i++)
+    {
+      int t = 100 + 20 * i;   /* centiseconds */
+
+      g_string_append_printf (ps, "%d\n", t);
+      ps_line (ps, 1, "init", 'S', 0, 5, 5, 2);
+      ps_line (ps, 50, "rc", 'R', 1, 3 * i, i, 90);
+      ps_line (ps, 55, "a-first-child-with-a-long-name", 'R', 50, 4 * i, i, 101);
+      if (t >= 120)
+        ps_line (ps, 56, "second", 'R', 50, 4 * (i - 1), i, 120);
+      g_string_append (ps, "\n");
+      g_string_append_printf (st, "%d\ncpu  %d 0 %d %d 0 0 0\n\n", t, 100 + 20 * i, 50 + 5 * i, 1000 + 15 * i);
+      g_string_append_printf (ds, "%d\n   8       0 sda %d 0 %d 0 0 0 0 0 0 %d 0\n\n", t, 10 + i, 1000 + 8 * i, 100 + i);
+      g_string_append_printf (mem, "%d\nMemTotal: 1000000 kB\nMemFree: 800000 kB\nBuffers: 1000 kB\n"
+                              "Cached: 50000 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n\n", t);
+    }
+  test_put (dir, "header", "version = test\ntitle = Boot chart for testbox\nsystem.uname = Linux 6.1.0 x86_64\n", -1);
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
+  test_put (dir, "proc_stat.log", st->str, st->len);
+  test_put (dir, "proc_diskstats.log", ds->str, ds->len);
+  test_put (dir, "proc_meminfo.log", mem->str, mem->len);
+  g_string_free (ps, TRUE);
+  g_string_free (st, TRUE);
+  g_string_free (ds, TRUE);
+  g_string_free (mem, TRUE);
+  return dir;
+}
+
 static void
 block (IochartBuilder *b, IochartBlockAction action, gint64 ts, guint64 sector, gint32 pid,
        const char *comm, gint32 ioprio)
@@ -576,6 +614,100 @@ test_sample_bundle (void)
   }
 }
 
+/* Whether the segment x,y0 - x,y1 (vertical) crosses the box. */
+static gboolean
+crosses (double x, double y0, double y1, double bx, double by, double bw, double bh)
+{
+  return x > bx && x < bx + bw && MAX (y0, y1) > by && MIN (y0, y1) < by + bh;
+}
+
+/* The links (dashed, vertical, under the "Processes" title: a milestone's line runs down the
+ * whole chart) that cross a text's box; how many links there are in *n_links. */
+static guint
+links_crossing_names (IochartDisplayList *dl, const char *what, guint *n_links)
+{
+  const IochartDlItem *title = NULL;
+  guint n = 0;
+
+  *n_links = 0;
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl) && !title; i++)
+    {
+      const IochartDlItem *it = iochart_display_list_get_item (dl, i);
+      if (it->kind == IOCHART_DL_TEXT && g_str_equal (it->text, "Processes"))
+        title = it;
+    }
+  g_assert_nonnull (title);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *link = iochart_display_list_get_item (dl, i);
+
+      if (link->kind != IOCHART_DL_LINE || !link->dashed || link->x != link->x2 || MIN (link->y, link->y2) < title->y)
+        continue;
+      (*n_links)++;
+      for (guint j = 0; j < iochart_display_list_get_n_items (dl); j++)
+        {
+          const IochartDlItem *text = iochart_display_list_get_item (dl, j);
+          double bx, by, bw, bh;
+
+          if (text->kind != IOCHART_DL_TEXT || !text->text[0])
+            continue;
+          iochart_dl_item_text_box (text, &bx, &by, &bw, &bh);
+          if (crosses (link->x, link->y, link->y2, bx, by, bw, bh))
+            {
+              g_test_message ("%s: the link at x %.1f, y %.1f to %.1f crosses '%s' (%.1f,%.1f %.1fx%.1f)", what,
+                              link->x, link->y, link->y2, text->text, bx, by, bw, bh);
+              n++;
+            }
+        }
+    }
+  return n;
+}
+
+static const guint link_widths[] = { 640, 700, 1600, 4000 };
+static const int link_flags[] = { IOCHART_BOOTCHART_TREE_DEFAULT, IOCHART_BOOTCHART_TREE_AS_PARSED };
+
+/* The dashed lines from a parent's bar down to its child's start ran through the names of the
+ * rows between (a sibling's name over its bar, or right of it): in the sample bundle's chart and
+ * one of a parent whose first child started at the plot's left edge and a second later, at
+ * every width, with the tree as shown and as parsed, no such line crosses a text's box. */
+static void
+test_links_clear_names (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("IOCHART_SOURCE_ROOT") ? g_getenv ("IOCHART_SOURCE_ROOT") : ".",
+                                            "samples", "bootchart-ionice.tgz", NULL);
+  g_autofree char *dir = write_links_capture ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(IochartBootchart) sample = iochart_bootchart_load (path, &error);
+  g_autoptr(IochartBootchart) made = NULL;
+  g_autoptr(IochartCapture) io = NULL;
+
+  g_assert_no_error (error);
+  io = iochart_bootchart_chart_load_bundle_io (path, &error);
+  g_assert_no_error (error);
+  made = iochart_bootchart_load (dir, &error);
+  g_assert_no_error (error);
+  for (guint f = 0; f < G_N_ELEMENTS (link_flags); f++)
+    for (guint k = 0; k < G_N_ELEMENTS (link_widths); k++)
+      {
+        IochartBootchartChartOptions o = IOCHART_BOOTCHART_CHART_OPTIONS_INIT;
+        g_autoptr(IochartDisplayList) a = NULL, b = NULL;
+        g_autofree char *what = g_strdup_printf ("%u px, tree flags %#x", link_widths[k], link_flags[f]);
+        guint n_links;
+
+        o.width = link_widths[k];
+        o.tree_flags = link_flags[f];
+        a = iochart_bootchart_chart_draw (sample, io, &o, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (links_crossing_names (a, what, &n_links), ==, 0);
+        b = iochart_bootchart_chart_draw (made, NULL, &o, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (links_crossing_names (b, what, &n_links), ==, 0);
+        g_test_message ("%s: %u pieces of links", what, n_links);
+        g_assert_cmpuint (n_links, >=, 2);
+      }
+  test_remove_dir (dir);
+}
+
 static int
 xrmx_main (void)
 {
@@ -639,5 +771,6 @@ main (int argc, char **argv)
   g_test_add_func ("/bootchart-chart/outputs", test_outputs);
   g_test_add_func ("/bootchart-chart/long-boot", test_long_boot);
   g_test_add_func ("/bootchart-chart/sample-bundle", test_sample_bundle);
+  g_test_add_func ("/bootchart-chart/links-clear-names", test_links_clear_names);
   return g_test_run ();
 }

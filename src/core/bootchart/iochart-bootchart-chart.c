@@ -1061,10 +1061,38 @@ place_row_label (Chart *c, const char *text, double x_start, double x_end, doubl
   }
 }
 
+/* The dashed line from a parent's bar down to where its child starts, at x from y0 to y1: cut
+ * where it would cross the name of a row between them (names: x and width per row, in row
+ * order), which stays readable; a name on the child's own row ends left of its start or begins
+ * right of it. */
+static void
+parent_link (Chart *c, GArray *names, double x, double y0, double y1)
+{
+  double ascent, descent, y = y0;
+
+  iochart_font_extents (FONT_SMALL, &ascent, &descent);
+  for (guint r = 0; r < names->len / 2; r++)
+    {
+      double nx = g_array_index (names, double, 2 * r), nw = g_array_index (names, double, 2 * r + 1);
+      double baseline = g_array_index (c->rows, Row, r).y + BAR_TOP + BAR_H - 2;
+      double top = baseline - ascent - 1, bottom = baseline + descent + 1;
+
+      if (x < nx - 2 || x > nx + nw + 2 || bottom <= y || top >= y1)
+        continue;
+      /* (not the pixel left between two names: a dot, not a line) */
+      if (top > y + 2)
+        iochart_display_list_line (c->b.under, x, y, x, top, c->pal->link, 1)->dashed = TRUE;
+      y = MAX (y, bottom);
+    }
+  if (y1 > y)
+    iochart_display_list_line (c->b.under, x, y, x, y1, c->pal->link, 1)->dashed = TRUE;
+}
+
 static void
 processes_section (Chart *c)
 {
   g_autofree guint8 *level = g_new0 (guint8, c->b.n);
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (double));
 
   if (c->rows->len == 0)
     return;
@@ -1102,16 +1130,16 @@ processes_section (Chart *c)
       text = row_label (c, row);
       {
         double w, x = place_row_label (c, text, x0, x1, row->y, NULL, &w);
+        double box[2] = { x, w };
+
         /* where its time went, under its name as under a lane's in the I/O chart */
         iochart_blocks_time_split_bar (&c->b, x, row->y + ROW - 2, w, &row->split, "its");
+        g_array_append_vals (names, box, 2);
       }
       if (row->parent_row >= 0 && p->start_ns >= c->b.from_ns)
         {
           Row *parent = &g_array_index (c->rows, Row, row->parent_row);
-          IochartDlItem *link = iochart_display_list_line (c->b.under, x0, parent->y + BAR_TOP + BAR_H,
-                                                           x0, row->y + BAR_TOP + BAR_H / 2,
-                                                           c->pal->link, 1);
-          link->dashed = TRUE;
+          parent_link (c, names, x0, parent->y + BAR_TOP + BAR_H, row->y + BAR_TOP + BAR_H / 2);
         }
     }
   c->b.y += c->rows->len * ROW;
