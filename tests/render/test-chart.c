@@ -495,61 +495,6 @@ test_narrow_labels_inside (void)
   g_assert_nonnull (find_text (dl, "Processes"));
 }
 
-/* A lane of a long-named process and its children at 640 to 700 px: the name is cut, its counts
- * stay ("index-reb… + 4 × cat"; the end was cut, "index-rebuilder-wo…"), inside the label
- * column. */
-static void
-test_lane_counts_kept (void)
-{
-  static const TestProc procs[] = {
-    { 1 * MS, 100, 200, "index-rebuilder-worker" },
-    { 9 * MS, 200, 201, "cat" },  { 13 * MS, 201, 0, NULL },
-    { 19 * MS, 200, 202, "cat" }, { 23 * MS, 202, 0, NULL },
-    { 29 * MS, 200, 203, "cat" }, { 33 * MS, 203, 0, NULL },
-    { 39 * MS, 200, 204, "cat" }, { 43 * MS, 204, 0, NULL },
-    { 50 * MS, 200, 0, NULL },
-  };
-  static const TestRq rqs[] = {
-    { DEV_LOOP, 100, 8, "R", 201, "cat", IOCHART_CLASS_BE, 10 * MS, 10 * MS, 11 * MS, 12 * MS },
-    { DEV_LOOP, 200, 8, "R", 202, "cat", IOCHART_CLASS_BE, 20 * MS, 20 * MS, 21 * MS, 22 * MS },
-    { DEV_LOOP, 300, 8, "R", 203, "cat", IOCHART_CLASS_BE, 30 * MS, 30 * MS, 31 * MS, 32 * MS },
-    { DEV_LOOP, 400, 8, "R", 204, "cat", IOCHART_CLASS_BE, 40 * MS, 40 * MS, 41 * MS, 42 * MS },
-  };
-  g_autoptr(IochartCapture) c = test_capture_full (rqs, G_N_ELEMENTS (rqs), procs, G_N_ELEMENTS (procs));
-  const guint widths[] = { IOCHART_VIEW_MIN_WIDTH, 680, 700 };
-
-  {
-    g_autofree char *cut = iochart_text_ellipsize_head ("find[27822] + 5,476 × cat", 11, 11, TRUE, 120);
-
-    g_assert_true (g_str_has_prefix (cut, "fi"));
-    g_assert_true (g_str_has_suffix (cut, "… + 5,476 × cat"));
-    g_assert_cmpfloat (iochart_text_width (cut, 11, TRUE), <=, 120);
-    g_assert_null (iochart_text_ellipsize_head ("find[27822] + 5,476 × cat", 11, 11, TRUE, 60));
-  }
-  for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
-    {
-      g_autoptr(IochartDisplayList) dl = draw (c, widths[k], IOCHART_THEME_LIGHT);
-      const IochartDlItem *name = NULL;
-      double x0, w, x, y, tw, th;
-      gint64 from, to;
-
-      /* the lane's name: bold, in the label column */
-      for (guint i = 0; i < iochart_display_list_get_n_items (dl) && !name; i++)
-        {
-          const IochartDlItem *item = iochart_display_list_get_item (dl, i);
-          if (item->kind == IOCHART_DL_TEXT && item->bold && g_str_has_prefix (item->text, "index-"))
-            name = item;
-        }
-      g_assert_nonnull (name);
-      g_test_message ("%u px: %s", widths[k], name->text);
-      g_assert_true (g_str_has_suffix (name->text, "… + 4 × cat"));
-      g_assert_true (iochart_display_list_get_time_axis (dl, &x0, &w, &from, &to));
-      iochart_dl_item_text_box (name, &x, &y, &tw, &th);
-      g_assert_cmpfloat (x + tw, <=, x0);
-      assert_texts_inside (dl);
-    }
-}
-
 /* A 700 px chart (the app in a narrow window) gives the plot most of its width: a label column
  * of 170 px, not the 250 of a wide chart (which left the plot 426 px); every label of the column
  * ends before the plot, and the strips' subtitles wrap rather than lose their ends. */
@@ -1203,7 +1148,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/png-pdf", test_png_pdf);
   g_test_add_func ("/chart/fold-lanes", test_fold_lanes);
   g_test_add_func ("/chart/narrow-labels-inside", test_narrow_labels_inside);
-  g_test_add_func ("/chart/lane-counts-kept", test_lane_counts_kept);
   g_test_add_func ("/chart/lifeline-explained", test_lifeline_explained);
   g_test_add_func ("/chart/dark-shading-veil", test_dark_shading_veil);
   g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);

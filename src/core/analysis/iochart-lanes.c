@@ -221,10 +221,9 @@ comm_of (IochartCapture *capture, guint32 p)
   return comm ? comm : "?";
 }
 
-/* "find[27822] + 5,476 × cat", "cat × 5,476", "idle class"; *counts_at: where its counts begin
- * (" + 5,476 × cat", " × 5,476"), 0 without. */
+/* "find[27822] + 5,476 × cat", "cat × 5,476", "idle class" */
 static char *
-make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint group_id, gsize *counts_at)
+make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint group_id)
 {
   const IochartProcess *head = g->head < iochart_capture_get_n_processes (capture)
                                ? iochart_capture_get_process (capture, g->head) : NULL;
@@ -234,7 +233,6 @@ make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint gr
   guint top = 0, others = 0;
   g_autofree char *count = NULL;
 
-  *counts_at = 0;
   if (by == IOCHART_GROUP_CLASS)
     return g_strdup_printf ("%s class", iochart_class_name (group_id));
   if (head == NULL)
@@ -242,10 +240,8 @@ make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint gr
   if (by == IOCHART_GROUP_COMM)
     {
       count = iochart_format_count (g->n_processes);
-      if (g->n_processes <= 1)
-        return g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
-      *counts_at = strlen (comm_of (capture, g->head));
-      return g_strdup_printf ("%s × %s", comm_of (capture, g->head), count);
+      return g->n_processes > 1 ? g_strdup_printf ("%s × %s", comm_of (capture, g->head), count)
+                                : g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
     }
   g_hash_table_iter_init (&iter, g->comms);
   while (g_hash_table_iter_next (&iter, &key, &value))
@@ -261,20 +257,25 @@ make_label (IochartCapture *capture, IochartGroupBy by, const Group *g, guint gr
   if (others == 0)
     return g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
   count = iochart_format_count (others);
-  {
-    /* a process the capture never named (it began before, and exec'd nothing since): its
-     * children name it */
-    g_autofree char *name = head->comm == NULL
-                            ? g_strdup_printf ("parent of %s[%d]", top_comm, head->pid)
-                            : by == IOCHART_GROUP_PARENT
-                            ? g_strdup_printf ("children of %s[%d]", comm_of (capture, g->head), head->pid)
-                            : g_strdup_printf ("%s[%d]", comm_of (capture, g->head), head->pid);
-    const char *join = head->comm != NULL && by == IOCHART_GROUP_PARENT ? ":" : " +";
+  if (head->comm == NULL)
+    {
+      /* a process the capture never named (it began before, and exec'd nothing since): its
+       * children name it */
+      g_autofree char *name = g_strdup_printf ("parent of %s", top_comm);
 
-    *counts_at = strlen (name);
-    return top == others ? g_strdup_printf ("%s%s %s × %s", name, join, count, top_comm)
-                         : g_strdup_printf ("%s%s %s processes", name, join, count);
-  }
+      return top == others ? g_strdup_printf ("%s[%d] + %s × %s", name, head->pid, count, top_comm)
+                           : g_strdup_printf ("%s[%d] + %s processes", name, head->pid, count);
+    }
+  if (by == IOCHART_GROUP_PARENT)
+    return top == others
+           ? g_strdup_printf ("children of %s[%d]: %s × %s", comm_of (capture, g->head), head->pid,
+                              count, top_comm)
+           : g_strdup_printf ("children of %s[%d]: %s processes", comm_of (capture, g->head),
+                              head->pid, count);
+  if (top == others)
+    return g_strdup_printf ("%s[%d] + %s × %s", comm_of (capture, g->head), head->pid, count,
+                            top_comm);
+  return g_strdup_printf ("%s[%d] + %s processes", comm_of (capture, g->head), head->pid, count);
 }
 
 /* Whether the i-th group by bytes goes into "others": past --top, or it moved no data (flushes
@@ -833,7 +834,7 @@ iochart_lanes_new (IochartCapture *capture, const IochartLanesOptions *options)
 
       if (!fold)
         {
-          lane.label = make_label (capture, self->group_by, g, id, &lane.counts_at);
+          lane.label = make_label (capture, self->group_by, g, id);
           lane.head = g->head;
           lane.start_ns = g->start_ns;
           lane.exit_ns = g->exit_ns;

@@ -63,8 +63,6 @@ typedef struct {
 
 typedef struct {
   char        *label;            /* "find[27822] + 5,476 × cat" */
-  gsize        counts_at;        /* where its counts begin (" + 5,476 × cat"), 0: none; a narrow
-                                  * chart cuts the name before them, not them */
   guint32      head;             /* the process it is named after, or IOCHART_NO_PROCESS */
   gboolean     others;           /* the lane of everything below the top N */
   IochartClass klass;            /* class of most of its bytes */

@@ -717,16 +717,6 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
                           ? "of life" : "between first and last I/O", pct);
 }
 
-/* A lane's label cut to max_width: its name, not its counts ("find[16…] + 24 × cat"), which tell
- * a tree of many processes from one alone (the class and the tooltip tell the rest). */
-static char *
-lane_name (const IochartLane *lane, double max_width)
-{
-  char *name = iochart_text_ellipsize_head (lane->label, lane->counts_at, FONT, TRUE, max_width);
-
-  return name ? name : iochart_text_ellipsize (lane->label, FONT, TRUE, max_width);
-}
-
 static guint
 pick_class (guint8 mask, IochartClass fallback)
 {
@@ -849,7 +839,8 @@ lanes_section (Chart *c)
       g_autofree char *meta = g_strdup_printf ("lane:%u", l);
       /* the processes of an expanded lane sit indented under a bracket */
       double indent = lane->expanded_from != IOCHART_NO_PROCESS ? 10 : 0;
-      g_autofree char *name = lane_name (lane, c->b.x0 - MARGIN - 22 - indent);
+      g_autofree char *name = iochart_text_ellipsize (lane->label, FONT, TRUE,
+                                                      c->b.x0 - MARGIN - 22 - indent);
       g_autofree char *facts_full = lane_facts (c, lane, FALSE);
       g_autofree char *facts = iochart_text_ellipsize (facts_full, FONT_SMALL, FALSE,
                                                        c->b.x0 - MARGIN - 22 - indent);

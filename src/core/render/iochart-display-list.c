@@ -369,40 +369,6 @@ iochart_text_ellipsize (const char *text, double font_size, gboolean bold, doubl
   }
 }
 
-char *
-iochart_text_ellipsize_head (const char *text, gsize keep_from, double font_size, gboolean bold, double max_width)
-{
-  const char *tail = text + keep_from;
-  glong n, lo = 0, hi;
-
-  g_return_val_if_fail (keep_from <= strlen (text), NULL);
-  if (iochart_text_width (text, font_size, bold) <= max_width)
-    return g_strdup (text);
-  if (keep_from == 0)
-    return NULL;
-  /* the longest head (one character at least: "f… + 24 × cat") that fits before the whole tail */
-  n = g_utf8_strlen (text, keep_from);
-  hi = n;
-  while (lo < hi)
-    {
-      glong mid = (lo + hi + 1) / 2;
-      g_autofree char *prefix = g_utf8_substring (text, 0, mid);
-      g_autofree char *candidate = g_strconcat (prefix, "…", tail, NULL);
-
-      if (iochart_text_width (candidate, font_size, bold) <= max_width)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-  if (lo == 0)
-    return NULL;
-  {
-    g_autofree char *prefix = g_utf8_substring (text, 0, lo);
-    g_strchomp (prefix);
-    return g_strconcat (prefix, "…", tail, NULL);
-  }
-}
-
 gboolean
 iochart_display_list_find_text_overlap (IochartDisplayList *dl, guint *a, guint *b)
 {

@@ -141,15 +141,6 @@ char               *iochart_text_ellipsize        (const char          *text,
                                                    gboolean             bold,
                                                    double               max_width);
 
-/* As iochart_text_ellipsize, but cuts only the part before byte keep_from, so that the end (a
- * lane's counts, " + 24 × cat") stays whole; NULL when it does not fit and keep_from is 0 or
- * the end leaves no room for a character before it. */
-char               *iochart_text_ellipsize_head   (const char          *text,
-                                                   gsize                keep_from,
-                                                   double               font_size,
-                                                   gboolean             bold,
-                                                   double               max_width);
-
 /* Indices of the first pair of text items whose boxes intersect; FALSE when none do. */
 gboolean            iochart_display_list_find_text_overlap (IochartDisplayList *dl,
                                                             guint              *a,
