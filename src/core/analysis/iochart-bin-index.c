@@ -501,10 +501,37 @@ entry_deficit (const IochartBinIndex *self, const Entry *e, double x, gboolean i
   v[SERIES_FLIGHT (k)] -= left;
 }
 
-/* G(x) of every series: the sum over entries that started before x, less what the ones still
- * open at x have not yet added. */
+/* First entry of [lo, hi) whose start is >= t, galloping from lo: the columns' edges are asked
+ * in order, and the next edge's entry is near the last one's when zoomed in. */
+static guint
+gallop_start (const IochartBinIndex *self, guint lo, guint hi, gint64 t)
+{
+  guint step = 1;
+
+  while (lo + step - 1 < hi && entry_start (&self->entries[lo + step - 1]) < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  return lower_start (self, lo, MIN (lo + step - 1, hi), t);
+}
+
+/* Where the last G(x) found each class's entries starting before x (the columns ask for
+ * increasing x, so the next search starts there). */
+typedef struct {
+  guint u[N_LENGTHS];
+} Cursor;
+
 static void
-integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *out)
+cursor_init (const IochartBinIndex *self, Cursor *cur)
+{
+  memcpy (cur->u, self->class_start, sizeof cur->u);
+}
+
+/* G(x) of every series: the sum over entries that started before x, less what the ones still
+ * open at x have not yet added. cur: NULL, or where the last G of an x no greater left off. */
+static void
+integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *out, Cursor *cur)
 {
   memset (out, 0, N_SERIES * sizeof (double));
   for (guint c = 0; c < N_LENGTHS; c++)
@@ -517,7 +544,16 @@ integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *
         continue;
       /* entries starting before x, or at x when inclusive (an instant at x) */
       t = (gint64) floor (x);
-      u = lower_start (self, lo, hi, t + (inclusive || (double) t < x ? 1 : 0));
+      t += inclusive || (double) t < x ? 1 : 0;
+      if (cur)
+        {
+          /* (an x before the last one's starts over) */
+          if (cur->u[c] > lo && entry_start (&self->entries[cur->u[c] - 1]) >= t)
+            cur->u[c] = lo;
+          u = cur->u[c] = gallop_start (self, cur->u[c], hi, t);
+        }
+      else
+        u = lower_start (self, lo, hi, t);
       b0 = u / SPAN_BLOCK;
       pu = self->prefix + (gsize) b0 * N_SERIES;
       for (guint s = 0; s < N_SERIES; s++)
@@ -548,19 +584,33 @@ done_column (const IochartBins *bins, gint64 ts)
   return MIN ((int) r, (int) bins->n_columns - 1);
 }
 
-/* First completion at or after from whose column is >= col (n_columns: past to). */
-static guint
-done_lower (const IochartBinIndex *self, const IochartBins *bins, guint col)
+/* Whether completion i comes before column col (n_columns: is in the range, at or before to). */
+static inline gboolean
+done_before (const IochartBinIndex *self, const IochartBins *bins, guint i, guint col)
 {
-  guint lo = 0, hi = self->n;
+  gint64 ts = (gint64) (self->done[i] & T48_MASK) + self->origin_ns;
 
+  return ts < bins->from_ns || (col >= bins->n_columns ? ts <= bins->to_ns : done_column (bins, ts) < (int) col);
+}
+
+/* First completion at or after lo (all before it come before col) whose column is >= col
+ * (n_columns: past to). Galloping from lo: the columns are asked in order, and the next one's
+ * first completion is near when zoomed in, far when zoomed out. */
+static guint
+done_lower (const IochartBinIndex *self, const IochartBins *bins, guint lo, guint col)
+{
+  guint hi, step = 1;
+
+  while (lo + step - 1 < self->n && done_before (self, bins, lo + step - 1, col))
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step - 1, self->n);
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      gint64 ts = (gint64) (self->done[mid] & T48_MASK) + self->origin_ns;
-      gboolean before = ts < bins->from_ns ||
-                        (col >= bins->n_columns ? ts <= bins->to_ns : done_column (bins, ts) < (int) col);
-      if (before)
+      if (done_before (self, bins, mid, col))
         lo = mid + 1;
       else
         hi = mid;
@@ -568,29 +618,70 @@ done_lower (const IochartBinIndex *self, const IochartBins *bins, guint col)
   return lo;
 }
 
+/* Adds sign (1 or -1, as a wrapping guint32) × completions [a, b) to out. */
+static void
+done_add (const IochartBinIndex *self, guint a, guint b, guint32 sign, DonePrefix *out)
+{
+  for (guint j = a; j < b; j++)
+    {
+      guint64 v = self->done[j];
+      out->count[DONE_CLASS (v)] += sign;
+      if (DONE_HAS_LAT (v))
+        out->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][DONE_BUCKET (v)] += sign;
+    }
+}
+
+/* Counts of the completions before i: from the nearer stored prefix, before or after it (the
+ * counts are integers, so taking the later one less what lies between is exact). */
 static void
 done_prefix_at (const IochartBinIndex *self, guint i, DonePrefix *out)
 {
-  *out = self->done_prefix[i / DONE_BLOCK];
-  for (guint j = i / DONE_BLOCK * DONE_BLOCK; j < i; j++)
+  guint b = i / DONE_BLOCK;
+
+  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (b + 1) * DONE_BLOCK <= self->n)
+    {
+      *out = self->done_prefix[b + 1];
+      done_add (self, i, (b + 1) * DONE_BLOCK, (guint32) -1, out);
+      return;
+    }
+  *out = self->done_prefix[b];
+  done_add (self, b * DONE_BLOCK, i, 1, out);
+}
+
+/* Counts completions [a, b) into column c directly: cheaper than two prefixes when few. */
+static void
+done_count (const IochartBinIndex *self, IochartBins *bins, gboolean lat, guint a, guint b, guint c)
+{
+  for (guint j = a; j < b; j++)
     {
       guint64 v = self->done[j];
-      out->count[DONE_CLASS (v)]++;
-      if (DONE_HAS_LAT (v))
-        out->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][DONE_BUCKET (v)]++;
+      bins->completions[DONE_CLASS (v)][c] += 1;
+      if (lat && DONE_HAS_LAT (v))
+        bins->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][(gsize) c * IOCHART_LAT_BUCKETS + DONE_BUCKET (v)]++;
     }
 }
 
 static void
 fill_completions (const IochartBinIndex *self, IochartBins *bins)
 {
-  gboolean lat = iochart_bin_index_has_latency (self, bins->latency_kind);
+  gboolean lat = iochart_bin_index_has_latency (self, bins->latency_kind), have_before = FALSE;
   DonePrefix before, after;
+  guint at = done_lower (self, bins, 0, 0);
 
-  done_prefix_at (self, done_lower (self, bins, 0), &before);
   for (guint c = 0; c < bins->n_columns; c++)
     {
-      done_prefix_at (self, done_lower (self, bins, c + 1), &after);
+      guint next = done_lower (self, bins, at, c + 1);
+
+      if (next - at <= DONE_BLOCK / 2)
+        {
+          done_count (self, bins, lat, at, next, c);
+          have_before = FALSE;
+          at = next;
+          continue;
+        }
+      if (!have_before)
+        done_prefix_at (self, at, &before);
+      done_prefix_at (self, next, &after);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         bins->completions[k][c] = after.count[k] - before.count[k];
       if (lat)
@@ -598,6 +689,8 @@ fill_completions (const IochartBinIndex *self, IochartBins *bins)
           for (guint b = 0; b < IOCHART_LAT_BUCKETS; b++)
             bins->latency[g][(gsize) c * IOCHART_LAT_BUCKETS + b] = after.latency[g][b] - before.latency[g][b];
       before = after;
+      have_before = TRUE;
+      at = next;
     }
 }
 
@@ -613,15 +706,18 @@ iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
   double before[N_SERIES], after[N_SERIES];
   double from = (double) (bins->from_ns - index->origin_ns);
 
+  Cursor cur;
+
   if (index->n == 0)
     return;
-  integral_at (index, from, FALSE, before);
+  cursor_init (index, &cur);
+  integral_at (index, from, FALSE, before, &cur);
   for (guint c = 0; c < bins->n_columns; c++)
     {
       gboolean last = c == bins->n_columns - 1;
       double x = last ? (double) (bins->to_ns - index->origin_ns) : from + (c + 1) * bins->ns_per_column;
 
-      integral_at (index, x, last, after);
+      integral_at (index, x, last, after, &cur);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         {
           bins->bytes[k][0][c] = after[SERIES_BYTES (k, 0)] - before[SERIES_BYTES (k, 0)];
@@ -637,36 +733,74 @@ iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
 
 typedef gint64 ClassCounts[IOCHART_N_CLASSES];
 
+/* Entries of each request class started before t (an offset from the origin): G's count of
+ * them, without the open entries' deficits, which the count does not have. */
+static void
+started_before (const IochartBinIndex *self, gint64 t, Cursor *cur, gint64 *started)
+{
+  memset (started, 0, IOCHART_N_CLASSES * sizeof (gint64));
+  for (guint c = 0; c < N_LENGTHS; c++)
+    {
+      guint lo = self->class_start[c], hi = self->class_start[c + 1], u, b0;
+      const double *pu;
+
+      if (lo == hi)
+        continue;
+      if (cur->u[c] > lo && entry_start (&self->entries[cur->u[c] - 1]) >= t)
+        cur->u[c] = lo;
+      u = cur->u[c] = gallop_start (self, cur->u[c], hi, t);
+      b0 = u / SPAN_BLOCK;
+      pu = self->prefix + (gsize) b0 * N_SERIES;
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        started[k] += (gint64) (pu[SERIES_STARTED (k)] - self->class_base[c][SERIES_STARTED (k)]);
+      for (guint i = b0 * SPAN_BLOCK; i < u; i++)
+        started[self->entries[i].start_flags >> 48 & 7]++;
+    }
+}
+
+/* Completions of each request class before i. */
+static void
+ended_before (const IochartBinIndex *self, guint i, gint64 *ended)
+{
+  guint b = i / DONE_BLOCK;
+
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    ended[k] = self->done_prefix[b].count[k];
+  for (guint j = b * DONE_BLOCK; j < i; j++)
+    ended[DONE_CLASS (self->done[j])]++;
+}
+
 /* Requests of the device (every class) started before each T[e], and ended before it. */
 static void
 device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *started, ClassCounts *ended)
 {
   const IochartBinIndex *self = data;
   guint at = 0;
+  Cursor cur;
 
+  cursor_init (self, &cur);
   for (guint c = 0; c <= n; c++)
     {
-      double v[N_SERIES];
-      DonePrefix before;
-      guint lo = at, hi = self->n;
       gint64 t = T[c] - self->origin_ns;
+      guint step = 1, hi;
 
-      integral_at (self, (double) t, FALSE, v);
-      while (lo < hi)
+      started_before (self, t, &cur, started[c]);
+      /* the first completion at or after t, galloping from the last edge's */
+      while (at + step - 1 < self->n && (gint64) (self->done[at + step - 1] & T48_MASK) < t)
         {
-          guint mid = lo + (hi - lo) / 2;
+          at += step;
+          step *= 2;
+        }
+      hi = MIN (at + step - 1, self->n);
+      while (at < hi)
+        {
+          guint mid = at + (hi - at) / 2;
           if ((gint64) (self->done[mid] & T48_MASK) < t)
-            lo = mid + 1;
+            at = mid + 1;
           else
             hi = mid;
         }
-      at = lo;
-      done_prefix_at (self, at, &before);
-      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-        {
-          started[c][k] = (gint64) v[SERIES_STARTED (k)];
-          ended[c][k] = before.count[k];
-        }
+      ended_before (self, at, ended[c]);
     }
 }
 
@@ -678,10 +812,13 @@ device_wait (gconstpointer data, const IochartBins *bins, double *cols)
   double before[N_SERIES], after[N_SERIES];
   double from = (double) (bins->from_ns - self->origin_ns);
 
-  integral_at (self, from, FALSE, before);
+  Cursor cur;
+
+  cursor_init (self, &cur);
+  integral_at (self, from, FALSE, before, &cur);
   for (guint c = 0; c < bins->n_columns; c++)
     {
-      integral_at (self, from + (c + 1) * bins->ns_per_column, FALSE, after);
+      integral_at (self, from + (c + 1) * bins->ns_per_column, FALSE, after, &cur);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         cols[c] += after[SERIES_WAIT (k)] - before[SERIES_WAIT (k)];
       memcpy (before, after, sizeof after);
