@@ -223,7 +223,15 @@ typedef struct {
   gint64  *col_t;
   guint64 *row_s;
   double   rows_per_sector;
+  /* the row of the first sector of each 2^lut_shift past the band's least (a bucket is a small
+   * part of a row, so a request's row is its bucket's or the next): no division a request */
+  guint    lut_shift;
+  guint16 *lut;      /* NULL: rows too many for it */
 } Edges;
+
+#define LUT_SIZE 4096
+
+static void lut_init (Edges *e, const IochartBins *bins);
 
 static gint64
 least_offset_in (const IochartSectorIndex *sm, const IochartBins *bins, gint64 lo, gint64 hi, int col)
@@ -280,6 +288,7 @@ edges_init (Edges *e, const IochartSectorIndex *sm, const IochartBins *bins)
       e->row_s[r] = lo;
     }
   e->rows_per_sector = (double) bins->sector_rows / (bins->max_sector - bins->min_sector + 1);
+  lut_init (e, bins);
 }
 
 static void
@@ -287,19 +296,52 @@ edges_clear (Edges *e)
 {
   g_free (e->col_t);
   g_free (e->row_s);
+  g_free (e->lut);
 }
 
+/* The row of sector among the edges, from a guess near it. */
 static inline guint
-edges_row (const Edges *e, const IochartBins *bins, guint64 sector)
+edges_walk (const Edges *e, guint r, guint64 sector)
 {
-  double guess = (double) (sector - MIN (sector, bins->min_sector)) * e->rows_per_sector;
-  guint r = (guint) MIN (guess, (double) (bins->sector_rows - 1));
-
   while (sector >= e->row_s[r + 1])
     r++;
   while (sector < e->row_s[r])
     r--;
   return r;
+}
+
+static guint
+edges_row_slow (const Edges *e, const IochartBins *bins, guint64 sector)
+{
+  double guess = (double) (sector - MIN (sector, bins->min_sector)) * e->rows_per_sector;
+
+  return edges_walk (e, (guint) MIN (guess, (double) (bins->sector_rows - 1)), sector);
+}
+
+static void
+lut_init (Edges *e, const IochartBins *bins)
+{
+  guint64 band = bins->max_sector - bins->min_sector + 1;
+
+  e->lut = NULL;
+  e->lut_shift = 0;
+  while ((band >> e->lut_shift) >= LUT_SIZE)
+    e->lut_shift++;
+  if (bins->sector_rows > G_MAXUINT16)
+    return;
+  e->lut = g_new (guint16, LUT_SIZE);
+  for (guint j = 0; j < LUT_SIZE; j++)
+    e->lut[j] = (guint16) edges_row_slow (e, bins, bins->min_sector + ((guint64) j << e->lut_shift));
+}
+
+static inline guint
+edges_row (const Edges *e, const IochartBins *bins, guint64 sector)
+{
+  guint64 j = (sector - MIN (sector, bins->min_sector)) >> e->lut_shift;
+
+  if (G_UNLIKELY (e->lut == NULL))
+    return edges_row_slow (e, bins, sector);
+  return edges_walk (e, j < LUT_SIZE ? e->lut[j] : bins->sector_rows - 1, sector);
 }
 
 /* Counts [lo, hi) (a level's run, by issue) with a life, each as 2^level requests. */
