@@ -18,6 +18,9 @@
 /* Entries per stored prefix of the spread series, and per stored prefix of completions. */
 #define SPAN_BLOCK     64
 #define DONE_BLOCK     512
+/* Entries and completions per search sample: a search over a few megabytes of samples, then
+ * within SAMPLE neighbours, misses the cache a few times, not once a probe of a gigabyte. */
+#define SAMPLE         64
 /* Length class c holds spans up to 4^c µs (the last one: any). */
 #define N_LENGTHS      16
 #define LONG_SPAN      G_MAXUINT32
@@ -70,7 +73,9 @@ struct _IochartBinIndex {
   double             *prefix;         /* (n / SPAN_BLOCK + 1) × N_SERIES: sums of totals before */
   double              class_base[N_LENGTHS][N_SERIES];   /* the same at each class's first entry */
   GHashTable         *longs;          /* rec -> LongSpan, for gaps over 4.3 s */
+  gint64             *start_sample;   /* every SAMPLE-th entry's start: searches touch these first */
   guint64            *done;           /* completions by time */
+  gint64             *done_sample;    /* every SAMPLE-th completion's offset */
   DonePrefix         *done_prefix;    /* per DONE_BLOCK completions: counts before */
   GArray             *loose;          /* guint32 recs, ascending: see iochart_bin_index_find_all */
   IochartStealEvents *steal;          /* the device's steal events, so a range sweeps only its own */
@@ -306,12 +311,18 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
     self->class_start[c] = MAX (self->class_start[c], self->class_start[c - 1]);
   g_clear_pointer (&raw, g_free);
   build_prefix (self);
+  self->start_sample = g_new (gint64, n / SAMPLE + 1);
+  for (guint i = 0; i < n; i += SAMPLE)
+    self->start_sample[i / SAMPLE] = entry_start (&self->entries[i]);
 
   _iochart_radix_sort ((Pair *) dones->data, n, 48);
   self->done = g_new (guint64, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     self->done[i] = g_array_index (dones, Pair, i).value;
   build_done_prefix (self);
+  self->done_sample = g_new (gint64, n / SAMPLE + 1);
+  for (guint i = 0; i < n; i += SAMPLE)
+    self->done_sample[i / SAMPLE] = (gint64) (self->done[i] & T48_MASK);
   self->steal = iochart_steal_events_new (capture, device);
   iochart_sector_index_finish (self->sm);
   self->lanes = iochart_lane_index_new (capture, device);
@@ -338,6 +349,8 @@ iochart_bin_index_unref (IochartBinIndex *index)
   g_free (index->prefix);
   g_hash_table_unref (index->longs);
   g_free (index->done);
+  g_free (index->start_sample);
+  g_free (index->done_sample);
   g_free (index->done_prefix);
   g_array_unref (index->loose);
   iochart_steal_events_free (index->steal);
@@ -368,6 +381,7 @@ gsize
 iochart_bin_index_get_size (const IochartBinIndex *index)
 {
   return sizeof *index + (gsize) index->n * (sizeof (Entry) + sizeof (guint64)) +
+         (gsize) (index->n / SAMPLE + 1) * 2 * sizeof (gint64) +
          (gsize) (index->n / SPAN_BLOCK + 1) * N_SERIES * sizeof (double) +
          (gsize) (index->n / DONE_BLOCK + 1) * sizeof (DonePrefix) +
          (gsize) index->loose->len * sizeof (guint32) +
@@ -501,19 +515,40 @@ entry_deficit (const IochartBinIndex *self, const Entry *e, double x, gboolean i
   v[SERIES_FLIGHT (k)] -= left;
 }
 
-/* First entry of [lo, hi) whose start is >= t, galloping from lo: the columns' edges are asked
- * in order, and the next edge's entry is near the last one's when zoomed in. */
+/* First of v[lo, hi) that is >= t, galloping from lo. */
 static guint
-gallop_start (const IochartBinIndex *self, guint lo, guint hi, gint64 t)
+gallop_i64 (const gint64 *v, guint lo, guint hi, gint64 t)
 {
   guint step = 1;
 
-  while (lo + step - 1 < hi && entry_start (&self->entries[lo + step - 1]) < t)
+  while (lo + step - 1 < hi && v[lo + step - 1] < t)
     {
       lo += step;
       step *= 2;
     }
-  return lower_start (self, lo, MIN (lo + step - 1, hi), t);
+  hi = MIN (lo + step - 1, hi);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (v[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* First entry of [lo, hi) (one class's, sorted) whose start is >= t, galloping from lo: the
+ * columns' edges are asked in order, and the next edge's entry is near the last one's when
+ * zoomed in. Over the samples first, then among SAMPLE entries. */
+static guint
+gallop_start (const IochartBinIndex *self, guint lo, guint hi, gint64 t)
+{
+  /* samples j0 .. j1 - 1 are entries of [lo, hi) */
+  guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (hi + SAMPLE - 1) / SAMPLE;
+  guint j = gallop_i64 (self->start_sample, j0, j1, t);
+
+  return lower_start (self, j > j0 ? (j - 1) * SAMPLE : lo, j < j1 ? j * SAMPLE : hi, t);
 }
 
 /* Where the last G(x) found each class's entries starting before x (the columns ask for
@@ -584,33 +619,45 @@ done_column (const IochartBins *bins, gint64 ts)
   return MIN ((int) r, (int) bins->n_columns - 1);
 }
 
-/* Whether completion i comes before column col (n_columns: is in the range, at or before to). */
+/* Whether a completion at offset off comes before column col (n_columns: is in the range, at
+ * or before to). */
 static inline gboolean
-done_before (const IochartBinIndex *self, const IochartBins *bins, guint i, guint col)
+done_before (const IochartBinIndex *self, const IochartBins *bins, gint64 off, guint col)
 {
-  gint64 ts = (gint64) (self->done[i] & T48_MASK) + self->origin_ns;
+  gint64 ts = off + self->origin_ns;
 
   return ts < bins->from_ns || (col >= bins->n_columns ? ts <= bins->to_ns : done_column (bins, ts) < (int) col);
 }
 
 /* First completion at or after lo (all before it come before col) whose column is >= col
- * (n_columns: past to). Galloping from lo: the columns are asked in order, and the next one's
- * first completion is near when zoomed in, far when zoomed out. */
+ * (n_columns: past to). Galloping from lo over the samples, then among SAMPLE completions: the
+ * columns are asked in order, and the next one's first completion is near when zoomed in, far
+ * when zoomed out. */
 static guint
 done_lower (const IochartBinIndex *self, const IochartBins *bins, guint lo, guint col)
 {
-  guint hi, step = 1;
+  guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (self->n + SAMPLE - 1) / SAMPLE, j = j0, step = 1, hi;
 
-  while (lo + step - 1 < self->n && done_before (self, bins, lo + step - 1, col))
+  while (j + step - 1 < j1 && done_before (self, bins, self->done_sample[j + step - 1], col))
     {
-      lo += step;
+      j += step;
       step *= 2;
     }
-  hi = MIN (lo + step - 1, self->n);
+  hi = MIN (j + step - 1, j1);
+  while (j < hi)
+    {
+      guint mid = j + (hi - j) / 2;
+      if (done_before (self, bins, self->done_sample[mid], col))
+        j = mid + 1;
+      else
+        hi = mid;
+    }
+  hi = j < j1 ? j * SAMPLE : self->n;
+  lo = j > j0 ? (j - 1) * SAMPLE : lo;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (done_before (self, bins, mid, col))
+      if (done_before (self, bins, (gint64) (self->done[mid] & T48_MASK), col))
         lo = mid + 1;
       else
         hi = mid;
@@ -758,12 +805,20 @@ started_before (const IochartBinIndex *self, gint64 t, Cursor *cur, gint64 *star
     }
 }
 
-/* Completions of each request class before i. */
+/* Completions of each request class before i: from the nearer stored prefix. */
 static void
 ended_before (const IochartBinIndex *self, guint i, gint64 *ended)
 {
   guint b = i / DONE_BLOCK;
 
+  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (b + 1) * DONE_BLOCK <= self->n)
+    {
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        ended[k] = self->done_prefix[b + 1].count[k];
+      for (guint j = i; j < (b + 1) * DONE_BLOCK; j++)
+        ended[DONE_CLASS (self->done[j])]--;
+      return;
+    }
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     ended[k] = self->done_prefix[b].count[k];
   for (guint j = b * DONE_BLOCK; j < i; j++)
@@ -782,16 +837,13 @@ device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *starte
   for (guint c = 0; c <= n; c++)
     {
       gint64 t = T[c] - self->origin_ns;
-      guint step = 1, hi;
+      guint j0 = (at + SAMPLE - 1) / SAMPLE, j1 = (self->n + SAMPLE - 1) / SAMPLE, j, hi, last = at;
 
       started_before (self, t, &cur, started[c]);
-      /* the first completion at or after t, galloping from the last edge's */
-      while (at + step - 1 < self->n && (gint64) (self->done[at + step - 1] & T48_MASK) < t)
-        {
-          at += step;
-          step *= 2;
-        }
-      hi = MIN (at + step - 1, self->n);
+      /* the first completion at or after t, galloping from the last edge's over the samples */
+      j = gallop_i64 (self->done_sample, j0, j1, t);
+      hi = j < j1 ? j * SAMPLE : self->n;
+      at = j > j0 ? (j - 1) * SAMPLE : at;
       while (at < hi)
         {
           guint mid = at + (hi - at) / 2;
@@ -800,7 +852,15 @@ device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *starte
           else
             hi = mid;
         }
-      ended_before (self, at, ended[c]);
+      /* few since the last edge: counted on from its counts */
+      if (c > 0 && at - last <= DONE_BLOCK / 4)
+        {
+          memcpy (ended[c], ended[c - 1], sizeof (ClassCounts));
+          for (guint i = last; i < at; i++)
+            ended[c][DONE_CLASS (self->done[i])]++;
+        }
+      else
+        ended_before (self, at, ended[c]);
     }
 }
 

@@ -344,27 +344,35 @@ edges_row (const Edges *e, const IochartBins *bins, guint64 sector)
   return edges_walk (e, j < LUT_SIZE ? e->lut[j] : bins->sector_rows - 1, sector);
 }
 
-/* Counts [lo, hi) (a level's run, by issue) with a life, each as 2^level requests. */
-static void
-sm_cells (const IochartSectorIndex *sm, IochartBins *bins, const Edges *e, guint lo, guint hi)
+/* Counts [lo, hi) (a level's run, by issue) with a life, each as 2^level requests, up to the
+ * first issued at or after offset `until`; returns where it stopped. */
+static guint
+sm_cells (const IochartSectorIndex *sm, IochartBins *bins, const Edges *e, guint lo, guint hi, gint64 until)
 {
   guint32 weight = 1u << bins->sector_level;
-  guint c;
+  guint c, p;
 
-  if (lo >= hi)
-    return;
+  if (lo >= hi || (gint64) (sm->key[lo] & T48_MASK) >= until)
+    return lo;
   c = (guint) _iochart_bins_column_of (bins, sm->origin_ns + (gint64) (sm->key[lo] & T48_MASK));
-  for (guint p = lo; p < hi; p++)
+  for (p = lo; p < hi; p++)
     {
       guint64 v = sm->key[p];
 
+      if ((gint64) (v & T48_MASK) >= until)
+        break;
       while ((gint64) (v & T48_MASK) >= e->col_t[c + 1])
         c++;
       if (v & SM_LIFE)
         bins->sectors[SM_KLASS (v)][(gsize) edges_row (e, bins, SM_START (sm->span[p])) * bins->n_columns + c] +=
           weight;
     }
+  return p;
 }
+
+/* Columns counted at a time: every level's requests in them before the next ones, so that their
+ * cells (a few rows of 32 counts each) stay in the cache, not swept once a level. */
+#define SM_COLUMN_BLOCK 32
 
 gboolean
 iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture, IochartBins *bins)
@@ -410,8 +418,13 @@ iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture
 
   /* the cells: the requests of their sample's levels */
   edges_init (&edges, sm, bins);
-  for (guint l = bins->sector_level; l < SM_LEVELS; l++)
-    sm_cells (sm, bins, &edges, lo[l], hi[l]);
+  for (guint c0 = 0; c0 < bins->n_columns; c0 += SM_COLUMN_BLOCK)
+    {
+      gint64 until = edges.col_t[MIN (c0 + SM_COLUMN_BLOCK, bins->n_columns)];
+
+      for (guint l = bins->sector_level; l < SM_LEVELS; l++)
+        lo[l] = sm_cells (sm, bins, &edges, lo[l], hi[l], until);
+    }
   edges_clear (&edges);
   for (guint i = 0; i < sm->loose->len; i++)
     {
