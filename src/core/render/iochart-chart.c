@@ -704,8 +704,9 @@ sector_strip (Chart *c)
   guint rows = c->bins->sector_rows, stride = c->b.n * 4;
   double h = rows + 4, top = c->b.y;
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
-  g_autofree guint32 *any = g_new (guint32, c->b.n), *any_hl = g_new (guint32, c->b.n);
-  guint filled = 0;
+  /* each row's any-class counts, kept from the empty check for the pass that draws */
+  g_autofree guint32 *any_rows = g_new (guint32, (gsize) c->b.n * rows), *any_hl = g_new (guint32, c->b.n);
+  guint filled = 0, checked = 0;
   gboolean sparse;
   g_autofree char *max = NULL, *min = NULL;
   const char *subtitles[] = { "offset on the device",
@@ -716,9 +717,11 @@ sector_strip (Chart *c)
   sector_ticks ((double) c->bins->min_sector * 512, (double) c->bins->max_sector * 512, &min, &max);
   iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Sector map", subtitles, max, NULL, min);
   /* fewer filled cells than columns: a pass over the empty check alone, stopped at the bound */
-  for (guint r = 0; r < rows && filled < c->b.n; r++)
+  for (; checked < rows && filled < c->b.n; checked++)
     {
-      sector_row_any (any, c->bins, (gsize) r * c->b.n, c->b.n);
+      guint32 *any = any_rows + (gsize) checked * c->b.n;
+
+      sector_row_any (any, c->bins, (gsize) checked * c->b.n, c->b.n);
       for (guint i = 0; i < c->b.n; i++)
         filled += any[i] != 0;
     }
@@ -726,9 +729,11 @@ sector_strip (Chart *c)
   for (guint r = 0; r < rows; r++)
     {
       gsize at = (gsize) r * c->b.n;
+      guint32 *any = any_rows + at;
 
       /* most cells are empty: a pass over the row's classes at once passes them */
-      sector_row_any (any, c->bins, at, c->b.n);
+      if (r >= checked)
+        sector_row_any (any, c->bins, at, c->b.n);
       if (c->hl)
         {
           sector_row_any (any_hl, c->hl, at, c->b.n);
