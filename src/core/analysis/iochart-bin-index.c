@@ -747,32 +747,51 @@ iochart_bin_index_fill_sectors (const IochartBinIndex *index, IochartBins *bins)
   return iochart_sector_index_fill (index->sm, index->capture, bins);
 }
 
-void
-iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
+/* The spread series' columns; wait: NULL, or (n_columns per class) each class's time queued in
+ * each column, as the lanes' device_wait sums it (its edges are these, but for the last). */
+static void
+fill_spread (const IochartBinIndex *index, IochartBins *bins, double *wait)
 {
   double before[N_SERIES], after[N_SERIES];
   double from = (double) (bins->from_ns - index->origin_ns);
-
+  guint n = bins->n_columns;
   Cursor cur;
 
-  if (index->n == 0)
-    return;
   cursor_init (index, &cur);
   integral_at (index, from, FALSE, before, &cur);
-  for (guint c = 0; c < bins->n_columns; c++)
+  for (guint c = 0; c < n; c++)
     {
-      gboolean last = c == bins->n_columns - 1;
+      gboolean last = c == n - 1;
       double x = last ? (double) (bins->to_ns - index->origin_ns) : from + (c + 1) * bins->ns_per_column;
 
+      if (last && wait)
+        {
+          /* device_wait's last edge is not inclusive, nor always at to */
+          double plain[N_SERIES];
+
+          integral_at (index, from + (c + 1) * bins->ns_per_column, FALSE, plain, NULL);
+          for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+            wait[k * n + c] = plain[SERIES_WAIT (k)] - before[SERIES_WAIT (k)];
+        }
       integral_at (index, x, last, after, &cur);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         {
           bins->bytes[k][0][c] = after[SERIES_BYTES (k, 0)] - before[SERIES_BYTES (k, 0)];
           bins->bytes[k][1][c] = after[SERIES_BYTES (k, 1)] - before[SERIES_BYTES (k, 1)];
           bins->inflight_ns[k][c] = after[SERIES_FLIGHT (k)] - before[SERIES_FLIGHT (k)];
+          if (wait && !last)
+            wait[k * n + c] = after[SERIES_WAIT (k)] - before[SERIES_WAIT (k)];
         }
       memcpy (before, after, sizeof after);
     }
+}
+
+void
+iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
+{
+  if (index->n == 0)
+    return;
+  fill_spread (index, bins, NULL);
   fill_completions (index, bins);
 }
 
@@ -825,11 +844,18 @@ ended_before (const IochartBinIndex *self, guint i, gint64 *ended)
     ended[DONE_CLASS (self->done[j])]++;
 }
 
+/* What the lanes ask of the device: the index, and its time queued per class and column when
+ * the strips' fill kept it (else NULL). */
+typedef struct {
+  const IochartBinIndex *index;
+  const double          *wait;
+} LaneDevice;
+
 /* Requests of the device (every class) started before each T[e], and ended before it. */
 static void
 device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *started, ClassCounts *ended)
 {
-  const IochartBinIndex *self = data;
+  const IochartBinIndex *self = ((const LaneDevice *) data)->index;
   guint at = 0;
   Cursor cur;
 
@@ -868,12 +894,20 @@ device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *starte
 static void
 device_wait (gconstpointer data, const IochartBins *bins, double *cols)
 {
-  const IochartBinIndex *self = data;
+  const IochartBinIndex *self = ((const LaneDevice *) data)->index;
+  const double *wait = ((const LaneDevice *) data)->wait;
   double before[N_SERIES], after[N_SERIES];
   double from = (double) (bins->from_ns - self->origin_ns);
-
   Cursor cur;
 
+  if (wait)
+    {
+      /* the same differences, added in the same order */
+      for (guint c = 0; c < bins->n_columns; c++)
+        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          cols[c] += wait[k * bins->n_columns + c];
+      return;
+    }
   cursor_init (self, &cur);
   integral_at (self, from, FALSE, before, &cur);
   for (guint c = 0; c < bins->n_columns; c++)
@@ -888,7 +922,26 @@ device_wait (gconstpointer data, const IochartBins *bins, double *cols)
 void
 iochart_bin_index_fill_lanes (const IochartBinIndex *index, IochartBins *bins, struct _IochartLanes *lanes)
 {
-  IochartLaneDevice device = { device_wait, device_counts, index };
+  LaneDevice data = { index, NULL };
+  IochartLaneDevice device = { device_wait, device_counts, &data };
 
   _iochart_lane_index_fill_strips (index->lanes, bins, lanes, &device);
+}
+
+void
+iochart_bin_index_fill_with_lanes (const IochartBinIndex *index, IochartBins *bins, struct _IochartLanes *lanes)
+{
+  g_autofree double *wait = NULL;
+  LaneDevice data = { index, NULL };
+  IochartLaneDevice device = { device_wait, device_counts, &data };
+
+  if (index->n > 0)
+    {
+      wait = g_new (double, (gsize) IOCHART_N_CLASSES * bins->n_columns);
+      fill_spread (index, bins, wait);
+      fill_completions (index, bins);
+      data.wait = wait;
+    }
+  if (lanes)
+    _iochart_lane_index_fill_strips (index->lanes, bins, lanes, &device);
 }

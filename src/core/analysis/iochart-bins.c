@@ -497,9 +497,7 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
   capture = iochart_bin_index_get_capture (index);
   bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
   latency = !iochart_bin_index_has_latency (index, bins->latency_kind);
-  iochart_bin_index_fill (index, bins);
-  if (lanes)
-    iochart_bin_index_fill_lanes (index, bins, lanes);
+  iochart_bin_index_fill_with_lanes (index, bins, lanes);
   sectors = iochart_bin_index_fill_sectors (index, bins);
   /* what the index does not answer: walked over the requests it finds */
   if (!latency && sectors)
