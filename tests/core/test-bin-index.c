@@ -324,6 +324,72 @@ test_lane_groupings (void)
   _iochart_lane_index_set_rest_factor (2000);
 }
 
+/* The strips and the lanes filled together (the device's time queued kept for the folded lane)
+ * are the same doubles as filled apart, the folded lane taken as the device's less the others. */
+static void
+test_fill_with_lanes (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (31, 6000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (31);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+  guint with_lanes = 0;
+
+  _iochart_lane_index_set_rest_factor (0);
+  for (guint t = 0; t < 30; t++)
+    {
+      IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+      g_autoptr(IochartLanes) lanes = NULL;
+      g_autoptr(IochartBins) apart = NULL, together = NULL;
+      gint64 span = t == 0 ? end - start : (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
+      gint64 from = t == 0 ? start : start + (gint64) (g_rand_double (r) * (end - start));
+      guint n = t == 0 ? 1 : g_rand_int_range (r, 1, 1500);
+
+      lo.device = 0;
+      lo.from_ns = from;
+      lo.to_ns = from + span;
+      lo.top_n = 3;
+      lanes = iochart_lanes_new (c, &lo);
+      /* filled together (as the bins from the index are), then the same bins cleared and filled apart */
+      together = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
+      apart = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        {
+          memset (apart->bytes[k][0], 0, n * 8);
+          memset (apart->bytes[k][1], 0, n * 8);
+          memset (apart->inflight_ns[k], 0, n * 8);
+          memset (apart->completions[k], 0, n * 8);
+        }
+      for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+        memset (apart->latency[g], 0, (gsize) n * IOCHART_LAT_BUCKETS * 4);
+      for (guint l = 0; l < apart->n_lanes; l++)
+        {
+          memset (apart->lane_wait_ns[l], 0, n * 8);
+          memset (apart->lane_service_ns[l], 0, n * 8);
+          memset (apart->lane_classes[l], 0, n);
+        }
+      iochart_bin_index_fill (index, apart);
+      iochart_bin_index_fill_lanes (index, apart, lanes);
+      g_assert_cmpuint (together->n_lanes, ==, apart->n_lanes);
+      with_lanes += apart->n_lanes > 0;
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        {
+          g_assert_cmpmem (together->bytes[k][0], n * 8, apart->bytes[k][0], n * 8);
+          g_assert_cmpmem (together->bytes[k][1], n * 8, apart->bytes[k][1], n * 8);
+          g_assert_cmpmem (together->inflight_ns[k], n * 8, apart->inflight_ns[k], n * 8);
+          g_assert_cmpmem (together->completions[k], n * 8, apart->completions[k], n * 8);
+        }
+      for (guint l = 0; l < apart->n_lanes; l++)
+        {
+          g_assert_cmpmem (together->lane_wait_ns[l], n * 8, apart->lane_wait_ns[l], n * 8);
+          g_assert_cmpmem (together->lane_service_ns[l], n * 8, apart->lane_service_ns[l], n * 8);
+          g_assert_cmpmem (together->lane_classes[l], n, apart->lane_classes[l], n);
+        }
+    }
+  g_assert_cmpuint (with_lanes, >, 20);
+  _iochart_lane_index_set_rest_factor (2000);
+}
+
 /* Over 8,192 requests in a range the sector band is decided on a sample: the index takes the
  * walk's (the requests' own levels choose it), scanned or from its stored positions. */
 static void
@@ -780,6 +846,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/completion-blocks", test_completion_blocks);
   g_test_add_func ("/bin-index/sector-band-select", test_sector_band_select);
   g_test_add_func ("/bin-index/sector-rows", test_sector_rows);
+  g_test_add_func ("/bin-index/fill-with-lanes", test_fill_with_lanes);
   g_test_add_func ("/bin-index/lane-groupings", test_lane_groupings);
   g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/steal", test_steal);
