@@ -324,6 +324,31 @@ test_lane_groupings (void)
   _iochart_lane_index_set_rest_factor (2000);
 }
 
+/* Lanes of many requests each (grouped by class: a few strips of thousands of times), asked of
+ * ranges whose ends and columns fall anywhere among the strips' search samples (every 64th
+ * time): per column searches (few columns) and passes (many) give the walk's strips. */
+static void
+test_lane_samples (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (37, 40000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (37);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+
+  check_group = IOCHART_GROUP_CLASS;
+  check_top_n = 0;
+  for (guint t = 0; t < 40; t++)
+    {
+      gint64 span = (gint64) exp (g_rand_double_range (r, log (1e6), log ((double) (end - start))));
+      gint64 from = start + (gint64) (g_rand_double (r) * (end - start - span));
+
+      check_range (c, index, 0, from, from + span, t % 2 ? g_rand_int_range (r, 1, 8) : g_rand_int_range (r, 8, 1500),
+                   IOCHART_LATENCY_Q2C);
+    }
+  check_group = IOCHART_GROUP_TREE;
+  check_top_n = 12;
+}
+
 /* The strips and the lanes filled together (the device's time queued kept for the folded lane)
  * are the same doubles as filled apart, the folded lane taken as the device's less the others. */
 static void
@@ -847,6 +872,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/sector-band-select", test_sector_band_select);
   g_test_add_func ("/bin-index/sector-rows", test_sector_rows);
   g_test_add_func ("/bin-index/fill-with-lanes", test_fill_with_lanes);
+  g_test_add_func ("/bin-index/lane-samples", test_lane_samples);
   g_test_add_func ("/bin-index/lane-groupings", test_lane_groupings);
   g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/steal", test_steal);
