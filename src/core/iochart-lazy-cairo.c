@@ -76,6 +76,8 @@ FORWARD (cairo_status_t, cairo_surface_status, (cairo_surface_t *surface), (surf
 FORWARD (void, cairo_text_extents, (cairo_t *cr, const char *utf8, cairo_text_extents_t *extents), (cr, utf8, extents))
 FORWARD (void, cairo_translate, (cairo_t *cr, double tx, double ty), (cr, tx, ty))
 FORWARD (void, cairo_font_face_destroy, (cairo_font_face_t *font_face), (font_face))
+FORWARD (cairo_font_face_t *, cairo_get_font_face, (cairo_t *cr), (cr))
+FORWARD (cairo_font_face_t *, cairo_font_face_reference, (cairo_font_face_t *font_face), (font_face))
 FORWARD (cairo_status_t, cairo_font_face_status, (cairo_font_face_t *font_face), (font_face))
 FORWARD (cairo_font_face_t *, cairo_ft_font_face_create_for_pattern, (FcPattern *pattern), (pattern))
 FORWARD (void, cairo_set_font_face, (cairo_t *cr, cairo_font_face_t *font_face), (cr, font_face))

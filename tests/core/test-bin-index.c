@@ -163,6 +163,115 @@ test_random_ranges (void)
     }
 }
 
+/* Completions per column are counted directly when a column holds few of them and taken as the
+ * difference of stored prefixes (every 512 completions, from the nearer one) when it holds many:
+ * widths from one column of 10,000 completions to columns of a few, and ranges that mix both
+ * in one chart, count what the walk counts. */
+static void
+test_completion_blocks (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (17, 50000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (17);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+  static const guint widths[] = { 1, 3, 7, 15, 20, 30, 35, 40, 60, 150, 500, 1300 };
+
+  g_assert_cmpuint (iochart_bin_index_get_n_requests (index), >, 9000);
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    check_range (c, index, 0, start, end, widths[i], IOCHART_LATENCY_Q2C);
+  for (guint t = 0; t < 20; t++)
+    {
+      /* a few to a few thousand completions a column */
+      gint64 span = (gint64) ((end - start) * g_rand_double_range (r, 0.001, 1.0));
+      gint64 from = start + (gint64) (g_rand_double (r) * (end - start - span));
+
+      check_range (c, index, 0, from, from + span, g_rand_int_range (r, 1, 400), IOCHART_LATENCY_Q2C);
+    }
+}
+
+/* The sector band's 1% cut of the sample is its sorted place, found without sorting: on samples
+ * with ties, runs and reversed orders it is what a sort gives. */
+static int
+cmp_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+test_sector_band_select (void)
+{
+  g_autoptr(GRand) r = g_rand_new_with_seed (23);
+
+  for (guint t = 0; t < 200; t++)
+    {
+      guint n = t < 10 ? 100 + t : (guint) g_rand_int_range (r, 100, 20000);
+      guint shape = t % 5;
+      g_autoptr(GArray) sample = g_array_new (FALSE, FALSE, sizeof (IochartSectorSpan));
+      g_autofree guint64 *starts = g_new (guint64, n), *ends = g_new (guint64, n);
+      g_autoptr(IochartBins) bins = _iochart_bins_new_empty (0, 1000, 10, 10, IOCHART_LATENCY_Q2C);
+      guint64 min = G_MAXUINT64, max = 0, lo, hi;
+      guint cut = MAX (n / 100, 1);
+
+      for (guint i = 0; i < n; i++)
+        {
+          IochartSectorSpan span;
+
+          /* random, few distinct values, ascending, descending, all equal but the outliers */
+          span.start = shape == 0 ? (guint64) g_rand_int (r) * 8
+                       : shape == 1 ? (guint64) g_rand_int_range (r, 0, 4) * 1000
+                       : shape == 2 ? (guint64) i * 8 : shape == 3 ? (guint64) (n - i) * 8
+                       : i % 97 == 0 ? (guint64) g_rand_int (r) : 4096;
+          span.end = span.start + (shape == 1 ? 8 : (guint64) g_rand_int_range (r, 1, 2048));
+          g_array_append_val (sample, span);
+          starts[i] = span.start;
+          ends[i] = span.end;
+          min = MIN (min, span.start);
+          max = MAX (max, span.end);
+        }
+      qsort (starts, n, sizeof (guint64), cmp_u64);
+      qsort (ends, n, sizeof (guint64), cmp_u64);
+      lo = starts[cut];
+      hi = ends[n - 1 - cut];
+      /* an outlier far out, so that the band is trimmed when the cut leaves room */
+      max = MAX (max, G_GUINT64_CONSTANT (1) << 38);
+      _iochart_bins_set_band (bins, min, max, n, sample);
+      if (hi > lo && (double) (hi - lo) * 2 < (double) (max - min))
+        {
+          g_assert_true (bins->sector_trimmed);
+          g_assert_cmpuint (bins->max_sector, ==, hi);
+          g_assert_cmpuint (bins->min_sector, ==, lo < (hi - lo) / 4 ? 0 : lo);
+        }
+      else
+        g_assert_false (bins->sector_trimmed);
+    }
+}
+
+/* Maps of many rows (over 256) and of one: the index puts each request in the walk's row. */
+static void
+test_sector_rows (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (29, 20000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+  static const guint rows[] = { 1, 2, 110, 300, 1000 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    for (guint part = 1; part <= 4; part *= 2)
+      {
+        gint64 to = start + (end - start) / part;
+        g_autoptr(IochartBins) want = iochart_bins_new_full (c, 0, start, to, 300, rows[i], NULL,
+                                                             IOCHART_LATENCY_Q2C);
+        g_autoptr(IochartBins) got = iochart_bins_new_indexed (index, NULL, start, to, 300, rows[i], NULL,
+                                                               IOCHART_LATENCY_Q2C);
+
+        g_assert_cmpuint (got->min_sector, ==, want->min_sector);
+        g_assert_cmpuint (got->max_sector, ==, want->max_sector);
+        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          g_assert_cmpmem (got->sectors[k], (gsize) 300 * rows[i] * 4, want->sectors[k], (gsize) 300 * rows[i] * 4);
+      }
+}
+
 /* Lanes of every grouping, with a process tree (forks) or without, and the tree's two biggest
  * lanes expanded: the strips still equal the walk's. */
 static void
@@ -212,6 +321,97 @@ test_lane_groupings (void)
   check_top_n = 12;
   check_expand = NULL;
   check_n_expand = 0;
+  _iochart_lane_index_set_rest_factor (2000);
+}
+
+/* Lanes of many requests each (grouped by class: a few strips of thousands of times), asked of
+ * ranges whose ends and columns fall anywhere among the strips' search samples (every 64th
+ * time): per column searches (few columns) and passes (many) give the walk's strips. */
+static void
+test_lane_samples (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (37, 40000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (37);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+
+  check_group = IOCHART_GROUP_CLASS;
+  check_top_n = 0;
+  for (guint t = 0; t < 40; t++)
+    {
+      gint64 span = (gint64) exp (g_rand_double_range (r, log (1e6), log ((double) (end - start))));
+      gint64 from = start + (gint64) (g_rand_double (r) * (end - start - span));
+
+      check_range (c, index, 0, from, from + span, t % 2 ? g_rand_int_range (r, 1, 8) : g_rand_int_range (r, 8, 1500),
+                   IOCHART_LATENCY_Q2C);
+    }
+  check_group = IOCHART_GROUP_TREE;
+  check_top_n = 12;
+}
+
+/* The strips and the lanes filled together (the device's time queued kept for the folded lane)
+ * are the same doubles as filled apart, the folded lane taken as the device's less the others. */
+static void
+test_fill_with_lanes (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (31, 6000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (31);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+  guint with_lanes = 0;
+
+  _iochart_lane_index_set_rest_factor (0);
+  for (guint t = 0; t < 30; t++)
+    {
+      IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+      g_autoptr(IochartLanes) lanes = NULL;
+      g_autoptr(IochartBins) apart = NULL, together = NULL;
+      gint64 span = t == 0 ? end - start : (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
+      gint64 from = t == 0 ? start : start + (gint64) (g_rand_double (r) * (end - start));
+      guint n = t == 0 ? 1 : g_rand_int_range (r, 1, 1500);
+
+      lo.device = 0;
+      lo.from_ns = from;
+      lo.to_ns = from + span;
+      lo.top_n = 3;
+      lanes = iochart_lanes_new (c, &lo);
+      /* filled together (as the bins from the index are), then the same bins cleared and filled apart */
+      together = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
+      apart = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        {
+          memset (apart->bytes[k][0], 0, n * 8);
+          memset (apart->bytes[k][1], 0, n * 8);
+          memset (apart->inflight_ns[k], 0, n * 8);
+          memset (apart->completions[k], 0, n * 8);
+        }
+      for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+        memset (apart->latency[g], 0, (gsize) n * IOCHART_LAT_BUCKETS * 4);
+      for (guint l = 0; l < apart->n_lanes; l++)
+        {
+          memset (apart->lane_wait_ns[l], 0, n * 8);
+          memset (apart->lane_service_ns[l], 0, n * 8);
+          memset (apart->lane_classes[l], 0, n);
+        }
+      iochart_bin_index_fill (index, apart);
+      iochart_bin_index_fill_lanes (index, apart, lanes);
+      g_assert_cmpuint (together->n_lanes, ==, apart->n_lanes);
+      with_lanes += apart->n_lanes > 0;
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        {
+          g_assert_cmpmem (together->bytes[k][0], n * 8, apart->bytes[k][0], n * 8);
+          g_assert_cmpmem (together->bytes[k][1], n * 8, apart->bytes[k][1], n * 8);
+          g_assert_cmpmem (together->inflight_ns[k], n * 8, apart->inflight_ns[k], n * 8);
+          g_assert_cmpmem (together->completions[k], n * 8, apart->completions[k], n * 8);
+        }
+      for (guint l = 0; l < apart->n_lanes; l++)
+        {
+          g_assert_cmpmem (together->lane_wait_ns[l], n * 8, apart->lane_wait_ns[l], n * 8);
+          g_assert_cmpmem (together->lane_service_ns[l], n * 8, apart->lane_service_ns[l], n * 8);
+          g_assert_cmpmem (together->lane_classes[l], n, apart->lane_classes[l], n);
+        }
+    }
+  g_assert_cmpuint (with_lanes, >, 20);
   _iochart_lane_index_set_rest_factor (2000);
 }
 
@@ -668,6 +868,11 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/find", test_find);
   g_test_add_func ("/bin-index/sector-sample", test_sector_sample);
   g_test_add_func ("/bin-index/sector-cells", test_sector_cells);
+  g_test_add_func ("/bin-index/completion-blocks", test_completion_blocks);
+  g_test_add_func ("/bin-index/sector-band-select", test_sector_band_select);
+  g_test_add_func ("/bin-index/sector-rows", test_sector_rows);
+  g_test_add_func ("/bin-index/fill-with-lanes", test_fill_with_lanes);
+  g_test_add_func ("/bin-index/lane-samples", test_lane_samples);
   g_test_add_func ("/bin-index/lane-groupings", test_lane_groupings);
   g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/steal", test_steal);

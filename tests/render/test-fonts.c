@@ -143,6 +143,26 @@ test_fallback (void)
   test_remove_dir (cache);
 }
 
+/* Widths are kept once measured (a chart measures its labels every frame): asked again, after
+ * other sizes and weights, after the faces were made anew and after more texts than the store
+ * keeps, they are still cairo's of that face, size and weight. */
+static void
+test_width_cache (void)
+{
+  _iochart_fonts_reset (FALSE, NULL, NULL);
+  for (int round = 0; round < 2; round++)
+    assert_widths_as_toy ();
+  _iochart_fonts_reset (FALSE, NULL, NULL);
+  assert_widths_as_toy ();
+  for (guint i = 0; i < 9000; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("label %u", i);
+
+      g_assert_cmpfloat (iochart_text_width (text, 10, i % 2), ==, toy_width (text, 10, i % 2));
+    }
+  assert_widths_as_toy ();
+}
+
 /* The system's configuration (or FONTCONFIG_FILE's) with, last, what Debian's defaults leave
  * the glyphs' drawing with: grey antialiasing, no subpixel order, no autohinter, no made-up
  * bold. A system whose rules turn on subpixel rendering or hinting then draws toy faces as
@@ -179,6 +199,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/fonts/own-config-as-system", test_own_as_system);
   g_test_add_func ("/fonts/fallback-without-family", test_fallback);
+  g_test_add_func ("/fonts/width-cache", test_width_cache);
   status = g_test_run ();
   test_remove_dir (config_dir);
   return status;

@@ -18,6 +18,9 @@
 /* Entries per stored prefix of the spread series, and per stored prefix of completions. */
 #define SPAN_BLOCK     64
 #define DONE_BLOCK     512
+/* Entries and completions per search sample: a search over a few megabytes of samples, then
+ * within SAMPLE neighbours, misses the cache a few times, not once a probe of a gigabyte. */
+#define SAMPLE         64
 /* Length class c holds spans up to 4^c µs (the last one: any). */
 #define N_LENGTHS      16
 #define LONG_SPAN      G_MAXUINT32
@@ -70,7 +73,9 @@ struct _IochartBinIndex {
   double             *prefix;         /* (n / SPAN_BLOCK + 1) × N_SERIES: sums of totals before */
   double              class_base[N_LENGTHS][N_SERIES];   /* the same at each class's first entry */
   GHashTable         *longs;          /* rec -> LongSpan, for gaps over 4.3 s */
+  gint64             *start_sample;   /* every SAMPLE-th entry's start: searches touch these first */
   guint64            *done;           /* completions by time */
+  gint64             *done_sample;    /* every SAMPLE-th completion's offset */
   DonePrefix         *done_prefix;    /* per DONE_BLOCK completions: counts before */
   GArray             *loose;          /* guint32 recs, ascending: see iochart_bin_index_find_all */
   IochartStealEvents *steal;          /* the device's steal events, so a range sweeps only its own */
@@ -306,12 +311,18 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
     self->class_start[c] = MAX (self->class_start[c], self->class_start[c - 1]);
   g_clear_pointer (&raw, g_free);
   build_prefix (self);
+  self->start_sample = g_new (gint64, n / SAMPLE + 1);
+  for (guint i = 0; i < n; i += SAMPLE)
+    self->start_sample[i / SAMPLE] = entry_start (&self->entries[i]);
 
   _iochart_radix_sort ((Pair *) dones->data, n, 48);
   self->done = g_new (guint64, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     self->done[i] = g_array_index (dones, Pair, i).value;
   build_done_prefix (self);
+  self->done_sample = g_new (gint64, n / SAMPLE + 1);
+  for (guint i = 0; i < n; i += SAMPLE)
+    self->done_sample[i / SAMPLE] = (gint64) (self->done[i] & T48_MASK);
   self->steal = iochart_steal_events_new (capture, device);
   iochart_sector_index_finish (self->sm);
   self->lanes = iochart_lane_index_new (capture, device);
@@ -338,6 +349,8 @@ iochart_bin_index_unref (IochartBinIndex *index)
   g_free (index->prefix);
   g_hash_table_unref (index->longs);
   g_free (index->done);
+  g_free (index->start_sample);
+  g_free (index->done_sample);
   g_free (index->done_prefix);
   g_array_unref (index->loose);
   iochart_steal_events_free (index->steal);
@@ -368,6 +381,7 @@ gsize
 iochart_bin_index_get_size (const IochartBinIndex *index)
 {
   return sizeof *index + (gsize) index->n * (sizeof (Entry) + sizeof (guint64)) +
+         (gsize) (index->n / SAMPLE + 1) * 2 * sizeof (gint64) +
          (gsize) (index->n / SPAN_BLOCK + 1) * N_SERIES * sizeof (double) +
          (gsize) (index->n / DONE_BLOCK + 1) * sizeof (DonePrefix) +
          (gsize) index->loose->len * sizeof (guint32) +
@@ -501,10 +515,58 @@ entry_deficit (const IochartBinIndex *self, const Entry *e, double x, gboolean i
   v[SERIES_FLIGHT (k)] -= left;
 }
 
-/* G(x) of every series: the sum over entries that started before x, less what the ones still
- * open at x have not yet added. */
+/* First of v[lo, hi) that is >= t, galloping from lo. */
+static guint
+gallop_i64 (const gint64 *v, guint lo, guint hi, gint64 t)
+{
+  guint step = 1;
+
+  while (lo + step - 1 < hi && v[lo + step - 1] < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step - 1, hi);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (v[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* First entry of [lo, hi) (one class's, sorted) whose start is >= t, galloping from lo: the
+ * columns' edges are asked in order, and the next edge's entry is near the last one's when
+ * zoomed in. Over the samples first, then among SAMPLE entries. */
+static guint
+gallop_start (const IochartBinIndex *self, guint lo, guint hi, gint64 t)
+{
+  /* samples j0 .. j1 - 1 are entries of [lo, hi) */
+  guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (hi + SAMPLE - 1) / SAMPLE;
+  guint j = gallop_i64 (self->start_sample, j0, j1, t);
+
+  return lower_start (self, j > j0 ? (j - 1) * SAMPLE : lo, j < j1 ? j * SAMPLE : hi, t);
+}
+
+/* Where the last G(x) found each class's entries starting before x (the columns ask for
+ * increasing x, so the next search starts there). */
+typedef struct {
+  guint u[N_LENGTHS];
+} Cursor;
+
 static void
-integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *out)
+cursor_init (const IochartBinIndex *self, Cursor *cur)
+{
+  memcpy (cur->u, self->class_start, sizeof cur->u);
+}
+
+/* G(x) of every series: the sum over entries that started before x, less what the ones still
+ * open at x have not yet added. cur: NULL, or where the last G of an x no greater left off. */
+static void
+integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *out, Cursor *cur)
 {
   memset (out, 0, N_SERIES * sizeof (double));
   for (guint c = 0; c < N_LENGTHS; c++)
@@ -517,7 +579,16 @@ integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *
         continue;
       /* entries starting before x, or at x when inclusive (an instant at x) */
       t = (gint64) floor (x);
-      u = lower_start (self, lo, hi, t + (inclusive || (double) t < x ? 1 : 0));
+      t += inclusive || (double) t < x ? 1 : 0;
+      if (cur)
+        {
+          /* (an x before the last one's starts over) */
+          if (cur->u[c] > lo && entry_start (&self->entries[cur->u[c] - 1]) >= t)
+            cur->u[c] = lo;
+          u = cur->u[c] = gallop_start (self, cur->u[c], hi, t);
+        }
+      else
+        u = lower_start (self, lo, hi, t);
       b0 = u / SPAN_BLOCK;
       pu = self->prefix + (gsize) b0 * N_SERIES;
       for (guint s = 0; s < N_SERIES; s++)
@@ -548,19 +619,45 @@ done_column (const IochartBins *bins, gint64 ts)
   return MIN ((int) r, (int) bins->n_columns - 1);
 }
 
-/* First completion at or after from whose column is >= col (n_columns: past to). */
-static guint
-done_lower (const IochartBinIndex *self, const IochartBins *bins, guint col)
+/* Whether a completion at offset off comes before column col (n_columns: is in the range, at
+ * or before to). */
+static inline gboolean
+done_before (const IochartBinIndex *self, const IochartBins *bins, gint64 off, guint col)
 {
-  guint lo = 0, hi = self->n;
+  gint64 ts = off + self->origin_ns;
 
+  return ts < bins->from_ns || (col >= bins->n_columns ? ts <= bins->to_ns : done_column (bins, ts) < (int) col);
+}
+
+/* First completion at or after lo (all before it come before col) whose column is >= col
+ * (n_columns: past to). Galloping from lo over the samples, then among SAMPLE completions: the
+ * columns are asked in order, and the next one's first completion is near when zoomed in, far
+ * when zoomed out. */
+static guint
+done_lower (const IochartBinIndex *self, const IochartBins *bins, guint lo, guint col)
+{
+  guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (self->n + SAMPLE - 1) / SAMPLE, j = j0, step = 1, hi;
+
+  while (j + step - 1 < j1 && done_before (self, bins, self->done_sample[j + step - 1], col))
+    {
+      j += step;
+      step *= 2;
+    }
+  hi = MIN (j + step - 1, j1);
+  while (j < hi)
+    {
+      guint mid = j + (hi - j) / 2;
+      if (done_before (self, bins, self->done_sample[mid], col))
+        j = mid + 1;
+      else
+        hi = mid;
+    }
+  hi = j < j1 ? j * SAMPLE : self->n;
+  lo = j > j0 ? (j - 1) * SAMPLE : lo;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      gint64 ts = (gint64) (self->done[mid] & T48_MASK) + self->origin_ns;
-      gboolean before = ts < bins->from_ns ||
-                        (col >= bins->n_columns ? ts <= bins->to_ns : done_column (bins, ts) < (int) col);
-      if (before)
+      if (done_before (self, bins, (gint64) (self->done[mid] & T48_MASK), col))
         lo = mid + 1;
       else
         hi = mid;
@@ -568,29 +665,70 @@ done_lower (const IochartBinIndex *self, const IochartBins *bins, guint col)
   return lo;
 }
 
+/* Adds sign (1 or -1, as a wrapping guint32) × completions [a, b) to out. */
+static void
+done_add (const IochartBinIndex *self, guint a, guint b, guint32 sign, DonePrefix *out)
+{
+  for (guint j = a; j < b; j++)
+    {
+      guint64 v = self->done[j];
+      out->count[DONE_CLASS (v)] += sign;
+      if (DONE_HAS_LAT (v))
+        out->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][DONE_BUCKET (v)] += sign;
+    }
+}
+
+/* Counts of the completions before i: from the nearer stored prefix, before or after it (the
+ * counts are integers, so taking the later one less what lies between is exact). */
 static void
 done_prefix_at (const IochartBinIndex *self, guint i, DonePrefix *out)
 {
-  *out = self->done_prefix[i / DONE_BLOCK];
-  for (guint j = i / DONE_BLOCK * DONE_BLOCK; j < i; j++)
+  guint b = i / DONE_BLOCK;
+
+  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (b + 1) * DONE_BLOCK <= self->n)
+    {
+      *out = self->done_prefix[b + 1];
+      done_add (self, i, (b + 1) * DONE_BLOCK, (guint32) -1, out);
+      return;
+    }
+  *out = self->done_prefix[b];
+  done_add (self, b * DONE_BLOCK, i, 1, out);
+}
+
+/* Counts completions [a, b) into column c directly: cheaper than two prefixes when few. */
+static void
+done_count (const IochartBinIndex *self, IochartBins *bins, gboolean lat, guint a, guint b, guint c)
+{
+  for (guint j = a; j < b; j++)
     {
       guint64 v = self->done[j];
-      out->count[DONE_CLASS (v)]++;
-      if (DONE_HAS_LAT (v))
-        out->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][DONE_BUCKET (v)]++;
+      bins->completions[DONE_CLASS (v)][c] += 1;
+      if (lat && DONE_HAS_LAT (v))
+        bins->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][(gsize) c * IOCHART_LAT_BUCKETS + DONE_BUCKET (v)]++;
     }
 }
 
 static void
 fill_completions (const IochartBinIndex *self, IochartBins *bins)
 {
-  gboolean lat = iochart_bin_index_has_latency (self, bins->latency_kind);
+  gboolean lat = iochart_bin_index_has_latency (self, bins->latency_kind), have_before = FALSE;
   DonePrefix before, after;
+  guint at = done_lower (self, bins, 0, 0);
 
-  done_prefix_at (self, done_lower (self, bins, 0), &before);
   for (guint c = 0; c < bins->n_columns; c++)
     {
-      done_prefix_at (self, done_lower (self, bins, c + 1), &after);
+      guint next = done_lower (self, bins, at, c + 1);
+
+      if (next - at <= DONE_BLOCK / 2)
+        {
+          done_count (self, bins, lat, at, next, c);
+          have_before = FALSE;
+          at = next;
+          continue;
+        }
+      if (!have_before)
+        done_prefix_at (self, at, &before);
+      done_prefix_at (self, next, &after);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         bins->completions[k][c] = after.count[k] - before.count[k];
       if (lat)
@@ -598,6 +736,8 @@ fill_completions (const IochartBinIndex *self, IochartBins *bins)
           for (guint b = 0; b < IOCHART_LAT_BUCKETS; b++)
             bins->latency[g][(gsize) c * IOCHART_LAT_BUCKETS + b] = after.latency[g][b] - before.latency[g][b];
       before = after;
+      have_before = TRUE;
+      at = next;
     }
 }
 
@@ -607,29 +747,51 @@ iochart_bin_index_fill_sectors (const IochartBinIndex *index, IochartBins *bins)
   return iochart_sector_index_fill (index->sm, index->capture, bins);
 }
 
-void
-iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
+/* The spread series' columns; wait: NULL, or (n_columns per class) each class's time queued in
+ * each column, as the lanes' device_wait sums it (its edges are these, but for the last). */
+static void
+fill_spread (const IochartBinIndex *index, IochartBins *bins, double *wait)
 {
   double before[N_SERIES], after[N_SERIES];
   double from = (double) (bins->from_ns - index->origin_ns);
+  guint n = bins->n_columns;
+  Cursor cur;
 
-  if (index->n == 0)
-    return;
-  integral_at (index, from, FALSE, before);
-  for (guint c = 0; c < bins->n_columns; c++)
+  cursor_init (index, &cur);
+  integral_at (index, from, FALSE, before, &cur);
+  for (guint c = 0; c < n; c++)
     {
-      gboolean last = c == bins->n_columns - 1;
+      gboolean last = c == n - 1;
       double x = last ? (double) (bins->to_ns - index->origin_ns) : from + (c + 1) * bins->ns_per_column;
 
-      integral_at (index, x, last, after);
+      if (last && wait)
+        {
+          /* device_wait's last edge is not inclusive, nor always at to */
+          double plain[N_SERIES];
+
+          integral_at (index, from + (c + 1) * bins->ns_per_column, FALSE, plain, NULL);
+          for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+            wait[k * n + c] = plain[SERIES_WAIT (k)] - before[SERIES_WAIT (k)];
+        }
+      integral_at (index, x, last, after, &cur);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         {
           bins->bytes[k][0][c] = after[SERIES_BYTES (k, 0)] - before[SERIES_BYTES (k, 0)];
           bins->bytes[k][1][c] = after[SERIES_BYTES (k, 1)] - before[SERIES_BYTES (k, 1)];
           bins->inflight_ns[k][c] = after[SERIES_FLIGHT (k)] - before[SERIES_FLIGHT (k)];
+          if (wait && !last)
+            wait[k * n + c] = after[SERIES_WAIT (k)] - before[SERIES_WAIT (k)];
         }
       memcpy (before, after, sizeof after);
     }
+}
+
+void
+iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
+{
+  if (index->n == 0)
+    return;
+  fill_spread (index, bins, NULL);
   fill_completions (index, bins);
 }
 
@@ -637,36 +799,94 @@ iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
 
 typedef gint64 ClassCounts[IOCHART_N_CLASSES];
 
+/* Entries of each request class started before t (an offset from the origin): G's count of
+ * them, without the open entries' deficits, which the count does not have. */
+static void
+started_before (const IochartBinIndex *self, gint64 t, Cursor *cur, gint64 *started)
+{
+  memset (started, 0, IOCHART_N_CLASSES * sizeof (gint64));
+  for (guint c = 0; c < N_LENGTHS; c++)
+    {
+      guint lo = self->class_start[c], hi = self->class_start[c + 1], u, b0;
+      const double *pu;
+
+      if (lo == hi)
+        continue;
+      if (cur->u[c] > lo && entry_start (&self->entries[cur->u[c] - 1]) >= t)
+        cur->u[c] = lo;
+      u = cur->u[c] = gallop_start (self, cur->u[c], hi, t);
+      b0 = u / SPAN_BLOCK;
+      pu = self->prefix + (gsize) b0 * N_SERIES;
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        started[k] += (gint64) (pu[SERIES_STARTED (k)] - self->class_base[c][SERIES_STARTED (k)]);
+      for (guint i = b0 * SPAN_BLOCK; i < u; i++)
+        started[self->entries[i].start_flags >> 48 & 7]++;
+    }
+}
+
+/* Completions of each request class before i: from the nearer stored prefix. */
+static void
+ended_before (const IochartBinIndex *self, guint i, gint64 *ended)
+{
+  guint b = i / DONE_BLOCK;
+
+  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (b + 1) * DONE_BLOCK <= self->n)
+    {
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        ended[k] = self->done_prefix[b + 1].count[k];
+      for (guint j = i; j < (b + 1) * DONE_BLOCK; j++)
+        ended[DONE_CLASS (self->done[j])]--;
+      return;
+    }
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    ended[k] = self->done_prefix[b].count[k];
+  for (guint j = b * DONE_BLOCK; j < i; j++)
+    ended[DONE_CLASS (self->done[j])]++;
+}
+
+/* What the lanes ask of the device: the index, and its time queued per class and column when
+ * the strips' fill kept it (else NULL). */
+typedef struct {
+  const IochartBinIndex *index;
+  const double          *wait;
+} LaneDevice;
+
 /* Requests of the device (every class) started before each T[e], and ended before it. */
 static void
 device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *started, ClassCounts *ended)
 {
-  const IochartBinIndex *self = data;
+  const IochartBinIndex *self = ((const LaneDevice *) data)->index;
   guint at = 0;
+  Cursor cur;
 
+  cursor_init (self, &cur);
   for (guint c = 0; c <= n; c++)
     {
-      double v[N_SERIES];
-      DonePrefix before;
-      guint lo = at, hi = self->n;
       gint64 t = T[c] - self->origin_ns;
+      guint j0 = (at + SAMPLE - 1) / SAMPLE, j1 = (self->n + SAMPLE - 1) / SAMPLE, j, hi, last = at;
 
-      integral_at (self, (double) t, FALSE, v);
-      while (lo < hi)
+      started_before (self, t, &cur, started[c]);
+      /* the first completion at or after t, galloping from the last edge's over the samples */
+      j = gallop_i64 (self->done_sample, j0, j1, t);
+      hi = j < j1 ? j * SAMPLE : self->n;
+      at = j > j0 ? (j - 1) * SAMPLE : at;
+      while (at < hi)
         {
-          guint mid = lo + (hi - lo) / 2;
+          guint mid = at + (hi - at) / 2;
           if ((gint64) (self->done[mid] & T48_MASK) < t)
-            lo = mid + 1;
+            at = mid + 1;
           else
             hi = mid;
         }
-      at = lo;
-      done_prefix_at (self, at, &before);
-      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+      /* few since the last edge: counted on from its counts */
+      if (c > 0 && at - last <= DONE_BLOCK / 4)
         {
-          started[c][k] = (gint64) v[SERIES_STARTED (k)];
-          ended[c][k] = before.count[k];
+          memcpy (ended[c], ended[c - 1], sizeof (ClassCounts));
+          for (guint i = last; i < at; i++)
+            ended[c][DONE_CLASS (self->done[i])]++;
         }
+      else
+        ended_before (self, at, ended[c]);
     }
 }
 
@@ -674,14 +894,25 @@ device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *starte
 static void
 device_wait (gconstpointer data, const IochartBins *bins, double *cols)
 {
-  const IochartBinIndex *self = data;
+  const IochartBinIndex *self = ((const LaneDevice *) data)->index;
+  const double *wait = ((const LaneDevice *) data)->wait;
   double before[N_SERIES], after[N_SERIES];
   double from = (double) (bins->from_ns - self->origin_ns);
+  Cursor cur;
 
-  integral_at (self, from, FALSE, before);
+  if (wait)
+    {
+      /* the same differences, added in the same order */
+      for (guint c = 0; c < bins->n_columns; c++)
+        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          cols[c] += wait[k * bins->n_columns + c];
+      return;
+    }
+  cursor_init (self, &cur);
+  integral_at (self, from, FALSE, before, &cur);
   for (guint c = 0; c < bins->n_columns; c++)
     {
-      integral_at (self, from + (c + 1) * bins->ns_per_column, FALSE, after);
+      integral_at (self, from + (c + 1) * bins->ns_per_column, FALSE, after, &cur);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         cols[c] += after[SERIES_WAIT (k)] - before[SERIES_WAIT (k)];
       memcpy (before, after, sizeof after);
@@ -691,7 +922,26 @@ device_wait (gconstpointer data, const IochartBins *bins, double *cols)
 void
 iochart_bin_index_fill_lanes (const IochartBinIndex *index, IochartBins *bins, struct _IochartLanes *lanes)
 {
-  IochartLaneDevice device = { device_wait, device_counts, index };
+  LaneDevice data = { index, NULL };
+  IochartLaneDevice device = { device_wait, device_counts, &data };
 
   _iochart_lane_index_fill_strips (index->lanes, bins, lanes, &device);
+}
+
+void
+iochart_bin_index_fill_with_lanes (const IochartBinIndex *index, IochartBins *bins, struct _IochartLanes *lanes)
+{
+  g_autofree double *wait = NULL;
+  LaneDevice data = { index, NULL };
+  IochartLaneDevice device = { device_wait, device_counts, &data };
+
+  if (index->n > 0)
+    {
+      wait = g_new (double, (gsize) IOCHART_N_CLASSES * bins->n_columns);
+      fill_spread (index, bins, wait);
+      fill_completions (index, bins);
+      data.wait = wait;
+    }
+  if (lanes)
+    _iochart_lane_index_fill_strips (index->lanes, bins, lanes, &device);
 }

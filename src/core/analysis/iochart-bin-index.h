@@ -82,5 +82,10 @@ gboolean           iochart_bin_index_fill_sectors (const IochartBinIndex *index,
 void               iochart_bin_index_fill_lanes   (const IochartBinIndex *index,
                                                    IochartBins           *bins,
                                                    struct _IochartLanes  *lanes);
+/* iochart_bin_index_fill, then iochart_bin_index_fill_lanes when lanes is not NULL: the same
+ * figures, the device's time queued found once for both. */
+void               iochart_bin_index_fill_with_lanes (const IochartBinIndex *index,
+                                                      IochartBins           *bins,
+                                                      struct _IochartLanes  *lanes);
 
 G_END_DECLS

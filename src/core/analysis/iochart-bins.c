@@ -76,17 +76,57 @@ iochart_bins_column_ns (const IochartBins *bins, guint i)
 typedef IochartSectorSpan SectorSpan;
 
 static int
-cmp_start (gconstpointer a, gconstpointer b)
+cmp_u64 (const void *a, const void *b)
 {
-  const SectorSpan *x = a, *y = b;
-  return x->start < y->start ? -1 : x->start > y->start;
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
 }
 
-static int
-cmp_end (gconstpointer a, gconstpointer b)
+/* The k-th least of v[0, n) (v reordered): what v[k] is once sorted, by quickselect, as a frame
+ * asks it of a sample of thousands (sorting them took a millisecond or two a frame). */
+static guint64
+select_nth (guint64 *v, guint n, guint k)
 {
-  const SectorSpan *x = a, *y = b;
-  return x->end < y->end ? -1 : x->end > y->end;
+  guint lo = 0, hi = n - 1;
+
+  for (guint round = 0; lo < hi; round++)
+    {
+      guint64 a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi], pivot;
+      guint i = lo, j = hi;
+
+      if (round == 64)
+        {
+          /* a sample chosen to defeat the pivots: sort what is left */
+          qsort (v + lo, hi - lo + 1, sizeof *v, cmp_u64);
+          break;
+        }
+      pivot = MAX (MIN (a, b), MIN (MAX (a, b), c));   /* median of three */
+      while (i <= j)
+        {
+          while (v[i] < pivot)
+            i++;
+          while (v[j] > pivot)
+            j--;
+          if (i <= j)
+            {
+              guint64 t = v[i];
+              v[i] = v[j];
+              v[j] = t;
+              i++;
+              if (j == 0)
+                break;
+              j--;
+            }
+        }
+      /* now v[lo, j] <= pivot <= v[i, hi], and v(j, i) == pivot */
+      if (k <= j && j != G_MAXUINT)
+        hi = j;
+      else if (k >= i)
+        lo = i;
+      else
+        break;
+    }
+  return v[k];
 }
 
 guint _iochart_sector_cells = IOCHART_SECTOR_CELLS;
@@ -108,13 +148,17 @@ _iochart_bins_set_band (IochartBins *bins, guint64 min, guint64 max, guint64 see
   bins->sector_trimmed = FALSE;
   if (seen >= 100 && sample->len > 0)
     {
-      guint cut = MAX (sample->len / 100, 1);
+      guint cut = MAX (sample->len / 100, 1), n = sample->len;
+      g_autofree guint64 *v = g_new (guint64, n);
       guint64 lo, hi;
 
-      g_array_sort (sample, cmp_start);
-      lo = g_array_index (sample, SectorSpan, MIN (cut, sample->len - 1)).start;
-      g_array_sort (sample, cmp_end);
-      hi = g_array_index (sample, SectorSpan, sample->len - 1 - MIN (cut, sample->len - 1)).end;
+      /* the cut-th least start and the cut-th greatest end: their sorted places */
+      for (guint i = 0; i < n; i++)
+        v[i] = g_array_index (sample, SectorSpan, i).start;
+      lo = select_nth (v, n, MIN (cut, n - 1));
+      for (guint i = 0; i < n; i++)
+        v[i] = g_array_index (sample, SectorSpan, i).end;
+      hi = select_nth (v, n, n - 1 - MIN (cut, n - 1));
       /* trim only when it buys the rest at least twice the room */
       if (hi > lo && (double) (hi - lo) * 2 < (double) (max - min))
         {
@@ -453,9 +497,7 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
   capture = iochart_bin_index_get_capture (index);
   bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
   latency = !iochart_bin_index_has_latency (index, bins->latency_kind);
-  iochart_bin_index_fill (index, bins);
-  if (lanes)
-    iochart_bin_index_fill_lanes (index, bins, lanes);
+  iochart_bin_index_fill_with_lanes (index, bins, lanes);
   sectors = iochart_bin_index_fill_sectors (index, bins);
   /* what the index does not answer: walked over the requests it finds */
   if (!latency && sectors)

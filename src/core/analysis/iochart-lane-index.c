@@ -22,7 +22,12 @@ typedef struct {
 typedef struct {
   gint64   *t;
   __int128 *sum;       /* per BLOCK positions: the sum of the times before */
+  gint64   *sample;    /* every SAMPLE-th time (of the flat array): searches look here first */
 } Times;
+
+/* Times per search sample: a search over the samples, then among SAMPLE neighbours, misses the
+ * cache a few times, not once a probe of a strip of millions. */
+#define SAMPLE 64
 
 typedef struct {
   guint64 bytes;       /* bytes × issues */
@@ -222,6 +227,9 @@ times_finish (Times *ts, guint n)
 {
   __int128 acc = 0;
 
+  ts->sample = g_new (gint64, n / SAMPLE + 1);
+  for (guint i = 0; i < n; i += SAMPLE)
+    ts->sample[i / SAMPLE] = ts->t[i];
   ts->sum = g_new (__int128, n / BLOCK + 1);
   for (guint i = 0; i <= n; i++)
     {
@@ -612,6 +620,7 @@ group_strips_free (GroupStrips *gs)
     {
       g_free (gs->times[w].t);
       g_free (gs->times[w].sum);
+      g_free (gs->times[w].sample);
     }
   g_free (gs);
 }
@@ -711,7 +720,8 @@ static gsize
 group_strips_size (const GroupStrips *gs)
 {
   return sizeof *gs + gs->n_strips * sizeof (Strip) + (gs->n_processes + 1) * sizeof (guint32) +
-         S_N * ((gsize) gs->n * sizeof (gint64) + (gs->n / BLOCK + 1) * sizeof (__int128));
+         S_N * ((gsize) gs->n * sizeof (gint64) + (gs->n / BLOCK + 1) * sizeof (__int128) +
+                (gs->n / SAMPLE + 1) * sizeof (gint64));
 }
 
 /* ---- building the index ---- */
@@ -1302,6 +1312,51 @@ lower_t (const gint64 *t, guint lo, guint hi, gint64 T)
   return lo;
 }
 
+/* Narrows [*lo, *hi) of a strip's times to a window of at most SAMPLE (and what lies between *lo
+ * and the first sample) holding its first time not before the bound: relative to from against
+ * x when real, else against T; from the samples, galloping from *lo. */
+static inline __attribute__ ((always_inline)) void
+sample_window (const Times *ts, guint *lo, guint *hi, gboolean real, gint64 from, double x, gint64 T)
+{
+  guint j0 = (*lo + SAMPLE - 1) / SAMPLE, j1 = (*hi + SAMPLE - 1) / SAMPLE, j = j0, step = 1, end;
+
+#define SAMPLE_BEFORE(k) (real ? (double) (ts->sample[k] - from) < x : ts->sample[k] < T)
+  while (j + step - 1 < j1 && SAMPLE_BEFORE (j + step - 1))
+    {
+      j += step;
+      step *= 2;
+    }
+  end = MIN (j + step - 1, j1);
+  while (j < end)
+    {
+      guint mid = j + (end - j) / 2;
+      if (SAMPLE_BEFORE (mid))
+        j = mid + 1;
+      else
+        end = mid;
+    }
+#undef SAMPLE_BEFORE
+  if (j > j0)
+    *lo = (j - 1) * SAMPLE;
+  if (j < j1)
+    *hi = j * SAMPLE;
+}
+
+/* lower_x and lower_t of a strip's times through the samples. */
+static guint
+find_x (const Times *ts, guint lo, guint hi, gint64 from, double x)
+{
+  sample_window (ts, &lo, &hi, TRUE, from, x, 0);
+  return lower_x (ts->t, lo, hi, from, x);
+}
+
+static guint
+find_t (const Times *ts, guint lo, guint hi, gint64 T)
+{
+  sample_window (ts, &lo, &hi, FALSE, 0, 0, T);
+  return lower_t (ts->t, lo, hi, T);
+}
+
 static __int128
 sum_before (const Times *ts, guint i)
 {
@@ -1320,7 +1375,7 @@ ramps_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, doub
   const Times *ts = &gs->times[w];
   const gint64 *t = ts->t;
   guint lo = st->first, hi = lo + st->n;
-  guint p = lower_x (t, lo, hi, e->from, 0), q = lower_x (t, p, hi, e->from, e->x[e->n]);
+  guint p = find_x (ts, lo, hi, e->from, 0), q = find_x (ts, p, hi, e->from, e->x[e->n]);
 
   r->base += sign * (p - lo);
   if (q - p > 24 * e->n)
@@ -1330,7 +1385,7 @@ ramps_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, doub
 
       for (guint c = 0; c < e->n && at < q; c++)
         {
-          guint next = c + 1 < e->n ? lower_x (t, at, q, e->from, e->x[c + 1]) : q;
+          guint next = c + 1 < e->n ? find_x (ts, at, q, e->from, e->x[c + 1]) : q;
           __int128 s_next;
 
           if (next == at)
@@ -1361,9 +1416,10 @@ ramps_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, doub
 static void
 counts_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, gint64 *d)
 {
-  const gint64 *t = gs->times[w].t;
+  const Times *ts = &gs->times[w];
+  const gint64 *t = ts->t;
   guint lo = st->first, hi = lo + st->n;
-  guint p = lower_t (t, lo, hi, e->T[0]), q = lower_t (t, p, hi, e->T[e->n]);
+  guint p = find_t (ts, lo, hi, e->T[0]), q = find_t (ts, p, hi, e->T[e->n]);
 
   d[0] += p - lo;
   if (q - p > 24 * e->n)
@@ -1372,7 +1428,7 @@ counts_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, gin
 
       for (guint c = 1; c <= e->n; c++)
         {
-          guint next = c < e->n ? lower_t (t, at, q, e->T[c]) : q;
+          guint next = c < e->n ? find_t (ts, at, q, e->T[c]) : q;
           d[c] += next - at;
           at = next;
         }
@@ -1392,7 +1448,7 @@ strip_meeting (const GroupStrips *gs, const Strip *st, const Edges *e)
 {
   guint lo = st->first, hi = st->first + st->n;
 
-  return lower_t (gs->times[S_START].t, lo, hi, e->T[e->n]) - lower_t (gs->times[S_DONE].t, lo, hi, e->T[0]);
+  return find_t (&gs->times[S_START], lo, hi, e->T[e->n]) - find_t (&gs->times[S_DONE], lo, hi, e->T[0]);
 }
 
 /* A lane's class counts per edge, as differences (see counts_add): started, ended. */

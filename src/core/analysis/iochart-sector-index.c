@@ -223,7 +223,15 @@ typedef struct {
   gint64  *col_t;
   guint64 *row_s;
   double   rows_per_sector;
+  /* the row of the first sector of each 2^lut_shift past the band's least (a bucket is a small
+   * part of a row, so a request's row is its bucket's or the next): no division a request */
+  guint    lut_shift;
+  guint16 *lut;      /* NULL: rows too many for it */
 } Edges;
+
+#define LUT_SIZE 4096
+
+static void lut_init (Edges *e, const IochartBins *bins);
 
 static gint64
 least_offset_in (const IochartSectorIndex *sm, const IochartBins *bins, gint64 lo, gint64 hi, int col)
@@ -280,6 +288,7 @@ edges_init (Edges *e, const IochartSectorIndex *sm, const IochartBins *bins)
       e->row_s[r] = lo;
     }
   e->rows_per_sector = (double) bins->sector_rows / (bins->max_sector - bins->min_sector + 1);
+  lut_init (e, bins);
 }
 
 static void
@@ -287,14 +296,13 @@ edges_clear (Edges *e)
 {
   g_free (e->col_t);
   g_free (e->row_s);
+  g_free (e->lut);
 }
 
+/* The row of sector among the edges, from a guess near it. */
 static inline guint
-edges_row (const Edges *e, const IochartBins *bins, guint64 sector)
+edges_walk (const Edges *e, guint r, guint64 sector)
 {
-  double guess = (double) (sector - MIN (sector, bins->min_sector)) * e->rows_per_sector;
-  guint r = (guint) MIN (guess, (double) (bins->sector_rows - 1));
-
   while (sector >= e->row_s[r + 1])
     r++;
   while (sector < e->row_s[r])
@@ -302,27 +310,69 @@ edges_row (const Edges *e, const IochartBins *bins, guint64 sector)
   return r;
 }
 
-/* Counts [lo, hi) (a level's run, by issue) with a life, each as 2^level requests. */
+static guint
+edges_row_slow (const Edges *e, const IochartBins *bins, guint64 sector)
+{
+  double guess = (double) (sector - MIN (sector, bins->min_sector)) * e->rows_per_sector;
+
+  return edges_walk (e, (guint) MIN (guess, (double) (bins->sector_rows - 1)), sector);
+}
+
 static void
-sm_cells (const IochartSectorIndex *sm, IochartBins *bins, const Edges *e, guint lo, guint hi)
+lut_init (Edges *e, const IochartBins *bins)
+{
+  guint64 band = bins->max_sector - bins->min_sector + 1;
+
+  e->lut = NULL;
+  e->lut_shift = 0;
+  while ((band >> e->lut_shift) >= LUT_SIZE)
+    e->lut_shift++;
+  if (bins->sector_rows > G_MAXUINT16)
+    return;
+  e->lut = g_new (guint16, LUT_SIZE);
+  for (guint j = 0; j < LUT_SIZE; j++)
+    e->lut[j] = (guint16) edges_row_slow (e, bins, bins->min_sector + ((guint64) j << e->lut_shift));
+}
+
+static inline guint
+edges_row (const Edges *e, const IochartBins *bins, guint64 sector)
+{
+  guint64 j = (sector - MIN (sector, bins->min_sector)) >> e->lut_shift;
+
+  if (G_UNLIKELY (e->lut == NULL))
+    return edges_row_slow (e, bins, sector);
+  return edges_walk (e, j < LUT_SIZE ? e->lut[j] : bins->sector_rows - 1, sector);
+}
+
+/* Counts [lo, hi) (a level's run, by issue) with a life, each as 2^level requests, up to the
+ * first issued at or after offset `until`; returns where it stopped. */
+static guint
+sm_cells (const IochartSectorIndex *sm, IochartBins *bins, const Edges *e, guint lo, guint hi, gint64 until)
 {
   guint32 weight = 1u << bins->sector_level;
-  guint c;
+  guint c, p;
 
-  if (lo >= hi)
-    return;
+  if (lo >= hi || (gint64) (sm->key[lo] & T48_MASK) >= until)
+    return lo;
   c = (guint) _iochart_bins_column_of (bins, sm->origin_ns + (gint64) (sm->key[lo] & T48_MASK));
-  for (guint p = lo; p < hi; p++)
+  for (p = lo; p < hi; p++)
     {
       guint64 v = sm->key[p];
 
+      if ((gint64) (v & T48_MASK) >= until)
+        break;
       while ((gint64) (v & T48_MASK) >= e->col_t[c + 1])
         c++;
       if (v & SM_LIFE)
         bins->sectors[SM_KLASS (v)][(gsize) edges_row (e, bins, SM_START (sm->span[p])) * bins->n_columns + c] +=
           weight;
     }
+  return p;
 }
+
+/* Columns counted at a time: every level's requests in them before the next ones, so that their
+ * cells (a few rows of 32 counts each) stay in the cache, not swept once a level. */
+#define SM_COLUMN_BLOCK 32
 
 gboolean
 iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture, IochartBins *bins)
@@ -368,8 +418,13 @@ iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture
 
   /* the cells: the requests of their sample's levels */
   edges_init (&edges, sm, bins);
-  for (guint l = bins->sector_level; l < SM_LEVELS; l++)
-    sm_cells (sm, bins, &edges, lo[l], hi[l]);
+  for (guint c0 = 0; c0 < bins->n_columns; c0 += SM_COLUMN_BLOCK)
+    {
+      gint64 until = edges.col_t[MIN (c0 + SM_COLUMN_BLOCK, bins->n_columns)];
+
+      for (guint l = bins->sector_level; l < SM_LEVELS; l++)
+        lo[l] = sm_cells (sm, bins, &edges, lo[l], hi[l], until);
+    }
   edges_clear (&edges);
   for (guint i = 0; i < sm->loose->len; i++)
     {

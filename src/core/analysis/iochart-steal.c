@@ -995,11 +995,45 @@ build_checks (IochartStealEvents *self, guint n_slots)
 
 static guint packed_lower (const IochartStealEvents *e, gint64 ts);
 
-/* The device's stolen and foreground-active time before x. */
-static Check
-steal_integral (const IochartStealEvents *e, double x)
+/* Where the last integral of a column edge found its events (the next edge's are at or after). */
+typedef struct {
+  guint end, epoch;
+} EdgeHint;
+
+/* First event at or after ts, searched from the hint's (galloping: the next column edge's is
+ * near when zoomed in), the hint's epoch carried; the same as packed_lower. */
+static guint
+packed_lower_from (const IochartStealEvents *e, EdgeHint *hint, gint64 ts)
 {
-  guint end = packed_lower (e, (gint64) ceil (x)), epoch = 0;
+  guint lo = hint->end, hi, step = 1;
+
+  if (lo > 0 && packed_ts (e, lo - 1, &hint->epoch) >= ts)
+    lo = 0;
+  while (lo + step - 1 < e->n && packed_ts (e, lo + step - 1, &hint->epoch) < ts)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step - 1, e->n);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (packed_ts (e, mid, &hint->epoch) < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  hint->end = lo;
+  return lo;
+}
+
+/* The device's stolen and foreground-active time before x; hint: NULL, or the last edge's
+ * (of an x no greater). */
+static Check
+steal_integral_from (const IochartStealEvents *e, double x, EdgeHint *hint)
+{
+  guint end = hint ? packed_lower_from (e, hint, (gint64) ceil (x)) : packed_lower (e, (gint64) ceil (x));
+  guint epoch = hint ? hint->epoch : 0;
   /* the check before the last event under x: a check books up to its own event's time */
   guint i = end > 0 ? (end - 1) / STEAL_CHECK * STEAL_CHECK : 0;
   Check c = e->checks[i / STEAL_CHECK];
@@ -1014,18 +1048,25 @@ steal_integral (const IochartStealEvents *e, double x)
   return c;
 }
 
+static Check
+steal_integral (const IochartStealEvents *e, double x)
+{
+  return steal_integral_from (e, x, NULL);
+}
+
 /* The range's columns as differences of the device's running integrals at their edges. */
 static void
 columns_from_checks (Sweep *s, const IochartStealEvents *e)
 {
   Check before, after;
+  EdgeHint hint = { 0, 0 };
 
   if (e->n == 0)
     return;
-  before = steal_integral (e, (double) s->col_from_ns);
+  before = steal_integral_from (e, (double) s->col_from_ns, &hint);
   for (guint c = 0; c < s->n_columns; c++)
     {
-      after = steal_integral (e, (double) s->col_from_ns + (c + 1) * s->ns_per_column);
+      after = steal_integral_from (e, (double) s->col_from_ns + (c + 1) * s->ns_per_column, &hint);
       s->dev->stolen_columns[c] = after.stolen - before.stolen;
       s->dev->active_columns[c] = after.active - before.active;
       before = after;

@@ -369,35 +369,100 @@ typedef struct {
 static void
 lat_window_add (LatWindow *w, const IochartBins *bins, IochartLatGroup g, guint j, int sign)
 {
-  const guint32 *h = bins->latency[g] + (gsize) j * IOCHART_LAT_BUCKETS;
+  const guint32 *restrict h = bins->latency[g] + (gsize) j * IOCHART_LAT_BUCKETS;
+  guint32 *restrict merged = w->merged;
+  guint32 total = 0;   /* a column's completions: fewer than 2^32 */
 
+  /* loops of a fixed length, without a product, so that they take a vector at a time */
   for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+    total += h[k];
+  /* most columns of a zoomed-in chart have no completions */
+  if (total == 0)
+    return;
+  if (sign > 0)
+    for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+      merged[k] += h[k];
+  else
+    for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+      merged[k] -= h[k];
+  w->total += sign * (gint64) total;
+}
+
+/* The bucket's geometric middle. */
+static double
+lat_bucket_ns (guint k)
+{
+  return exp2 (IOCHART_LAT_MIN_LOG2 + (k + 0.5) / IOCHART_LAT_SUB);
+}
+
+/* Per column i, the median and the p99 of the window of columns i - 2 .. i + 2, or -1 (both
+ * from one slide of the window and one pass over its buckets). */
+static void
+latency_window (Chart *c, const IochartBins *bins, IochartLatGroup g, double *p50, double *p99)
+{
+  LatWindow w = { 0 };
+
+  for (guint i = 0; i < c->b.n; i++)
     {
-      w->merged[k] += sign * h[k];
-      w->total += sign * (gint64) h[k];
+      guint64 acc = 0, want50, want99;
+      guint k = 0;
+
+      for (guint j = i == 0 ? 0 : i + 2; j <= i + 2 && j < c->b.n; j++)
+        lat_window_add (&w, bins, g, j, 1);
+      if (i >= 3)
+        lat_window_add (&w, bins, g, i - 3, -1);
+      p50[i] = p99[i] = -1;
+      if (w.total == 0)
+        continue;
+      want50 = MAX ((guint64) ceil (0.5 * w.total), 1);
+      want99 = MAX ((guint64) ceil (0.99 * w.total), 1);
+      for (; k < IOCHART_LAT_BUCKETS; k++)
+        if ((acc += w.merged[k]) >= want50)
+          {
+            p50[i] = lat_bucket_ns (k);
+            break;
+          }
+      /* acc now counts buckets 0 .. k */
+      if (k < IOCHART_LAT_BUCKETS && acc >= want99)
+        {
+          p99[i] = lat_bucket_ns (k);
+          continue;
+        }
+      for (k++; k < IOCHART_LAT_BUCKETS; k++)
+        if ((acc += w.merged[k]) >= want99)
+          {
+            p99[i] = lat_bucket_ns (k);
+            break;
+          }
     }
 }
 
-/* Moves the window to columns i - 2 .. i + 2 (from i - 1's, or empty at 0) and gives its
- * quantile q, or -1. */
-static double
-latency_at (Chart *c, LatWindow *w, const IochartBins *bins, IochartLatGroup g, guint i, double q)
+/* Over the columns of a group (each its own histogram, as iochart_bins_latency_quantile takes
+ * it), the least bucket of a median and the greatest of a p99 (-1: no column has any). */
+static void
+column_quantile_range (const IochartBins *bins, IochartLatGroup g, int *k50, int *k99)
 {
-  guint64 acc = 0, want;
+  *k50 = *k99 = -1;
+  for (guint i = 0; i < bins->n_columns; i++)
+    {
+      const guint32 *h = bins->latency[g] + (gsize) i * IOCHART_LAT_BUCKETS;
+      guint64 total = 0, acc = 0, want50, want99;
+      guint k = 0;
 
-  if (i == 0)
-    memset (w, 0, sizeof *w);
-  for (guint j = i == 0 ? 0 : i + 2; j <= i + 2 && j < c->b.n; j++)
-    lat_window_add (w, bins, g, j, 1);
-  if (i >= 3)
-    lat_window_add (w, bins, g, i - 3, -1);
-  if (w->total == 0)
-    return -1;
-  want = MAX ((guint64) ceil (q * w->total), 1);
-  for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
-    if ((acc += w->merged[k]) >= want)
-      return exp2 (IOCHART_LAT_MIN_LOG2 + (k + 0.5) / IOCHART_LAT_SUB);
-  return -1;
+      for (guint b = 0; b < IOCHART_LAT_BUCKETS; b++)
+        total += h[b];
+      if (total == 0)
+        continue;
+      want50 = MAX ((guint64) ceil (0.5 * total), 1);
+      want99 = MAX ((guint64) ceil (0.99 * total), 1);
+      while ((acc += h[k]) < want50)
+        k++;
+      if (*k50 < 0 || (int) k < *k50)
+        *k50 = (int) k;
+      while (acc < want99)
+        acc += h[++k];
+      *k99 = MAX (*k99, (int) k);
+    }
 }
 
 /* Columns without completions a latency line spans: 4 (a gap as narrow as its window's 5 columns
@@ -410,19 +475,18 @@ latency_bridge (Chart *c)
 }
 
 static void
-latency_line (Chart *c, const IochartBins *bins, IochartLatGroup g, double q, double lo, double hi, double top,
+latency_line (Chart *c, const IochartBins *bins, const double *values, double lo, double hi, double top,
               double h, guint32 color, double width, gboolean dashed, const char *tip)
 {
   /* while a lane is highlighted, the whole device's lines fade */
   if (bins == c->bins)
     color = with_alpha (color, (color & 0xff) * c->alpha / 255);
   g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
-  LatWindow w;
   guint gap = 0, bridge = latency_bridge (c);
 
   for (guint i = 0; i <= c->b.n; i++)
     {
-      double v = i < c->b.n ? latency_at (c, &w, bins, g, i, q) : -1;
+      double v = i < c->b.n ? values[i] : -1;
 
       if (v > 0)
         {
@@ -460,17 +524,21 @@ static void
 latency_strip (Chart *c)
 {
   double h = 80, top = c->b.y, lo = INFINITY, hi = -INFINITY;
+  guint n = c->b.n;
+  g_autofree double *v = g_new (double, 4 * (gsize) n);
+  double *fg50 = v, *fg99 = v + n, *idle50 = v + 2 * n, *idle99 = v + 3 * n;
 
+  /* the scale: the least column median and the greatest column p99 (log10 keeps their order) */
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
-    for (guint i = 0; i < c->b.n; i++)
-      {
-        double p50 = iochart_bins_latency_quantile (c->bins, g, i, 0.5);
-        double p99 = iochart_bins_latency_quantile (c->bins, g, i, 0.99);
-        if (p50 > 0)
-          lo = MIN (lo, log10 (p50));
-        if (p99 > 0)
-          hi = MAX (hi, log10 (p99));
-      }
+    {
+      int k50, k99;
+
+      column_quantile_range (c->bins, g, &k50, &k99);
+      if (k50 >= 0)
+        lo = MIN (lo, log10 (lat_bucket_ns (k50)));
+      if (k99 >= 0)
+        hi = MAX (hi, log10 (lat_bucket_ns (k99)));
+    }
   if (!isfinite (lo) || !isfinite (hi))
     {
       lo = 6;
@@ -495,20 +563,24 @@ latency_strip (Chart *c)
       label (c, c->b.x0 - 5, d == hi ? y + 9 : d == lo ? y : y + 4, text, FONT_SMALL, IOCHART_ANCHOR_END,
              c->pal->base.dim, 4);
     }
-  latency_line (c, c->bins, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_BE], 1.5,
+  latency_window (c, c->bins, IOCHART_LAT_FOREGROUND, fg50, fg99);
+  latency_window (c, c->bins, IOCHART_LAT_IDLE, idle50, idle99);
+  latency_line (c, c->bins, fg99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_BE], 1.5,
                 FALSE, "p99 latency of non-idle requests");
-  latency_line (c, c->bins, IOCHART_LAT_FOREGROUND, 0.5, lo, hi, top, h, c->pal->median_fg, 1,
+  latency_line (c, c->bins, fg50, lo, hi, top, h, c->pal->median_fg, 1,
                 FALSE, "median latency of non-idle requests");
   /* idle dashed: the two classes often wait alike, and solid lines on one another hide one */
-  latency_line (c, c->bins, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_IDLE], 1.5,
+  latency_line (c, c->bins, idle99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_IDLE], 1.5,
                 TRUE, "p99 latency of idle requests");
-  latency_line (c, c->bins, IOCHART_LAT_IDLE, 0.5, lo, hi, top, h, c->pal->median_idle, 1,
+  latency_line (c, c->bins, idle50, lo, hi, top, h, c->pal->median_idle, 1,
                 TRUE, "median latency of idle requests");
   if (c->hl)
     {
-      latency_line (c, c->hl, IOCHART_LAT_FOREGROUND, 0.99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_BE], 2,
+      latency_window (c, c->hl, IOCHART_LAT_FOREGROUND, fg50, fg99);
+      latency_window (c, c->hl, IOCHART_LAT_IDLE, idle50, idle99);
+      latency_line (c, c->hl, fg99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_BE], 2,
                     FALSE, "p99 latency of the highlighted lane");
-      latency_line (c, c->hl, IOCHART_LAT_IDLE, 0.99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_IDLE], 2,
+      latency_line (c, c->hl, idle99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_IDLE], 2,
                     TRUE, "p99 latency of the highlighted lane");
     }
   c->b.y += h;
@@ -617,6 +689,20 @@ sector_ticks (double lo_bytes, double hi_bytes, char **lo, char **hi)
     }
 }
 
+/* Per cell of a row (at: its first cell), any class's count (0: none), a class at a time. */
+static void
+sector_row_any (guint32 *restrict any, const IochartBins *bins, gsize at, guint n)
+{
+  memcpy (any, bins->sectors[0] + at, n * sizeof (guint32));
+  for (guint k = 1; k < IOCHART_N_CLASSES; k++)
+    {
+      const guint32 *restrict s = bins->sectors[k] + at;
+
+      for (guint i = 0; i < n; i++)
+        any[i] |= s[i];
+    }
+}
+
 /* One pixel per column and sector band, coloured by the class with most requests there; a
  * sparse map's at full strength, as marks (sector_sparse_marks). */
 static void
@@ -625,7 +711,9 @@ sector_strip (Chart *c)
   guint rows = c->bins->sector_rows, stride = c->b.n * 4;
   double h = rows + 4, top = c->b.y;
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
-  guint filled = 0;
+  /* each row's any-class counts, kept from the empty check for the pass that draws */
+  g_autofree guint32 *any_rows = g_new (guint32, (gsize) c->b.n * rows), *any_hl = g_new (guint32, c->b.n);
+  guint filled = 0, checked = 0;
   gboolean sparse;
   g_autofree char *max = NULL, *min = NULL;
   const char *subtitles[] = { "offset on the device",
@@ -636,52 +724,60 @@ sector_strip (Chart *c)
   sector_ticks ((double) c->bins->min_sector * 512, (double) c->bins->max_sector * 512, &min, &max);
   iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Sector map", subtitles, max, NULL, min);
   /* fewer filled cells than columns: a pass over the empty check alone, stopped at the bound */
-  for (guint r = 0; r < rows && filled < c->b.n; r++)
-    for (guint i = 0; i < c->b.n && filled < c->b.n; i++)
-      {
-        guint32 any = 0;
+  for (; checked < rows && filled < c->b.n; checked++)
+    {
+      guint32 *any = any_rows + (gsize) checked * c->b.n;
 
-        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-          any |= c->bins->sectors[k][(gsize) r * c->b.n + i];
-        filled += any != 0;
-      }
+      sector_row_any (any, c->bins, (gsize) checked * c->b.n, c->b.n);
+      for (guint i = 0; i < c->b.n; i++)
+        filled += any[i] != 0;
+    }
   sparse = filled < c->b.n;
   for (guint r = 0; r < rows; r++)
-    for (guint i = 0; i < c->b.n; i++)
-      {
-        guint32 best = 0, total = 0, rgba, a;
-        guint k_best = 0;
-        guint8 *px = pixels + (gsize) (rows - 1 - r) * stride + i * 4;
+    {
+      gsize at = (gsize) r * c->b.n;
+      guint32 *any = any_rows + at;
 
-        guint32 mine = 0;
+      /* most cells are empty: a pass over the row's classes at once passes them */
+      if (r >= checked)
+        sector_row_any (any, c->bins, at, c->b.n);
+      if (c->hl)
+        {
+          sector_row_any (any_hl, c->hl, at, c->b.n);
+          for (guint i = 0; i < c->b.n; i++)
+            any[i] |= any_hl[i];
+        }
+      for (guint i = 0; i < c->b.n; i++)
+        {
+          guint32 best = 0, total = 0, rgba, a, mine = 0;
+          guint k_best = 0;
+          guint8 *px = pixels + (gsize) (rows - 1 - r) * stride + i * 4;
 
-        /* most cells are empty: one look at all classes' counts passes them */
-        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-          total |= c->bins->sectors[k][(gsize) r * c->b.n + i] | (c->hl ? c->hl->sectors[k][(gsize) r * c->b.n + i] : 0);
-        if (total == 0)
-          continue;
-        total = 0;
-        for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-          {
-            guint32 v = c->bins->sectors[k][(gsize) r * c->b.n + i];
-            guint32 own = c->hl ? c->hl->sectors[k][(gsize) r * c->b.n + i] : 0;
+          if (any[i] == 0)
+            continue;
+          for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+            {
+              guint32 v = c->bins->sectors[k][at + i];
+              guint32 own = c->hl ? c->hl->sectors[k][at + i] : 0;
 
-            total += v;
-            /* a cell of the highlighted lane takes its class, at full strength */
-            if (own > mine)
-              mine = own, k_best = k;
-            else if (v > best && mine == 0)
-              best = v, k_best = k;
-          }
-        if (total == 0)
-          continue;
-        rgba = c->pal->classes[k_best];
-        a = MIN (255, 130 + 40 * (guint) log2 (total));
-        a = mine > 0 ? 255 : sparse ? c->alpha : a * c->alpha / 255;
-        /* cairo's ARGB32: native-endian, premultiplied */
-        *(guint32 *) px = a << 24 | ((rgba >> 24) * a / 255) << 16 | (((rgba >> 16) & 0xff) * a / 255) << 8 |
-                          (((rgba >> 8) & 0xff) * a / 255);
-      }
+              total += v;
+              /* a cell of the highlighted lane takes its class, at full strength */
+              if (own > mine)
+                mine = own, k_best = k;
+              else if (v > best && mine == 0)
+                best = v, k_best = k;
+            }
+          if (total == 0)
+            continue;
+          rgba = c->pal->classes[k_best];
+          /* floor (log2 (total)), as the bit it tops (a frame has 100k cells) */
+          a = MIN (255, 130 + 40 * (guint) (31 - __builtin_clz (total)));
+          a = mine > 0 ? 255 : sparse ? c->alpha : a * c->alpha / 255;
+          /* cairo's ARGB32: native-endian, premultiplied */
+          *(guint32 *) px = a << 24 | ((rgba >> 24) * a / 255) << 16 | (((rgba >> 16) & 0xff) * a / 255) << 8 |
+                            (((rgba >> 8) & 0xff) * a / 255);
+        }
+    }
   if (sparse)
     sector_sparse_marks ((guint32 *) pixels, c->b.n, rows);
   /* inset, so that the lowest and highest sectors do not hide under the frame */

@@ -265,16 +265,59 @@ measure_context (void)
   return cr;
 }
 
+/* A width measured, with a reference to its face (so that no other face takes its address
+ * while the key names it). */
+typedef struct {
+  double             width;
+  cairo_font_face_t *face;
+} KnownWidth;
+
+static void
+known_width_free (gpointer p)
+{
+  KnownWidth *k = p;
+
+  cairo_font_face_destroy (k->face);
+  g_free (k);
+}
+
+/* Widths by face, size, weight and text: a chart measures the same labels every frame, and
+ * cairo's layout of one cost more than a frame's sector map. */
+static GHashTable *known_widths;
+
 static double
 cairo_width (const char *text, double font_size, gboolean bold)
 {
   cairo_text_extents_t ext;
+  cairo_font_face_t *face;
+  KnownWidth *known;
+  char *key;
   cairo_t *cr;
 
   g_mutex_lock (&measure_lock);
   cr = measure_context ();
   iochart_fonts_select (cr, font_size, bold);
+  face = cairo_get_font_face (cr);
+  key = g_strdup_printf ("%p %a %d %s", (void *) face, font_size, bold != FALSE, text);
+  if (known_widths == NULL)
+    known_widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, known_width_free);
+  known = g_hash_table_lookup (known_widths, key);
+  if (known)
+    {
+      double width = known->width;
+
+      g_mutex_unlock (&measure_lock);
+      g_free (key);
+      return width;
+    }
   cairo_text_extents (cr, text, &ext);
+  /* bounded: the time axis's labels change as it pans */
+  if (g_hash_table_size (known_widths) >= 8192)
+    g_hash_table_remove_all (known_widths);
+  known = g_new (KnownWidth, 1);
+  known->width = ext.x_advance;
+  known->face = cairo_font_face_reference (face);
+  g_hash_table_insert (known_widths, key, known);
   g_mutex_unlock (&measure_lock);
   return ext.x_advance;
 }
