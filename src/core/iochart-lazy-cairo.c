@@ -13,11 +13,13 @@
 #include "iochart-lazy-private.h"
 
 G_STATIC_ASSERT (CAIRO_VERSION_MAJOR == 1);
-static IochartLazyLib libcairo = IOCHART_LAZY_LIB_INIT ("libcairo.so.2");
+/* the checksums of PNG files (render/iochart-png.c): loaded with cairo, on the thread that
+ * loads cairo while the capture is read (iochart_text_prepare); loaded when the PNG asked for it,
+ * its dlopen was 0.5-1 ms on the main thread between drawing and compressing */
+static IochartLazyLib libdeflate = IOCHART_LAZY_LIB_INIT ("libdeflate.so.0");
+static IochartLazyLib libcairo = IOCHART_LAZY_LIB_INIT_WITH ("libcairo.so.2", &libdeflate);
 /* cairo's own: loaded with it, asked for directly by the faces of charts (iochart-fonts.c) */
 static IochartLazyLib libfontconfig = IOCHART_LAZY_LIB_INIT ("libfontconfig.so.1");
-/* the checksums of PNG files (render/iochart-png.c) */
-static IochartLazyLib libdeflate = IOCHART_LAZY_LIB_INIT ("libdeflate.so.0");
 
 #define FORWARD(ret, name, params, args) IOCHART_LAZY_FORWARD (libcairo, ret, name, params, args)
 
