@@ -277,6 +277,46 @@ test_drawn_alpha (void)
   cairo_surface_destroy (whole);
 }
 
+/* One pixel that is not opaque, wherever it falls, makes the file RGBA: the strip's opacity is
+ * seen while its rows are filtered (the image's first row, a row's last pixels past the last
+ * whole vector, a strip's first and last rows), not in a pass of its own. */
+static const int hole_at[][2] = { { 0, 0 }, { 802, 0 }, { 801, 17 }, { 400, 500 }, { 802, 999 } };
+
+static void
+draw_one_hole (cairo_t *cr, gpointer data)
+{
+  const int *at = data;
+
+  cairo_set_source_rgb (cr, 0.9, 0.9, 0.8);
+  cairo_paint (cr);
+  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_set_source_rgba (cr, 0.3, 0.6, 0.1, 0.5);
+  cairo_rectangle (cr, at[0], at[1], 1, 1);
+  cairo_fill (cr);
+}
+
+static void
+test_drawn_alpha_anywhere (void)
+{
+  /* 803 pixels: three past the last group of four */
+  for (guint i = 0; i < G_N_ELEMENTS (hole_at); i++)
+    {
+      cairo_surface_t *whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 803, 1000);
+      cairo_t *cr = cairo_create (whole);
+      g_autoptr(GBytes) want = NULL, got = NULL, one = NULL;
+
+      draw_one_hole (cr, (gpointer) hole_at[i]);
+      cairo_destroy (cr);
+      want = _iochart_png_encode_with (whole, 1);
+      got = _iochart_png_encode_drawn_with (803, 1000, draw_one_hole, (gpointer) hole_at[i], 4);
+      one = _iochart_png_encode_drawn_with (803, 1000, draw_one_hole, (gpointer) hole_at[i], 1);
+      g_assert_cmpuint (((const guint8 *) g_bytes_get_data (want, NULL))[25], ==, 6);
+      g_assert_true (g_bytes_equal (got, want));
+      g_assert_true (g_bytes_equal (one, want));
+      cairo_surface_destroy (whole);
+    }
+}
+
 static void
 test_unwritable (void)
 {
@@ -300,6 +340,7 @@ main (int argc, char **argv)
   g_test_add_func ("/png/big-alpha-on-threads", test_big_alpha);
   g_test_add_func ("/png/drawn-in-strips", test_drawn);
   g_test_add_func ("/png/drawn-in-strips-alpha", test_drawn_alpha);
+  g_test_add_func ("/png/drawn-in-strips-alpha-anywhere", test_drawn_alpha_anywhere);
   g_test_add_func ("/png/big-surface", test_big_surface);
   return g_test_run ();
 }
