@@ -36,6 +36,7 @@ FORWARD (void, cairo_font_options_destroy, (cairo_font_options_t *options), (opt
 FORWARD (void, cairo_font_options_set_hint_metrics, (cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics), (options, hint_metrics))
 FORWARD (void, cairo_font_options_set_hint_style, (cairo_font_options_t *options, cairo_hint_style_t hint_style), (options, hint_style))
 FORWARD (int, cairo_format_stride_for_width, (cairo_format_t format, int width), (format, width))
+FORWARD (void, cairo_get_matrix, (cairo_t *cr, cairo_matrix_t *matrix), (cr, matrix))
 FORWARD (cairo_pattern_t *, cairo_get_source, (cairo_t *cr), (cr))
 FORWARD (cairo_surface_t *, cairo_image_surface_create, (cairo_format_t format, int width, int height), (format, width, height))
 FORWARD (cairo_surface_t *, cairo_image_surface_create_for_data, (unsigned char *data, cairo_format_t format, int width, int height, int stride), (data, format, width, height, stride))

@@ -1,11 +1,16 @@
 /* Unit tests of the PNG writer: cairo reads back exactly what it would have read from its own
  * writer, opaque images come out as RGB, and a file that cannot be written is named. */
 #include <cairo.h>
+#include <math.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include "../test-util.h"
 #include "iochart-error.h"
 #include "render/iochart-png.h"
 #include "render/iochart-png-private.h"
+#include "render/iochart-cairo.h"
+#include "render/iochart-display-list.h"
 
 /* A chart-like image: a white page, flat bars, an antialiased diagonal; with `holes`, a
  * transparent and a half-transparent band. */
@@ -317,6 +322,54 @@ test_drawn_alpha_anywhere (void)
     }
 }
 
+/* Dashed vertical lines, long and short, drawn down and up, on cairo's 1/256 pixel grid and off
+ * it: drawn in strips, where each is cut to its strip give or take whole dash periods
+ * (iochart-cairo.c), the same file as drawn whole; at scale 1, where the cut is made, and at
+ * another, where it is not. */
+static void
+check_dashed (double scale)
+{
+  g_autoptr(IochartDisplayList) dl = iochart_display_list_new (400, 1500);
+  int w = (int) floor (400 * scale), h = (int) floor (1500 * scale);
+  cairo_surface_t *whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (whole);
+  g_autoptr(GBytes) want = NULL;
+  g_autofree char *path = NULL, *got = NULL;
+  gsize len;
+  int fd;
+
+  for (int i = 0; i < 60; i++)
+    {
+      static const double frac[] = { 0, 0.5, 0.25, 0.1, 1 / 256.0, 0.3 };
+      double x = 5 + i * 6.5 + (i % 3) * 0.3;
+      double y = (i * 37) % 300 + frac[i % G_N_ELEMENTS (frac)];
+      double y2 = 1500 - (i * 53) % 400 - frac[(i + 2) % G_N_ELEMENTS (frac)];
+      IochartDlItem *item = iochart_display_list_line (dl, x, i % 2 ? y : y2, x, i % 2 ? y2 : y,
+                                                       0x404040ff, i % 7 == 0 ? 1.5 : 1);
+
+      item->dashed = TRUE;
+    }
+  cairo_scale (cr, scale, scale);
+  iochart_cairo_draw (dl, cr);
+  cairo_destroy (cr);
+  want = _iochart_png_encode_with (whole, 1);
+  fd = g_file_open_tmp ("iochart-dashed-XXXXXX.png", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (iochart_cairo_png_file (dl, scale, path, NULL));
+  g_assert_true (g_file_get_contents (path, &got, &len, NULL));
+  g_assert_cmpmem (got, len, g_bytes_get_data (want, NULL), g_bytes_get_size (want));
+  g_unlink (path);
+  cairo_surface_destroy (whole);
+}
+
+static void
+test_drawn_dashed (void)
+{
+  check_dashed (1.0);
+  check_dashed (0.87);
+}
+
 static void
 test_unwritable (void)
 {
@@ -341,6 +394,7 @@ main (int argc, char **argv)
   g_test_add_func ("/png/drawn-in-strips", test_drawn);
   g_test_add_func ("/png/drawn-in-strips-alpha", test_drawn_alpha);
   g_test_add_func ("/png/drawn-in-strips-alpha-anywhere", test_drawn_alpha_anywhere);
+  g_test_add_func ("/png/drawn-in-strips-dashed", test_drawn_dashed);
   g_test_add_func ("/png/big-surface", test_big_surface);
   return g_test_run ();
 }
