@@ -282,24 +282,23 @@ band_row (const Band *band, int y)
   return band->rows + (gssize) (y - band->first_row) * band->stride;
 }
 
-/* Appends all of z's input, deflated with flush, to out. */
+/* Appends all of z's input, deflated with flush, to out, through scratch (room bytes): a
+ * piece's room for its worst case (deflateBound, 65 KB) kept in each band's own array made them
+ * 128 KB each for the 11 KB they hold, spread over megabytes of huge pages (iochart-heap.c) that
+ * the kernel zeroed when they were first touched. */
 static gboolean
-deflate_into (z_stream *z, GByteArray *out, int flush)
+deflate_into (z_stream *z, GByteArray *out, guint8 *scratch, gsize room, int flush)
 {
-  gsize room = deflateBound (z, z->avail_in) + 64;
-
   for (;;)
     {
-      guint before = out->len;
       int ret;
 
-      g_byte_array_set_size (out, before + room);
-      z->next_out = out->data + before;
+      z->next_out = scratch;
       z->avail_out = room;
       ret = deflate (z, flush);
-      g_byte_array_set_size (out, before + room - z->avail_out);
       if (ret == Z_STREAM_ERROR)
         return FALSE;
+      g_byte_array_append (out, scratch, room - z->avail_out);
       if (z->avail_out != 0 && z->avail_in == 0)
         return flush != Z_FINISH || ret == Z_STREAM_END;
     }
@@ -335,6 +334,8 @@ typedef struct
 {
   z_stream z;
   guint8 *piece;
+  guint8 *out;                 /* a piece deflated, before it is appended to its band's */
+  gsize out_bytes;
   gboolean ready;
 } Deflater;
 
@@ -344,6 +345,8 @@ deflater_init (Deflater *d, gsize piece_bytes)
   memset (d, 0, sizeof *d);
   d->ready = deflateInit2 (&d->z, 1, Z_DEFLATED, -15, 8, Z_RLE) == Z_OK;
   d->piece = g_malloc (piece_bytes);
+  d->out_bytes = (d->ready ? deflateBound (&d->z, piece_bytes) : piece_bytes) + 64;
+  d->out = g_malloc (d->out_bytes);
 }
 
 static void
@@ -352,6 +355,7 @@ deflater_clear (Deflater *d)
   if (d->ready)
     deflateEnd (&d->z);
   g_free (d->piece);
+  g_free (d->out);
 }
 
 static void
@@ -381,7 +385,8 @@ compress_band_with (Band *band, Deflater *d)
       deflateReset (&d->z);
       d->z.next_in = d->piece;
       d->z.avail_in = n * line;
-      band->ok = deflate_into (&d->z, band->out, y == band->y1 && band->last ? Z_FINISH : Z_SYNC_FLUSH);
+      band->ok = deflate_into (&d->z, band->out, d->out, d->out_bytes,
+                               y == band->y1 && band->last ? Z_FINISH : Z_SYNC_FLUSH);
     }
 }
 
