@@ -13,11 +13,13 @@
 #include "iochart-lazy-private.h"
 
 G_STATIC_ASSERT (CAIRO_VERSION_MAJOR == 1);
-static IochartLazyLib libcairo = IOCHART_LAZY_LIB_INIT ("libcairo.so.2");
+/* the checksums of PNG files (render/iochart-png.c): loaded with cairo, on the thread that
+ * loads cairo while the capture is read (iochart_text_prepare); loaded when the PNG asked for it,
+ * its dlopen was 0.5-1 ms on the main thread between drawing and compressing */
+static IochartLazyLib libdeflate = IOCHART_LAZY_LIB_INIT ("libdeflate.so.0");
+static IochartLazyLib libcairo = IOCHART_LAZY_LIB_INIT_WITH ("libcairo.so.2", &libdeflate);
 /* cairo's own: loaded with it, asked for directly by the faces of charts (iochart-fonts.c) */
 static IochartLazyLib libfontconfig = IOCHART_LAZY_LIB_INIT ("libfontconfig.so.1");
-/* the checksums of PNG files (render/iochart-png.c) */
-static IochartLazyLib libdeflate = IOCHART_LAZY_LIB_INIT ("libdeflate.so.0");
 
 #define FORWARD(ret, name, params, args) IOCHART_LAZY_FORWARD (libcairo, ret, name, params, args)
 
@@ -34,6 +36,7 @@ FORWARD (void, cairo_font_options_destroy, (cairo_font_options_t *options), (opt
 FORWARD (void, cairo_font_options_set_hint_metrics, (cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics), (options, hint_metrics))
 FORWARD (void, cairo_font_options_set_hint_style, (cairo_font_options_t *options, cairo_hint_style_t hint_style), (options, hint_style))
 FORWARD (int, cairo_format_stride_for_width, (cairo_format_t format, int width), (format, width))
+FORWARD (void, cairo_get_matrix, (cairo_t *cr, cairo_matrix_t *matrix), (cr, matrix))
 FORWARD (cairo_pattern_t *, cairo_get_source, (cairo_t *cr), (cr))
 FORWARD (cairo_surface_t *, cairo_image_surface_create, (cairo_format_t format, int width, int height), (format, width, height))
 FORWARD (cairo_surface_t *, cairo_image_surface_create_for_data, (unsigned char *data, cairo_format_t format, int width, int height, int stride), (data, format, width, height, stride))

@@ -13,13 +13,20 @@
 
 G_BEGIN_DECLS
 
-typedef struct
+typedef struct _IochartLazyLib IochartLazyLib;
+
+struct _IochartLazyLib
 {
   const char *soname;
   GOnce once;
-} IochartLazyLib;
+  IochartLazyLib *with;   /* loaded in the same call, before this one returns; or NULL */
+};
 
-#define IOCHART_LAZY_LIB_INIT(soname) { (soname), G_ONCE_INIT }
+#define IOCHART_LAZY_LIB_INIT(soname) { (soname), G_ONCE_INIT, NULL }
+/* lib, and with it a library the same work needs next (cairo's drawing, then libdeflate's
+ * checksums of the PNG): both are loaded on the thread that first asks for lib, which is the
+ * side thread that loads cairo while the capture is read, not the thread that waits for them */
+#define IOCHART_LAZY_LIB_INIT_WITH(soname, with) { (soname), G_ONCE_INIT, (with) }
 
 /* name's address in lib, lib loaded on the first call; a missing library or function is a
  * missing runtime dependency, not bad input: g_error. */

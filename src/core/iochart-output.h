@@ -9,7 +9,9 @@ G_BEGIN_DECLS
 typedef gboolean (*IochartOutputFunc) (const char *path, gpointer data, GError **error);
 
 /* Writes path through a temporary file beside it, renamed over it once complete: a full disk
- * leaves the old file whole. A symlinked path replaces its target; an existing file keeps its
+ * leaves the old file whole, and a reader sees the old file or the new one, never a part. Not
+ * synced to disk first (a chart is made again from its capture): a crash of the machine right
+ * after may leave an empty or older file. A symlinked path replaces its target; an existing file keeps its
  * mode. A device or a pipe (/dev/stdout) is written in place. Errors name path, not the
  * temporary file. */
 gboolean iochart_output_replace       (const char         *path,

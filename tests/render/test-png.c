@@ -1,11 +1,17 @@
 /* Unit tests of the PNG writer: cairo reads back exactly what it would have read from its own
  * writer, opaque images come out as RGB, and a file that cannot be written is named. */
 #include <cairo.h>
+#include <malloc.h>
+#include <math.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include "../test-util.h"
 #include "iochart-error.h"
 #include "render/iochart-png.h"
 #include "render/iochart-png-private.h"
+#include "render/iochart-cairo.h"
+#include "render/iochart-display-list.h"
 
 /* A chart-like image: a white page, flat bars, an antialiased diagonal; with `holes`, a
  * transparent and a half-transparent band. */
@@ -277,6 +283,167 @@ test_drawn_alpha (void)
   cairo_surface_destroy (whole);
 }
 
+/* One pixel that is not opaque, wherever it falls, makes the file RGBA: the strip's opacity is
+ * seen while its rows are filtered (the image's first row, a row's last pixels past the last
+ * whole vector, a strip's first and last rows), not in a pass of its own. */
+static const int hole_at[][2] = { { 0, 0 }, { 802, 0 }, { 801, 17 }, { 400, 500 }, { 802, 999 } };
+
+static void
+draw_one_hole (cairo_t *cr, gpointer data)
+{
+  const int *at = data;
+
+  cairo_set_source_rgb (cr, 0.9, 0.9, 0.8);
+  cairo_paint (cr);
+  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_set_source_rgba (cr, 0.3, 0.6, 0.1, 0.5);
+  cairo_rectangle (cr, at[0], at[1], 1, 1);
+  cairo_fill (cr);
+}
+
+static void
+test_drawn_alpha_anywhere (void)
+{
+  /* 803 pixels: three past the last group of four */
+  for (guint i = 0; i < G_N_ELEMENTS (hole_at); i++)
+    {
+      cairo_surface_t *whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 803, 1000);
+      cairo_t *cr = cairo_create (whole);
+      g_autoptr(GBytes) want = NULL, got = NULL, one = NULL;
+
+      draw_one_hole (cr, (gpointer) hole_at[i]);
+      cairo_destroy (cr);
+      want = _iochart_png_encode_with (whole, 1);
+      got = _iochart_png_encode_drawn_with (803, 1000, draw_one_hole, (gpointer) hole_at[i], 4);
+      one = _iochart_png_encode_drawn_with (803, 1000, draw_one_hole, (gpointer) hole_at[i], 1);
+      g_assert_cmpuint (((const guint8 *) g_bytes_get_data (want, NULL))[25], ==, 6);
+      g_assert_true (g_bytes_equal (got, want));
+      g_assert_true (g_bytes_equal (one, want));
+      cairo_surface_destroy (whole);
+    }
+}
+
+/* Dashed vertical lines, long and short, drawn down and up, on cairo's 1/256 pixel grid and off
+ * it: drawn in strips, where each is cut to its strip give or take whole dash periods
+ * (iochart-cairo.c), the same file as drawn whole; at scale 1, where the cut is made, and at
+ * another, where it is not. */
+static void
+check_dashed (double scale)
+{
+  g_autoptr(IochartDisplayList) dl = iochart_display_list_new (400, 1500);
+  int w = (int) floor (400 * scale), h = (int) floor (1500 * scale);
+  cairo_surface_t *whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (whole);
+  g_autoptr(GBytes) want = NULL;
+  g_autofree char *path = NULL, *got = NULL;
+  gsize len;
+  int fd;
+
+  for (int i = 0; i < 60; i++)
+    {
+      static const double frac[] = { 0, 0.5, 0.25, 0.1, 1 / 256.0, 0.3 };
+      double x = 5 + i * 6.5 + (i % 3) * 0.3;
+      double y = (i * 37) % 300 + frac[i % G_N_ELEMENTS (frac)];
+      double y2 = 1500 - (i * 53) % 400 - frac[(i + 2) % G_N_ELEMENTS (frac)];
+      IochartDlItem *item = iochart_display_list_line (dl, x, i % 2 ? y : y2, x, i % 2 ? y2 : y,
+                                                       0x404040ff, i % 7 == 0 ? 1.5 : 1);
+
+      item->dashed = TRUE;
+    }
+  cairo_scale (cr, scale, scale);
+  iochart_cairo_draw (dl, cr);
+  cairo_destroy (cr);
+  want = _iochart_png_encode_with (whole, 1);
+  fd = g_file_open_tmp ("iochart-dashed-XXXXXX.png", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (iochart_cairo_png_file (dl, scale, path, NULL));
+  g_assert_true (g_file_get_contents (path, &got, &len, NULL));
+  g_assert_cmpmem (got, len, g_bytes_get_data (want, NULL), g_bytes_get_size (want));
+  g_unlink (path);
+  cairo_surface_destroy (whole);
+}
+
+static void
+test_drawn_dashed (void)
+{
+  check_dashed (1.0);
+  check_dashed (0.87);
+}
+
+/* Opaque rows filtered with SSSE3's shuffle where the machine has it: the same file as the generic
+ * loop's, at every width's remainder (the last pixels of a row are the generic loop's), with
+ * random colours in every byte. */
+static void
+test_filter_simd (void)
+{
+  static const int widths[] = { 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 31, 33, 1600, 1603 };
+  GRand *rand = g_rand_new_with_seed (14);
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      int w = widths[i], h = 37;
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+      guint8 *data = cairo_image_surface_get_data (s);
+      int stride = cairo_image_surface_get_stride (s);
+      g_autoptr(GBytes) fast = NULL, generic = NULL;
+
+      cairo_surface_flush (s);
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+          ((guint32 *) (data + y * stride))[x] = 0xff000000u | (g_rand_int (rand) & 0xffffff);
+      cairo_surface_mark_dirty (s);
+      fast = _iochart_png_encode_with (s, 1);
+      _iochart_png_use_generic_filter (TRUE);
+      generic = _iochart_png_encode_with (s, 1);
+      _iochart_png_use_generic_filter (FALSE);
+      g_assert_true (g_bytes_equal (fast, generic));
+      cairo_surface_destroy (s);
+    }
+  g_rand_free (rand);
+}
+
+/* A boot chart's size drawn in 24 strips: the compressed strips take the heap they hold, not a
+ * deflate worst case (65 KB) each; reserved in each strip's array, that was 128 KB a strip, spread
+ * over the command line's huge pages (iochart-heap.c). In a subprocess with the command line's
+ * malloc settings (one arena, no mappings, no trimming), so that the heap only grows. */
+static void
+draw_chart_like (cairo_t *cr, gpointer data)
+{
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  for (int i = 0; i < 120; i++)
+    {
+      cairo_set_source_rgb (cr, (i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0);
+      cairo_rectangle (cr, 150 + (i * 37) % 900, i * 15, 200 + (i * 53) % 400, 9);
+      cairo_fill (cr);
+    }
+}
+
+static void
+test_drawn_heap (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GBytes) png = NULL;
+      gsize before;
+
+      /* glibc's mallopt returns 1; a sanitizer's does not and its heap is its own */
+      if (mallopt (M_MMAP_THRESHOLD, 32 << 20) != 1)
+        return;
+      mallopt (M_ARENA_MAX, 1);
+      mallopt (M_TRIM_THRESHOLD, 1 << 30);
+      before = mallinfo2 ().arena;
+      png = _iochart_png_encode_drawn_with (1600, 1819, draw_chart_like, NULL, 2);
+      g_assert_nonnull (png);
+      /* two strip surfaces (1 MB), two zlib states and buffers (0.7 MB), the file; was 5 MB */
+      g_assert_cmpuint (mallinfo2 ().arena - before, <, 3 << 20);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 static void
 test_unwritable (void)
 {
@@ -300,6 +467,10 @@ main (int argc, char **argv)
   g_test_add_func ("/png/big-alpha-on-threads", test_big_alpha);
   g_test_add_func ("/png/drawn-in-strips", test_drawn);
   g_test_add_func ("/png/drawn-in-strips-alpha", test_drawn_alpha);
+  g_test_add_func ("/png/drawn-in-strips-alpha-anywhere", test_drawn_alpha_anywhere);
+  g_test_add_func ("/png/drawn-in-strips-dashed", test_drawn_dashed);
+  g_test_add_func ("/png/filter-simd", test_filter_simd);
+  g_test_add_func ("/png/drawn-heap", test_drawn_heap);
   g_test_add_func ("/png/big-surface", test_big_surface);
   return g_test_run ();
 }

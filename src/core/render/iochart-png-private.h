@@ -18,4 +18,7 @@ GBytes *_iochart_png_encode_drawn_with (int                width,
                                         gpointer           data,
                                         guint              max_threads);
 
+/* TRUE: rows are filtered by the generic loop even where SSSE3's is used (tests compare them). */
+void    _iochart_png_use_generic_filter (gboolean generic);
+
 G_END_DECLS
