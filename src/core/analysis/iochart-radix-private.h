@@ -15,4 +15,12 @@ void _iochart_radix_sort (IochartRadixPair *a,
                           gsize             n,
                           guint             bits);
 
+/* Sorts n records of `size` bytes by the gint64 at key_offset in each, stably (as a merge sort
+ * does), in linear time: records already in order cost one look, a few cost an insertion sort,
+ * others a radix sort of (key, position) pairs and one gather. */
+void _iochart_radix_sort_records (gpointer records,
+                                  gsize    n,
+                                  gsize    size,
+                                  gsize    key_offset);
+
 G_END_DECLS

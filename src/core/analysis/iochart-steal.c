@@ -6,6 +6,7 @@
 #include "iochart-summary.h"
 #include "iochart-bins.h"
 #include "iochart-bin-index.h"
+#include "iochart-radix-private.h"
 
 struct _IochartSteal {
   IochartCapture *capture;
@@ -765,18 +766,11 @@ iochart_steal_device_per_lane (const IochartStealDevice *d, IochartLanes *lanes)
 
 /* ---- a device's events, sorted once ---- */
 
-static int
-pair_cmp (gconstpointer a, gconstpointer b)
-{
-  const gint64 *x = a, *y = b;
-  return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
 /* pairs: (issue time, issues) */
 static void
 issue_times_init (IssueTimes *t, GArray *pairs)
 {
-  g_array_sort (pairs, pair_cmp);
+  _iochart_radix_sort_records (pairs->data, pairs->len, 2 * sizeof (gint64), 0);
   t->n = pairs->len;
   t->issue_ns = g_new (gint64, MAX (t->n, 1));
   t->issues = g_new (guint32, t->n + 1);
@@ -881,16 +875,6 @@ wait_span_flush (WaitTrack *w, guint32 p, GArray *spans)
   w->any = FALSE;
 }
 
-static int
-span_cmp (gconstpointer a, gconstpointer b)
-{
-  const gint64 *x = a, *y = b;
-
-  if (x[0] != y[0])
-    return x[0] < y[0] ? -1 : 1;
-  return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
 /* The checks, and from the same pass (the same F, bit for bit, as a check's replay gives) the
  * idle runs and the wait runs of n_slots processes (the last: none). */
 static void
@@ -976,7 +960,8 @@ build_checks (IochartStealEvents *self, guint n_slots)
 
   for (guint p = 0; p < n_slots; p++)
     wait_span_flush (&wait[p], p, spans);
-  g_array_sort (spans, span_cmp);
+  /* by process, then start: each process's spans were flushed in the order they started */
+  _iochart_radix_sort_records (spans->data, spans->len, 3 * sizeof (gint64), 0);
   self->n_spans = spans->len;
   self->wait_start = g_new (gint64, MAX (spans->len, 1));
   self->wait_end = g_new (gint64, MAX (spans->len, 1));
