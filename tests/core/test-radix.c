@@ -109,10 +109,58 @@ test_radix_records_key_first (void)
     }
 }
 
+static int
+pair_cmp (gconstpointer a, gconstpointer b)
+{
+  const IochartRadixPair *x = a, *y = b;
+  guint64 p = x->key & ((G_GUINT64_CONSTANT (1) << 48) - 1), q = y->key & ((G_GUINT64_CONSTANT (1) << 48) - 1);
+  return (p > q) - (p < q);
+}
+
+/* Pairs by the low 48 bits of their keys (bits above set at random, as the bin index's flags
+ * are), ties in order: keys spread (the bucket pass), clustered (too full for it: the LSD
+ * passes), nearly sorted and small. */
+static void
+test_radix_pairs (void)
+{
+  g_autoptr(GRand) r = g_rand_new_with_seed (3);
+  guint sizes[] = { 2, 40, 64, 1000, 200000 };
+
+  for (guint kind = 0; kind < 4; kind++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      {
+        guint n = sizes[s];
+        g_autoptr(GArray) got = g_array_sized_new (FALSE, FALSE, sizeof (IochartRadixPair), n);
+        g_autoptr(GArray) want = NULL;
+
+        for (guint i = 0; i < n; i++)
+          {
+            guint64 k;
+            IochartRadixPair p;
+
+            switch (kind)
+              {
+              case 0: k = (guint64) g_rand_int (r) << 14 | g_rand_int_range (r, 0, 1 << 14); break;
+              case 1: k = (guint64) g_rand_int_range (r, 0, 4) << 44 | g_rand_int_range (r, 0, 50); break;
+              case 2: k = (guint64) i * 10000 + g_rand_int_range (r, 0, 30000); break;
+              default: k = g_rand_int_range (r, 0, 3); break;
+              }
+            p.key = (guint64) g_rand_int_range (r, 0, 1 << 16) << 48 | k;
+            p.value = i;
+            g_array_append_val (got, p);
+          }
+        want = g_array_copy (got);
+        g_array_sort (want, pair_cmp);   /* stable */
+        _iochart_radix_sort ((IochartRadixPair *) got->data, n, 48);
+        g_assert_cmpmem (got->data, n * sizeof (IochartRadixPair), want->data, n * sizeof (IochartRadixPair));
+      }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/radix/pairs", test_radix_pairs);
   g_test_add_func ("/radix/records", test_radix_records);
   g_test_add_func ("/radix/records-key-first", test_radix_records_key_first);
   return g_test_run ();

@@ -10,7 +10,9 @@ typedef struct {
   guint64 value;
 } IochartRadixPair;
 
-/* Sorts a by the low `bits` of key, stably (LSD radix on 16-bit digits). */
+/* Sorts a by the low `bits` of key, stably, in linear time: input in order costs one look, keys
+ * spread over their range one pass into buckets of a few, others an LSD radix sort of 11-bit
+ * digits of the key less the least. */
 void _iochart_radix_sort (IochartRadixPair *a,
                           gsize             n,
                           guint             bits);
