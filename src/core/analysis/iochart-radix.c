@@ -8,6 +8,9 @@
  * 65536 scattered destinations missed it on every write. */
 #define DIGIT_BITS  11
 #define N_DIGITS    (1u << DIGIT_BITS)
+/* At most 2^25 buckets (128 MiB of counts, for 64M keys or more): 10M requests' keys still land
+ * a few to a bucket, where 2^20 put dozens in each and failed the work test. */
+#define BUCKET_MAX_BITS 25
 
 static void
 insertion_sort_pairs (IochartRadixPair *a, gsize n, guint64 mask)
@@ -32,13 +35,15 @@ bucket_sort_pairs (IochartRadixPair *a, gsize n, guint64 mask, guint64 min, guin
 {
   guint bits = 1, key_bits = g_bit_storage (range), shift;
   guint64 work = 0;
-  g_autofree gsize *start = NULL, *next = NULL;
+  g_autofree guint32 *start = NULL, *next = NULL;
   g_autofree IochartRadixPair *tmp = NULL;
 
-  while (bits < 20 && ((gsize) 1 << bits) < n / 2)
+  if (n > G_MAXUINT32)
+    return FALSE;
+  while (bits < BUCKET_MAX_BITS && ((gsize) 1 << bits) < n / 2)
     bits++;
   shift = key_bits > bits ? key_bits - bits : 0;
-  start = g_new0 (gsize, ((gsize) 1 << bits) + 1);
+  start = g_new0 (guint32, ((gsize) 1 << bits) + 1);
   for (gsize i = 0; i < n; i++)
     start[(((a[i].key & mask) - min) >> shift) + 1]++;
   for (gsize d = 0; d < ((gsize) 1 << bits); d++)
@@ -49,7 +54,7 @@ bucket_sort_pairs (IochartRadixPair *a, gsize n, guint64 mask, guint64 min, guin
   if (work > (guint64) n * 16)
     return FALSE;
   tmp = g_new (IochartRadixPair, n);
-  next = g_memdup2 (start, sizeof (gsize) << bits);
+  next = g_memdup2 (start, sizeof (guint32) << bits);
   for (gsize i = 0; i < n; i++)
     tmp[next[((a[i].key & mask) - min) >> shift]++] = a[i];
   for (gsize d = 0; d < ((gsize) 1 << bits); d++)

@@ -141,7 +141,8 @@ bucket_sort_events (Event *a, guint n, gint64 min_ts, guint64 max_key)
   g_autofree guint *start = NULL;
   g_autofree Event *tmp = NULL;
 
-  while (bits < 20 && (1u << bits) < n / 2)
+  /* up to 2^25 buckets: 10M requests' 30M events still land a few to one */
+  while (bits < 25 && (1u << bits) < n / 2)
     bits++;
   shift = key_bits > bits ? key_bits - bits : 0;
   start = g_new0 (guint, (1u << bits) + 1);
@@ -219,9 +220,11 @@ known (gint64 ts)
   return ts != IOCHART_TIME_UNKNOWN;
 }
 
-/* Flushes carry no data: they are neither foreground nor idle work. */
+/* Flushes carry no data: they are neither foreground nor idle work. issues, when given: the
+ * (issue time, issues) pairs of the device's issued idle-class ([0]) and unknown-class ([1])
+ * requests, from the same pass over the requests. */
 static GArray *
-collect_events (IochartCapture *capture, const IochartStealOptions *o, guint n_processes)
+collect_events (IochartCapture *capture, const IochartStealOptions *o, guint n_processes, GArray **issues)
 {
   int only_device = o->device;
   guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
@@ -236,6 +239,12 @@ collect_events (IochartCapture *capture, const IochartStealOptions *o, guint n_p
       _iochart_capture_unpack (capture, o->requests ? o->requests[j] : j, &rq);
       if (only_device >= 0 && rq.device != only_device)
         continue;
+      /* an unknown issue time (G_MININT64) sorts first: only a range without a start takes it */
+      if (issues && rq.issues > 0 && (rq.klass == IOCHART_CLASS_IDLE || rq.klass == IOCHART_CLASS_UNKNOWN))
+        {
+          gint64 pair[2] = { rq.issue_ns, rq.issues };
+          g_array_append_vals (issues[rq.klass != IOCHART_CLASS_IDLE], pair, 1);
+        }
       if (rq.op == IOCHART_OP_FLUSH || rq.bytes == 0 || !known (rq.complete_ns))
         continue;
       p = rq.process == IOCHART_NO_PROCESS || rq.process >= n_processes ? n_processes : rq.process;
@@ -1022,10 +1031,10 @@ iochart_steal_events_new (IochartCapture *capture, int device)
 {
   IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
   guint n_proc = iochart_capture_get_n_processes (capture);
-  guint n_rq = iochart_capture_get_n_requests (capture);
   g_autoptr(GArray) events = NULL;
   g_autoptr(GArray) idle = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
   g_autoptr(GArray) unknown = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  GArray *issues[2] = { idle, unknown };
   g_autoptr(GArray) epochs = g_array_new (FALSE, FALSE, sizeof (Epoch));
   IochartStealEvents *self;
   const Event *ev;
@@ -1034,7 +1043,7 @@ iochart_steal_events_new (IochartCapture *capture, int device)
   if (n_proc >= PK_MAX_PROCESS || device < 0)
     return NULL;
   o.device = device;
-  events = collect_events (capture, &o, n_proc);
+  events = collect_events (capture, &o, n_proc, issues);
   ev = (const Event *) events->data;
   self = g_new0 (IochartStealEvents, 1);
   self->device = device;
@@ -1056,20 +1065,6 @@ iochart_steal_events_new (IochartCapture *capture, int device)
     g_array_append_val (epochs, ((Epoch) { 0, 0 }));
   self->n_epochs = epochs->len;
   self->epochs = (Epoch *) g_array_free (g_steal_pointer (&epochs), FALSE);
-  for (guint i = 0; i < n_rq; i++)
-    {
-      IochartRequest rq;
-      gint64 pair[2];
-
-      _iochart_capture_unpack (capture, i, &rq);
-      /* an unknown issue time (G_MININT64) sorts first: only a range without a start takes it */
-      if (rq.device != device || rq.issues == 0 ||
-          (rq.klass != IOCHART_CLASS_IDLE && rq.klass != IOCHART_CLASS_UNKNOWN))
-        continue;
-      pair[0] = rq.issue_ns;
-      pair[1] = rq.issues;
-      g_array_append_vals (rq.klass == IOCHART_CLASS_IDLE ? idle : unknown, pair, 1);
-    }
   issue_times_init (&self->idle_issues, idle);
   issue_times_init (&self->unknown_issues, unknown);
   g_clear_pointer (&events, g_array_unref);
@@ -1151,7 +1146,7 @@ sweep_packed (Sweep *s, IochartCapture *capture, const IochartStealOptions *o, c
       po.requests = (const guint32 *) open->data;
       po.n_requests = open->len;
       po.index = NULL;
-      pre = collect_events (capture, &po, s->n_processes);
+      pre = collect_events (capture, &po, s->n_processes, NULL);
       while (n_pre < pre->len && g_array_index (pre, Event, n_pre).ts_ns < o->from_ns)
         n_pre++;
     }
@@ -1481,7 +1476,7 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   else if (packed)
     sweep_packed (&s, capture, options, packed);
   else
-    events = collect_events (capture, options, s.n_processes);
+    events = collect_events (capture, options, s.n_processes, NULL);
   for (guint d = 0; !packed && d < iochart_capture_get_n_devices (capture); d++)
     {
       Cursor cur = { 0 };
