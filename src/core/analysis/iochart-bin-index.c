@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include "iochart-bin-index.h"
 #include "iochart-bins-private.h"
+#include "iochart-capture-private.h"
 #include "iochart-lane-index-private.h"
 #include "iochart-radix-private.h"
 #include "iochart-sector-index.h"
+#include "iochart-steal-private.h"
 
 /* Spread series: bytes per class and direction, time in flight, time queued before the issue
  * and (not spread: counted once started) requests, per class. */
@@ -244,6 +246,8 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   guint n_rq = iochart_capture_get_n_requests (capture);
   guint at[N_LENGTHS] = { 0 };
   guint n = 0;
+  IochartLaneIndexBuild *lanes;
+  IochartStealCollect *steal;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
 
@@ -257,6 +261,9 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   self->origin_ns = G_MAXINT64;
   self->loose = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->sm = iochart_sector_index_new ();
+  /* the lane index and the steal events take the requests this unpacks: no passes of their own */
+  lanes = _iochart_lane_index_begin (capture, device);
+  steal = _iochart_steal_collect_begin (capture, device);
 
   /* first pass: the origins, so that offsets fit 48 bits, and each length class's size, so that
    * the second pass writes each entry where its class goes */
@@ -265,7 +272,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
       IochartRequest rq;
       gint64 start, issue, done;
 
-      iochart_capture_get_request (capture, i, &rq);
+      _iochart_capture_unpack (capture, i, &rq);
       if (rq.device != device)
         continue;
       if (_iochart_bins_request_life (&rq, &start, &issue, &done))
@@ -275,7 +282,9 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
           n++;
         }
       iochart_sector_index_see (self->sm, &rq);
+      _iochart_lane_index_count (lanes, &rq);
     }
+  _iochart_lane_index_layout (lanes);
   for (guint c = 0; c < N_LENGTHS; c++)
     {
       self->class_start[c + 1] += self->class_start[c];
@@ -292,13 +301,16 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
       guint64 flags, *d;
       Entry *e;
 
-      iochart_capture_get_request (capture, i, &rq);
+      _iochart_capture_unpack (capture, i, &rq);
       if (rq.device != device)
         continue;
       start = 0;
       if (is_loose (&rq, _iochart_bins_request_life (&rq, &start, &issue, &done), start))
         g_array_append_val (self->loose, i);
       iochart_sector_index_add (self->sm, &rq, i, _iochart_bins_request_life (&rq, &start, &issue, &done));
+      _iochart_lane_index_put (lanes, &rq);
+      if (steal)
+        _iochart_steal_collect_add (steal, &rq);
       if (!_iochart_bins_request_life (&rq, &start, &issue, &done))
         continue;
       k = MIN (rq.klass, IOCHART_N_CLASSES - 1);
@@ -341,9 +353,9 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   build_prefix (self);
   sort_done (self->done, n);
   build_done_prefix (self);
-  self->steal = iochart_steal_events_new (capture, device);
+  self->steal = steal ? _iochart_steal_collect_end (steal) : NULL;
   iochart_sector_index_finish (self->sm);
-  self->lanes = iochart_lane_index_new (capture, device);
+  self->lanes = _iochart_lane_index_end (lanes);
 
   if (n == 0)
     self->origin_ns = 0;
