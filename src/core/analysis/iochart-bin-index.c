@@ -23,6 +23,8 @@
 /* Length class c holds spans up to 4^c µs (the last one: any). */
 #define N_LENGTHS      16
 #define LONG_SPAN      G_MAXUINT32
+/* Requests from which the steal events are finished on a thread of their own. */
+#define PARALLEL_MIN   50000
 #define SIGN_BIT       (G_GUINT64_CONSTANT (1) << 63)
 #define T48_MASK       ((G_GUINT64_CONSTANT (1) << 48) - 1)
 
@@ -248,6 +250,7 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   guint n = 0;
   IochartLaneIndexBuild *lanes;
   IochartStealCollect *steal;
+  GThread *steal_thread = NULL;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
 
@@ -347,15 +350,22 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
     }
   self->n = n;
 
+  /* the steal events (sorted, their checks and the device's whole steal) on a second core while
+   * this one finishes the rest: nothing of the one reads the other */
+  if (steal && n >= PARALLEL_MIN)
+    steal_thread = g_thread_new ("iochart-steal-events", (GThreadFunc) _iochart_steal_collect_end, steal);
+  else if (steal)
+    self->steal = _iochart_steal_collect_end (steal);
   /* by length class, then start: the classes are in place, each sorted where it is not already */
   for (guint c = 0; c < N_LENGTHS; c++)
     sort_class (self->entries, self->class_start[c], self->class_start[c + 1]);
   build_prefix (self);
   sort_done (self->done, n);
   build_done_prefix (self);
-  self->steal = steal ? _iochart_steal_collect_end (steal) : NULL;
   iochart_sector_index_finish (self->sm);
   self->lanes = _iochart_lane_index_end (lanes);
+  if (steal_thread)
+    self->steal = g_thread_join (steal_thread);
 
   if (n == 0)
     self->origin_ns = 0;
