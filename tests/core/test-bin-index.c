@@ -835,6 +835,38 @@ test_among (void)
 /* The index stays modest: its bins (about 36 bytes a request), the steal events (8 bytes
  * each, two or three a request, and the issue times of idle requests) and the sector map's
  * requests (about 17 bytes each); the lanes' strips are the lane index's. */
+/* The lane index and the steal events the bin index builds from its own passes over the
+ * requests equal those built alone: the same bytes, and the whole device's steal the same (the
+ * last capture large enough for the steal events' thread). */
+static void
+test_shared_passes (void)
+{
+  for (int seed = 1; seed <= 3; seed++)
+    {
+      g_autoptr(IochartCapture) c = random_capture (seed, seed < 3 ? 5000 : 150000);
+      g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+      g_autoptr(IochartLaneIndex) lanes = iochart_lane_index_new (c, 0);
+      IochartStealEvents *events = iochart_steal_events_new (c, 0);
+      IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+      g_autoptr(IochartSteal) walked = NULL, indexed = NULL;
+
+      g_test_message ("%u requests indexed", iochart_bin_index_get_n_requests (index));
+      g_assert_cmpuint (iochart_lane_index_get_size (iochart_bin_index_get_lane_index (index)), ==,
+                        iochart_lane_index_get_size (lanes));
+      g_assert_cmpuint (iochart_steal_events_get_size (iochart_bin_index_get_steal_events (index)), ==,
+                        iochart_steal_events_get_size (events));
+      so.device = 0;
+      walked = iochart_steal_new (c, &so);
+      so.index = index;
+      indexed = iochart_steal_new (c, &so);
+      g_assert_cmpint (iochart_steal_get_primary (indexed)->stolen_ns, ==, iochart_steal_get_primary (walked)->stolen_ns);
+      g_assert_cmpint (iochart_steal_get_primary (indexed)->foreground_active_ns, ==,
+                       iochart_steal_get_primary (walked)->foreground_active_ns);
+      g_assert_cmpuint (iochart_steal_get_n_episodes (indexed), ==, iochart_steal_get_n_episodes (walked));
+      iochart_steal_events_free (events);
+    }
+}
+
 static void
 test_size (void)
 {
@@ -877,6 +909,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/steal", test_steal);
   g_test_add_func ("/bin-index/steal-sums", test_steal_sums);
+  g_test_add_func ("/bin-index/shared-passes", test_shared_passes);
   g_test_add_func ("/bin-index/size", test_size);
   g_test_add_func ("/bin-index/empty", test_empty);
   return g_test_run ();

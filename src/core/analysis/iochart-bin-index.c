@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include "iochart-bin-index.h"
 #include "iochart-bins-private.h"
+#include "iochart-capture-private.h"
 #include "iochart-lane-index-private.h"
 #include "iochart-radix-private.h"
 #include "iochart-sector-index.h"
+#include "iochart-steal-private.h"
 
 /* Spread series: bytes per class and direction, time in flight, time queued before the issue
  * and (not spread: counted once started) requests, per class. */
@@ -24,6 +26,8 @@
 /* Length class c holds spans up to 4^c µs (the last one: any). */
 #define N_LENGTHS      16
 #define LONG_SPAN      G_MAXUINT32
+/* Requests from which the steal events are finished on a thread of their own. */
+#define PARALLEL_MIN   50000
 #define SIGN_BIT       (G_GUINT64_CONSTANT (1) << 63)
 #define T48_MASK       ((G_GUINT64_CONSTANT (1) << 48) - 1)
 
@@ -197,15 +201,61 @@ is_loose (const IochartRequest *rq, gboolean entry, gint64 start)
          (known (rq->insert_ns) && rq->insert_ns < start);
 }
 
+/* Entries [from, to) of one length class (in the requests' order) by start, stably: requests
+ * are stored about in time order, so most classes are in order already. */
+static void
+sort_class (Entry *entries, guint from, guint to)
+{
+  guint n = to - from;
+  g_autofree Pair *pairs = NULL;
+  g_autofree Entry *sorted = NULL;
+  guint i;
+
+  for (i = from + 1; i < to; i++)
+    if (entry_start (&entries[i]) < entry_start (&entries[i - 1]))
+      break;
+  if (i >= to)
+    return;
+  pairs = g_new (Pair, n);
+  for (i = 0; i < n; i++)
+    pairs[i] = (Pair) { (guint64) entry_start (&entries[from + i]), i };
+  _iochart_radix_sort (pairs, n, 48);
+  sorted = g_new (Entry, n);
+  for (i = 0; i < n; i++)
+    sorted[i] = entries[from + pairs[i].value];
+  memcpy (entries + from, sorted, n * sizeof (Entry));
+}
+
+/* The completions by time (their low 48 bits), stably. */
+static void
+sort_done (guint64 *done, guint n)
+{
+  g_autofree Pair *pairs = NULL;
+  guint i;
+
+  for (i = 1; i < n; i++)
+    if ((done[i] & T48_MASK) < (done[i - 1] & T48_MASK))
+      break;
+  if (i >= n)
+    return;
+  pairs = g_new (Pair, n);
+  for (i = 0; i < n; i++)
+    pairs[i] = (Pair) { done[i] & T48_MASK, done[i] };
+  _iochart_radix_sort (pairs, n, 48);
+  for (i = 0; i < n; i++)
+    done[i] = pairs[i].value;
+}
+
 IochartBinIndex *
 iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind latency_kind)
 {
   IochartBinIndex *self;
   guint n_rq = iochart_capture_get_n_requests (capture);
-  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (Pair));
-  g_autoptr(GArray) dones = g_array_new (FALSE, FALSE, sizeof (Pair));
-  g_autofree Entry *raw = NULL;
+  guint at[N_LENGTHS] = { 0 };
   guint n = 0;
+  IochartLaneIndexBuild *lanes;
+  IochartStealCollect *steal;
+  GThread *steal_thread = NULL;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
 
@@ -219,43 +269,56 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
   self->origin_ns = G_MAXINT64;
   self->loose = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->sm = iochart_sector_index_new ();
+  /* the lane index and the steal events take the requests this unpacks: no passes of their own */
+  lanes = _iochart_lane_index_begin (capture, device);
+  steal = _iochart_steal_collect_begin (capture, device);
 
-  /* first pass: the origins, so that offsets fit 48 bits */
+  /* first pass: the origins, so that offsets fit 48 bits, and each length class's size, so that
+   * the second pass writes each entry where its class goes */
   for (guint i = 0; i < n_rq; i++)
     {
       IochartRequest rq;
       gint64 start, issue, done;
 
-      iochart_capture_get_request (capture, i, &rq);
+      _iochart_capture_unpack (capture, i, &rq);
       if (rq.device != device)
         continue;
       if (_iochart_bins_request_life (&rq, &start, &issue, &done))
         {
           self->origin_ns = MIN (self->origin_ns, start);
+          self->class_start[length_class (done - start) + 1]++;
           n++;
         }
       iochart_sector_index_see (self->sm, &rq);
+      _iochart_lane_index_count (lanes, &rq);
     }
-  raw = g_new (Entry, MAX (n, 1));
-  g_array_set_size (starts, n);
-  g_array_set_size (dones, n);
+  _iochart_lane_index_layout (lanes);
+  for (guint c = 0; c < N_LENGTHS; c++)
+    {
+      self->class_start[c + 1] += self->class_start[c];
+      at[c] = self->class_start[c];
+    }
+  self->entries = g_new (Entry, MAX (n, 1));
+  self->done = g_new (guint64, MAX (n, 1));
   n = 0;
   for (guint i = 0; i < n_rq; i++)
     {
       IochartRequest rq;
       gint64 start, issue, done, lat;
-      guint k;
-      guint64 flags;
+      guint k, c;
+      guint64 flags, *d;
       Entry *e;
-      Pair *d;
 
-      iochart_capture_get_request (capture, i, &rq);
+      _iochart_capture_unpack (capture, i, &rq);
       if (rq.device != device)
         continue;
       start = 0;
       if (is_loose (&rq, _iochart_bins_request_life (&rq, &start, &issue, &done), start))
         g_array_append_val (self->loose, i);
       iochart_sector_index_add (self->sm, &rq, i, _iochart_bins_request_life (&rq, &start, &issue, &done));
+      _iochart_lane_index_put (lanes, &rq);
+      if (steal)
+        _iochart_steal_collect_add (steal, &rq);
       if (!_iochart_bins_request_life (&rq, &start, &issue, &done))
         continue;
       k = MIN (rq.klass, IOCHART_N_CLASSES - 1);
@@ -264,7 +327,9 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
         flags |= FLAG_DATA;
       if (rq.op == IOCHART_OP_WRITE || rq.op == IOCHART_OP_DISCARD)
         flags |= FLAG_WRITE;
-      e = &raw[n];
+      c = length_class (done - start);
+      self->class_max_span[c] = MAX (self->class_max_span[c], done - start);
+      e = &self->entries[at[c]++];
       e->start_flags = (guint64) (start - self->origin_ns) | flags << 48;
       e->bytes = rq.bytes;
       e->rec = i;
@@ -281,51 +346,37 @@ iochart_bin_index_new (IochartCapture *capture, int device, IochartLatencyKind l
           e->wait = (guint32) (issue - start);
           e->dur = (guint32) (done - issue);
         }
-      g_array_index (starts, Pair, n) = (Pair) {
-        (guint64) length_class (done - start) << 48 | (guint64) (start - self->origin_ns), n };
-      d = &g_array_index (dones, Pair, n);
-      d->key = (guint64) (done - self->origin_ns);
-      d->value = d->key | (guint64) k << 48;
+      d = &self->done[n];
+      *d = (guint64) (done - self->origin_ns) | (guint64) k << 48;
       lat = iochart_latency_of (&rq, self->latency_kind);
       if (self->latency_indexed && known (lat) && latency_end (&rq, self->latency_kind) == done)
-        d->value |= (guint64) iochart_bins_latency_bucket (lat) << 51 | G_GUINT64_CONSTANT (1) << 58;
+        *d |= (guint64) iochart_bins_latency_bucket (lat) << 51 | G_GUINT64_CONSTANT (1) << 58;
       n++;
     }
   self->n = n;
 
-  _iochart_radix_sort ((Pair *) starts->data, n, 64);
-  self->entries = g_new (Entry, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    {
-      const Pair *p = &g_array_index (starts, Pair, i);
-      guint c = (guint) (p->key >> 48);
-      gint64 wait, dur;
-
-      self->entries[i] = raw[p->value];
-      self->class_start[c + 1] = i + 1;
-      entry_gaps (self, &self->entries[i], &wait, &dur);
-      self->class_max_span[c] = MAX (self->class_max_span[c], wait + dur);
-    }
-  /* empty classes start where the one before them ended */
-  for (guint c = 1; c <= N_LENGTHS; c++)
-    self->class_start[c] = MAX (self->class_start[c], self->class_start[c - 1]);
-  g_clear_pointer (&raw, g_free);
+  /* the steal events (sorted, their checks and the device's whole steal) on a second core while
+   * this one finishes the rest: nothing of the one reads the other */
+  if (steal && n >= PARALLEL_MIN)
+    steal_thread = g_thread_new ("iochart-steal-events", (GThreadFunc) _iochart_steal_collect_end, steal);
+  else if (steal)
+    self->steal = _iochart_steal_collect_end (steal);
+  /* by length class, then start: the classes are in place, each sorted where it is not already */
+  for (guint c = 0; c < N_LENGTHS; c++)
+    sort_class (self->entries, self->class_start[c], self->class_start[c + 1]);
   build_prefix (self);
   self->start_sample = g_new (gint64, n / SAMPLE + 1);
   for (guint i = 0; i < n; i += SAMPLE)
     self->start_sample[i / SAMPLE] = entry_start (&self->entries[i]);
-
-  _iochart_radix_sort ((Pair *) dones->data, n, 48);
-  self->done = g_new (guint64, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    self->done[i] = g_array_index (dones, Pair, i).value;
+  sort_done (self->done, n);
   build_done_prefix (self);
   self->done_sample = g_new (gint64, n / SAMPLE + 1);
   for (guint i = 0; i < n; i += SAMPLE)
     self->done_sample[i / SAMPLE] = (gint64) (self->done[i] & T48_MASK);
-  self->steal = iochart_steal_events_new (capture, device);
   iochart_sector_index_finish (self->sm);
-  self->lanes = iochart_lane_index_new (capture, device);
+  self->lanes = _iochart_lane_index_end (lanes);
+  if (steal_thread)
+    self->steal = g_thread_join (steal_thread);
 
   if (n == 0)
     self->origin_ns = 0;

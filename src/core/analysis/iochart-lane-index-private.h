@@ -7,6 +7,20 @@
 
 G_BEGIN_DECLS
 
+/* The index built from two passes over the device's requests that someone else makes (the bin
+ * index's): begin, count every request of the device, layout, put every one again in the same
+ * order, end. iochart_lane_index_new makes its own passes. */
+typedef struct _IochartLaneIndexBuild IochartLaneIndexBuild;
+
+IochartLaneIndexBuild *_iochart_lane_index_begin  (IochartCapture        *capture,
+                                                   int                    device);
+void                   _iochart_lane_index_count  (IochartLaneIndexBuild *build,
+                                                   const IochartRequest  *rq);
+void                   _iochart_lane_index_layout (IochartLaneIndexBuild *build);
+void                   _iochart_lane_index_put    (IochartLaneIndexBuild *build,
+                                                   const IochartRequest  *rq);
+IochartLaneIndex      *_iochart_lane_index_end    (IochartLaneIndexBuild *build);
+
 /* One process's requests of one class that meet a range. */
 typedef struct {
   guint32  process;        /* capture process index, or the capture's n_processes: none */

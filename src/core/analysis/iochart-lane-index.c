@@ -5,6 +5,8 @@
 #include <string.h>
 #include "iochart-lane-index-private.h"
 #include "iochart-bins-private.h"
+#include "iochart-capture-private.h"
+#include "iochart-radix-private.h"
 
 #define NC IOCHART_N_CLASSES
 /* Positions per stored running total (of times, and of bytes and issues). */
@@ -128,48 +130,18 @@ typedef struct {
   guint32 group;
 } Life;
 
-static int
-life_a_cmp (const void *x, const void *y)
-{
-  const Life *p = x, *q = y;
-  return (p->a > q->a) - (p->a < q->a);
-}
-
-static int
-life_b_cmp (const void *x, const void *y)
-{
-  const Life *p = x, *q = y;
-  return (p->b > q->b) - (p->b < q->b);
-}
-
-/* Requests are stored about in time order: a sort only where a chunk is not already sorted. */
+/* Requests are stored about in time order: chunks already sorted cost one look, the rest a
+ * stable radix sort (a comparison sort of a million lives was a third of the index). */
 static void
 sort_chunk (Life *v, guint n, gboolean by_b)
 {
-  for (guint i = 1; i < n; i++)
-    if (by_b ? v[i].b < v[i - 1].b : v[i].a < v[i - 1].a)
-      {
-        qsort (v, n, sizeof *v, by_b ? life_b_cmp : life_a_cmp);
-        return;
-      }
-}
-
-static int
-i64_cmp (const void *a, const void *b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return (x > y) - (x < y);
+  _iochart_radix_sort_records (v, n, sizeof *v, by_b ? G_STRUCT_OFFSET (Life, b) : G_STRUCT_OFFSET (Life, a));
 }
 
 static void
 sort_times (gint64 *v, guint n)
 {
-  for (guint i = 1; i < n; i++)
-    if (v[i] < v[i - 1])
-      {
-        qsort (v, n, sizeof *v, i64_cmp);
-        return;
-      }
+  _iochart_radix_sort_records (v, n, sizeof *v, 0);
 }
 
 static void
@@ -274,22 +246,10 @@ typedef struct {
   guint8  issues;
 } Issue;
 
-static int
-issue_cmp (const void *x, const void *y)
-{
-  const Issue *p = x, *q = y;
-  return (p->t > q->t) - (p->t < q->t);
-}
-
 static void
 fill_bucket (IochartLaneIndex *self, const Bucket *bk, Issue *v)
 {
-  for (guint i = 1; i < bk->n; i++)
-    if (v[i].t < v[i - 1].t)
-      {
-        qsort (v, bk->n, sizeof *v, issue_cmp);
-        break;
-      }
+  _iochart_radix_sort_records (v, bk->n, sizeof *v, G_STRUCT_OFFSET (Issue, t));
   for (guint i = 0; i < bk->n; i++)
     {
       self->issue_ns[bk->first + i] = v[i].t;
@@ -329,13 +289,6 @@ typedef struct {
   guint32 start;
 } Edge;
 
-static int
-edge_cmp (const void *x, const void *y)
-{
-  const Edge *p = x, *q = y;
-  return (p->t > q->t) - (p->t < q->t);
-}
-
 typedef struct {
   gint64  start, end;
   guint32 key;
@@ -344,43 +297,45 @@ typedef struct {
 typedef void (*UnionFunc) (guint32 group, gint64 a, gint64 b, gpointer data);
 
 /* Calls func with each group's union of its lives' spans, a disjoint run at a time, by group
- * and then time (lives: sorted by group here). */
+ * and then time. The lives stay where they are: one stable sort of (group, start, position)
+ * pairs orders them, where a copy by group and a sort of each cost three times the memory. */
 static void
-each_union (Life *lives, guint n, guint n_groups, UnionFunc func, gpointer data)
+each_union (const Life *lives, guint n, guint n_groups, UnionFunc func, gpointer data)
 {
-  g_autofree guint *at = g_new0 (guint, n_groups + 1);
-  g_autofree Life *by_group = g_new (Life, MAX (n, 1));
+  g_autofree IochartRadixPair *order = g_new (IochartRadixPair, MAX (n, 1));
+  gint64 min = G_MAXINT64, max = G_MININT64;
+  guint time_bits, group_bits = g_bit_storage (MAX (n_groups, 1));
 
   for (guint i = 0; i < n; i++)
-    at[lives[i].group + 1]++;
-  for (guint g = 0; g < n_groups; g++)
-    at[g + 1] += at[g];
-  for (guint i = 0; i < n; i++)
-    by_group[at[lives[i].group]++] = lives[i];
-  for (guint g = 0, from = 0; g < n_groups; from = at[g++])
     {
-      Life *v = by_group + from;
-      guint m = at[g] - from;
-      gint64 a = 0, b = 0;
-      gboolean open = FALSE;
+      min = MIN (min, lives[i].a);
+      max = MAX (max, lives[i].a);
+    }
+  time_bits = n > 0 ? g_bit_storage ((guint64) max - (guint64) min) : 0;
+  if (time_bits + group_bits > 64)
+    {
+      /* starts over 2^(64 - group bits) ns apart: by group, then the start's order as unsigned */
+      for (guint i = 0; i < n; i++)
+        order[i] = (IochartRadixPair) { (guint64) lives[i].a ^ (G_GUINT64_CONSTANT (1) << 63), i };
+      _iochart_radix_sort (order, n, 64);
+      for (guint i = 0; i < n; i++)
+        order[i].key = lives[order[i].value].group;
+      _iochart_radix_sort (order, n, 64);
+    }
+  else
+    {
+      for (guint i = 0; i < n; i++)
+        order[i] = (IochartRadixPair) { (guint64) lives[i].group << time_bits | ((guint64) lives[i].a - (guint64) min), i };
+      _iochart_radix_sort (order, n, 64);
+    }
+  for (guint i = 0; i < n;)
+    {
+      guint32 g = lives[order[i].value].group;
+      gint64 a = lives[order[i].value].a, b = lives[order[i].value].b;
 
-      sort_chunk (v, m, FALSE);
-      for (guint i = 0; i <= m; i++)
-        {
-          if (i < m && open && v[i].a <= b)
-            {
-              b = MAX (b, v[i].b);
-              continue;
-            }
-          if (open)
-            func (g, a, b, data);
-          if (i < m)
-            {
-              a = v[i].a;
-              b = v[i].b;
-              open = TRUE;
-            }
-        }
+      for (i++; i < n && lives[order[i].value].group == g && lives[order[i].value].a <= b; i++)
+        b = MAX (b, lives[order[i].value].b);
+      func (g, a, b, data);
     }
 }
 
@@ -401,9 +356,7 @@ group_edges (Life *lives, guint n, guint n_groups)
   GArray *edges = g_array_new (FALSE, FALSE, sizeof (Edge));
 
   each_union (lives, n, n_groups, add_edges, edges);
-  /* an empty array's data is NULL, which qsort must not be given */
-  if (edges->len > 1)
-    qsort (edges->data, edges->len, sizeof (Edge), edge_cmp);
+  _iochart_radix_sort_records (edges->data, edges->len, sizeof (Edge), G_STRUCT_OFFSET (Edge, t));
   return edges;
 }
 
@@ -726,101 +679,116 @@ group_strips_size (const GroupStrips *gs)
 
 /* ---- building the index ---- */
 
-IochartLaneIndex *
-iochart_lane_index_new (IochartCapture *capture, int device)
-{
-  IochartLaneIndex *self = g_new0 (IochartLaneIndex, 1);
-  guint n_rq = iochart_capture_get_n_requests (capture);
-  guint n_proc = iochart_capture_get_n_processes (capture);
-  g_autofree guint *slot = g_new0 (guint, (gsize) (n_proc + 1) * NC + 1);
-  guint32 *group_of;
-  g_autofree Life *lives = NULL;
-  g_autofree Issue *issues = NULL;
-  guint n_bucket[NC][IOCHART_N_OPS] = { { 0 } };
+/* An index being built from two passes over the device's requests (its own, or the bin
+ * index's, which feeds it the requests it unpacks anyway). */
+struct _IochartLaneIndexBuild {
+  IochartLaneIndex *self;
+  guint            *slot;
+  Life             *lives;
+  Issue            *issues;
+  guint             n_bucket[NC][IOCHART_N_OPS];
+};
 
-  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+IochartLaneIndexBuild *
+_iochart_lane_index_begin (IochartCapture *capture, int device)
+{
+  IochartLaneIndexBuild *b = g_new0 (IochartLaneIndexBuild, 1);
+  IochartLaneIndex *self = b->self = g_new0 (IochartLaneIndex, 1);
+  guint n_proc = iochart_capture_get_n_processes (capture);
+
   self->device = device;
   self->n_processes = n_proc;
-  self->n_capture_requests = n_rq;
+  self->n_capture_requests = iochart_capture_get_n_requests (capture);
   self->asked = IOCHART_GROUP_TREE;
   g_mutex_init (&self->lock);
-  self->group_of = group_of = _iochart_lanes_group_of (capture, self->asked, &self->used, &self->n_groups);
-  self->strips = group_strips_alloc (self->used, group_of, self->n_groups, n_proc);
+  self->group_of = _iochart_lanes_group_of (capture, self->asked, &self->used, &self->n_groups);
+  self->strips = group_strips_alloc (self->used, self->group_of, self->n_groups, n_proc);
+  b->slot = g_new0 (guint, (gsize) (n_proc + 1) * NC + 1);
+  return b;
+}
 
-  /* first pass: how many requests each stream, strip and bucket holds */
-  for (guint i = 0; i < n_rq; i++)
+/* First pass: how many requests each stream, strip and bucket holds (rq: of the device). */
+void
+_iochart_lane_index_count (IochartLaneIndexBuild *b, const IochartRequest *rq)
+{
+  IochartLaneIndex *self = b->self;
+  gint64 a, e;
+  guint p, k = MIN (rq->klass, NC - 1);
+
+  if (rq->issues == 0)
+    self->never_issued++;
+  else
     {
-      IochartRequest rq;
-      gint64 a, b;
-      guint p, k;
-
-      iochart_capture_get_request (capture, i, &rq);
-      if (rq.device != device)
-        continue;
-      k = MIN (rq.klass, NC - 1);
-      if (rq.issues == 0)
-        self->never_issued++;
-      else
-        {
-          n_bucket[k][MIN (rq.op, IOCHART_N_OPS - 1)]++;
-          self->n_issued++;
-        }
-      group_strips_count (self->strips, &rq);
-      if (!_iochart_lanes_request_span (&rq, &a, &b))
-        continue;
-      p = MIN (rq.process, n_proc);
-      slot[p * NC + k + 1]++;
-      self->n++;
+      b->n_bucket[k][MIN (rq->op, IOCHART_N_OPS - 1)]++;
+      self->n_issued++;
     }
-  for (guint s = 0; s < (n_proc + 1) * NC; s++)
-    self->n_streams += slot[s + 1] > 0;
+  group_strips_count (self->strips, rq);
+  if (!_iochart_lanes_request_span (rq, &a, &e))
+    return;
+  p = MIN (rq->process, self->n_processes);
+  b->slot[p * NC + k + 1]++;
+  self->n++;
+}
+
+/* Between the passes: where each stream's, bucket's and strip's requests go. */
+void
+_iochart_lane_index_layout (IochartLaneIndexBuild *b)
+{
+  IochartLaneIndex *self = b->self;
+  guint n_slots = (self->n_processes + 1) * NC;
+
+  for (guint s = 0; s < n_slots; s++)
+    self->n_streams += b->slot[s + 1] > 0;
   self->streams = g_new0 (Stream, MAX (self->n_streams, 1));
-  for (guint s = 0, j = 0; s < (n_proc + 1) * NC; s++)
+  for (guint s = 0, j = 0; s < n_slots; s++)
     {
-      if (slot[s + 1] > 0)
-        self->streams[j++] = (Stream) { s / NC, s % NC, slot[s], slot[s + 1], 0, 0 };
-      slot[s + 1] += slot[s];
+      if (b->slot[s + 1] > 0)
+        self->streams[j++] = (Stream) { s / NC, s % NC, b->slot[s], b->slot[s + 1], 0, 0 };
+      b->slot[s + 1] += b->slot[s];
     }
   for (guint k = 0, at = 0; k < NC; k++)
     for (guint o = 0; o < IOCHART_N_OPS; o++)
       {
-        self->buckets[k][o] = (Bucket) { at, n_bucket[k][o] };
-        at += n_bucket[k][o];
-        n_bucket[k][o] = self->buckets[k][o].first;
+        self->buckets[k][o] = (Bucket) { at, b->n_bucket[k][o] };
+        at += b->n_bucket[k][o];
+        b->n_bucket[k][o] = self->buckets[k][o].first;
       }
   group_strips_layout (self->strips);
+  b->lives = g_new (Life, MAX (self->n, 1));
+  b->issues = g_new (Issue, MAX (self->n_issued, 1));
+}
 
-  /* second pass: the lives in stream order, the issues in bucket order, the strips' lives */
-  lives = g_new (Life, MAX (self->n, 1));
-  issues = g_new (Issue, MAX (self->n_issued, 1));
-  for (guint i = 0; i < n_rq; i++)
-    {
-      IochartRequest rq;
-      gint64 a, b;
-      guint p, k;
+/* Second pass: the lives in stream order, the issues in bucket order, the strips' lives. */
+void
+_iochart_lane_index_put (IochartLaneIndexBuild *b, const IochartRequest *rq)
+{
+  IochartLaneIndex *self = b->self;
+  gint64 a, e;
+  guint p, k = MIN (rq->klass, NC - 1);
 
-      iochart_capture_get_request (capture, i, &rq);
-      if (rq.device != device)
-        continue;
-      k = MIN (rq.klass, NC - 1);
-      if (rq.issues > 0)
-        issues[n_bucket[k][MIN (rq.op, IOCHART_N_OPS - 1)]++] = (Issue) { rq.issue_ns, rq.bytes, rq.issues };
-      group_strips_put (self->strips, &rq);
-      if (!_iochart_lanes_request_span (&rq, &a, &b))
-        continue;
-      p = MIN (rq.process, n_proc);
-      lives[slot[p * NC + k]++] = (Life) { a, b, rq.bytes, rq.issues,
-                                           self->used == IOCHART_GROUP_CLASS ? k : group_of[p] };
-    }
+  if (rq->issues > 0)
+    b->issues[b->n_bucket[k][MIN (rq->op, IOCHART_N_OPS - 1)]++] = (Issue) { rq->issue_ns, rq->bytes, rq->issues };
+  group_strips_put (self->strips, rq);
+  if (!_iochart_lanes_request_span (rq, &a, &e))
+    return;
+  p = MIN (rq->process, self->n_processes);
+  b->lives[b->slot[p * NC + k]++] = (Life) { a, e, rq->bytes, rq->issues,
+                                             self->used == IOCHART_GROUP_CLASS ? k : self->group_of[p] };
+}
+
+IochartLaneIndex *
+_iochart_lane_index_end (IochartLaneIndexBuild *b)
+{
+  IochartLaneIndex *self = b->self;
+
   group_strips_finish (self->strips);
-
   self->start = g_new (gint64, MAX (self->n, 1));
   self->end = g_new (gint64, MAX (self->n, 1));
   self->ext = g_new (gint64, MAX (self->n, 1));
   weights_alloc (&self->by_start, self->n);
   weights_alloc (&self->by_end, self->n);
   for (guint s = 0; s < self->n_streams; s++)
-    fill_stream (self, &self->streams[s], lives);
+    fill_stream (self, &self->streams[s], b->lives);
   weights_finish (&self->by_start, self->n);
   weights_finish (&self->by_end, self->n);
 
@@ -828,11 +796,43 @@ iochart_lane_index_new (IochartCapture *capture, int device)
   weights_alloc (&self->issue_w, self->n_issued);
   for (guint k = 0; k < NC; k++)
     for (guint o = 0; o < IOCHART_N_OPS; o++)
-      fill_bucket (self, &self->buckets[k][o], issues + self->buckets[k][o].first);
+      fill_bucket (self, &self->buckets[k][o], b->issues + self->buckets[k][o].first);
   weights_finish (&self->issue_w, self->n_issued);
 
-  build_runs (self, lives, self->n);
+  build_runs (self, b->lives, self->n);
+  g_free (b->slot);
+  g_free (b->lives);
+  g_free (b->issues);
+  g_free (b);
   return self;
+}
+
+IochartLaneIndex *
+iochart_lane_index_new (IochartCapture *capture, int device)
+{
+  guint n_rq = iochart_capture_get_n_requests (capture);
+  IochartLaneIndexBuild *b;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  b = _iochart_lane_index_begin (capture, device);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      for (guint i = 0; i < n_rq; i++)
+        {
+          IochartRequest rq;
+
+          _iochart_capture_unpack (capture, i, &rq);
+          if (rq.device != device)
+            continue;
+          if (pass == 0)
+            _iochart_lane_index_count (b, &rq);
+          else
+            _iochart_lane_index_put (b, &rq);
+        }
+      if (pass == 0)
+        _iochart_lane_index_layout (b);
+    }
+  return _iochart_lane_index_end (b);
 }
 
 void

@@ -1,4 +1,4 @@
-/* iochart-steal-private.h: the steal analysis's internals for tests */
+/* iochart-steal-private.h: the steal analysis's internals for tests and the bin index */
 #pragma once
 
 #include "iochart-steal.h"
@@ -11,5 +11,17 @@ guint   _iochart_steal_set_fast_min (guint n_events);
 /* Events the figures read one by one: the sweeps', and from the running sums the few between a
  * cut episode's edge and its stolen time. */
 guint64 _iochart_steal_get_n_read   (IochartSteal *steal);
+
+/* iochart_steal_events_new from a pass over the device's requests that someone else makes (the
+ * bin index's, which unpacks them anyway): begin (NULL: no events can be kept, as
+ * iochart_steal_events_new's NULL), add every request of the device in the capture's order,
+ * end. */
+typedef struct _IochartStealCollect IochartStealCollect;
+
+IochartStealCollect *_iochart_steal_collect_begin (IochartCapture       *capture,
+                                                   int                   device);
+void                 _iochart_steal_collect_add   (IochartStealCollect  *collect,
+                                                   const IochartRequest *rq);
+IochartStealEvents  *_iochart_steal_collect_end   (IochartStealCollect  *collect);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "iochart-summary.h"
 #include "iochart-bins.h"
 #include "iochart-bin-index.h"
+#include "iochart-radix-private.h"
 
 struct _IochartSteal {
   IochartCapture *capture;
@@ -140,7 +141,8 @@ bucket_sort_events (Event *a, guint n, gint64 min_ts, guint64 max_key)
   g_autofree guint *start = NULL;
   g_autofree Event *tmp = NULL;
 
-  while (bits < 20 && (1u << bits) < n / 2)
+  /* up to 2^25 buckets: 10M requests' 30M events still land a few to one */
+  while (bits < 25 && (1u << bits) < n / 2)
     bits++;
   shift = key_bits > bits ? key_bits - bits : 0;
   start = g_new0 (guint, (1u << bits) + 1);
@@ -218,48 +220,68 @@ known (gint64 ts)
   return ts != IOCHART_TIME_UNKNOWN;
 }
 
-/* Flushes carry no data: they are neither foreground nor idle work. */
+/* One request's events (rq of the device asked for, if any). Flushes carry no data: they are
+ * neither foreground nor idle work. issues, when given: the (issue time, issues) pairs of the
+ * device's issued idle-class ([0]) and unknown-class ([1]) requests. */
+static void
+collect_request (GArray *events, const IochartRequest *rq, guint n_processes, GArray **issues)
+{
+  guint32 p;
+
+  /* an unknown issue time (G_MININT64) sorts first: only a range without a start takes it */
+  if (issues && rq->issues > 0 && (rq->klass == IOCHART_CLASS_IDLE || rq->klass == IOCHART_CLASS_UNKNOWN))
+    {
+      gint64 pair[2] = { rq->issue_ns, rq->issues };
+      g_array_append_vals (issues[rq->klass != IOCHART_CLASS_IDLE], pair, 1);
+    }
+  if (rq->op == IOCHART_OP_FLUSH || rq->bytes == 0 || !known (rq->complete_ns))
+    return;
+  p = rq->process == IOCHART_NO_PROCESS || rq->process >= n_processes ? n_processes : rq->process;
+  if (rq->klass == IOCHART_CLASS_IDLE)
+    {
+      if (!known (rq->issue_ns) || rq->issue_ns > rq->complete_ns)
+        return;
+      push (events, rq->issue_ns, p, rq->device, EV_IDLE_ISSUE);
+      push (events, rq->complete_ns, p, rq->device, EV_IDLE_END);
+    }
+  else
+    {
+      gint64 out = known (rq->insert_ns) ? rq->insert_ns
+                 : known (rq->queue_ns) ? rq->queue_ns : rq->issue_ns;
+      gboolean issued = known (rq->issue_ns) && rq->issue_ns <= rq->complete_ns;
+
+      if (!known (out) || out > rq->complete_ns)
+        return;
+      if (issued && rq->issue_ns < out)
+        out = rq->issue_ns;
+      push (events, out, p, rq->device, EV_FG_OUT_START);
+      if (issued)
+        push (events, rq->issue_ns, p, rq->device, EV_FG_ISSUE);
+      push (events, rq->complete_ns, p, rq->device, issued ? EV_FG_END_ISSUED : EV_FG_END);
+    }
+}
+
+/* at most three events a request: sized once, as regrowing hundreds of MB costs more */
+static GArray *
+events_sized (guint n_requests)
+{
+  return g_array_sized_new (FALSE, FALSE, sizeof (Event), (guint) MIN ((guint64) n_requests * 3, G_MAXUINT));
+}
+
 static GArray *
 collect_events (IochartCapture *capture, const IochartStealOptions *o, guint n_processes)
 {
   int only_device = o->device;
   guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
-  /* at most three events a request: sized once, as regrowing hundreds of MB costs more */
-  GArray *events = g_array_sized_new (FALSE, FALSE, sizeof (Event), (guint) MIN ((guint64) n * 3, G_MAXUINT));
+  GArray *events = events_sized (n);
 
   for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
-      guint32 p;
 
       _iochart_capture_unpack (capture, o->requests ? o->requests[j] : j, &rq);
-      if (only_device >= 0 && rq.device != only_device)
-        continue;
-      if (rq.op == IOCHART_OP_FLUSH || rq.bytes == 0 || !known (rq.complete_ns))
-        continue;
-      p = rq.process == IOCHART_NO_PROCESS || rq.process >= n_processes ? n_processes : rq.process;
-      if (rq.klass == IOCHART_CLASS_IDLE)
-        {
-          if (!known (rq.issue_ns) || rq.issue_ns > rq.complete_ns)
-            continue;
-          push (events, rq.issue_ns, p, rq.device, EV_IDLE_ISSUE);
-          push (events, rq.complete_ns, p, rq.device, EV_IDLE_END);
-        }
-      else
-        {
-          gint64 out = known (rq.insert_ns) ? rq.insert_ns
-                     : known (rq.queue_ns) ? rq.queue_ns : rq.issue_ns;
-          gboolean issued = known (rq.issue_ns) && rq.issue_ns <= rq.complete_ns;
-
-          if (!known (out) || out > rq.complete_ns)
-            continue;
-          if (issued && rq.issue_ns < out)
-            out = rq.issue_ns;
-          push (events, out, p, rq.device, EV_FG_OUT_START);
-          if (issued)
-            push (events, rq.issue_ns, p, rq.device, EV_FG_ISSUE);
-          push (events, rq.complete_ns, p, rq.device, issued ? EV_FG_END_ISSUED : EV_FG_END);
-        }
+      if (only_device < 0 || rq.device == only_device)
+        collect_request (events, &rq, n_processes, NULL);
     }
   sort_events (events);
   return events;
@@ -765,18 +787,11 @@ iochart_steal_device_per_lane (const IochartStealDevice *d, IochartLanes *lanes)
 
 /* ---- a device's events, sorted once ---- */
 
-static int
-pair_cmp (gconstpointer a, gconstpointer b)
-{
-  const gint64 *x = a, *y = b;
-  return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
 /* pairs: (issue time, issues) */
 static void
 issue_times_init (IssueTimes *t, GArray *pairs)
 {
-  g_array_sort (pairs, pair_cmp);
+  _iochart_radix_sort_records (pairs->data, pairs->len, 2 * sizeof (gint64), 0);
   t->n = pairs->len;
   t->issue_ns = g_new (gint64, MAX (t->n, 1));
   t->issues = g_new (guint32, t->n + 1);
@@ -881,16 +896,6 @@ wait_span_flush (WaitTrack *w, guint32 p, GArray *spans)
   w->any = FALSE;
 }
 
-static int
-span_cmp (gconstpointer a, gconstpointer b)
-{
-  const gint64 *x = a, *y = b;
-
-  if (x[0] != y[0])
-    return x[0] < y[0] ? -1 : 1;
-  return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
 /* The checks, and from the same pass (the same F, bit for bit, as a check's replay gives) the
  * idle runs and the wait runs of n_slots processes (the last: none). */
 static void
@@ -976,7 +981,8 @@ build_checks (IochartStealEvents *self, guint n_slots)
 
   for (guint p = 0; p < n_slots; p++)
     wait_span_flush (&wait[p], p, spans);
-  g_array_sort (spans, span_cmp);
+  /* by process, then start: each process's spans were flushed in the order they started */
+  _iochart_radix_sort_records (spans->data, spans->len, 3 * sizeof (gint64), 0);
   self->n_spans = spans->len;
   self->wait_start = g_new (gint64, MAX (spans->len, 1));
   self->wait_end = g_new (gint64, MAX (spans->len, 1));
@@ -1073,24 +1079,75 @@ columns_from_checks (Sweep *s, const IochartStealEvents *e)
     }
 }
 
+struct _IochartStealCollect {
+  IochartCapture *capture;
+  int             device;
+  guint           n_processes;
+  GArray         *events;
+  GArray         *issues[2];   /* idle, unknown */
+};
+
+IochartStealCollect *
+_iochart_steal_collect_begin (IochartCapture *capture, int device)
+{
+  IochartStealCollect *c;
+  guint n_proc = iochart_capture_get_n_processes (capture);
+
+  if (n_proc >= PK_MAX_PROCESS || device < 0)
+    return NULL;
+  c = g_new0 (IochartStealCollect, 1);
+  c->capture = capture;
+  c->device = device;
+  c->n_processes = n_proc;
+  c->events = events_sized (iochart_capture_get_n_requests (capture));
+  c->issues[0] = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  c->issues[1] = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  return c;
+}
+
+void
+_iochart_steal_collect_add (IochartStealCollect *c, const IochartRequest *rq)
+{
+  collect_request (c->events, rq, c->n_processes, c->issues);
+}
+
 IochartStealEvents *
 iochart_steal_events_new (IochartCapture *capture, int device)
 {
-  IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
-  guint n_proc = iochart_capture_get_n_processes (capture);
   guint n_rq = iochart_capture_get_n_requests (capture);
-  g_autoptr(GArray) events = NULL;
-  g_autoptr(GArray) idle = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
-  g_autoptr(GArray) unknown = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  IochartStealCollect *c;
+
+  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
+  if ((c = _iochart_steal_collect_begin (capture, device)) == NULL)
+    return NULL;
+  for (guint i = 0; i < n_rq; i++)
+    {
+      IochartRequest rq;
+
+      _iochart_capture_unpack (capture, i, &rq);
+      if (rq.device == device)
+        _iochart_steal_collect_add (c, &rq);
+    }
+  return _iochart_steal_collect_end (c);
+}
+
+IochartStealEvents *
+_iochart_steal_collect_end (IochartStealCollect *c)
+{
+  IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
+  IochartCapture *capture = c->capture;
+  int device = c->device;
+  guint n_proc = c->n_processes;
+  g_autoptr(GArray) events = c->events;
+  g_autoptr(GArray) idle = c->issues[0];
+  g_autoptr(GArray) unknown = c->issues[1];
   g_autoptr(GArray) epochs = g_array_new (FALSE, FALSE, sizeof (Epoch));
   IochartStealEvents *self;
   const Event *ev;
 
-  g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
-  if (n_proc >= PK_MAX_PROCESS || device < 0)
-    return NULL;
+  g_free (c);
   o.device = device;
-  events = collect_events (capture, &o, n_proc);
+  sort_events (events);
   ev = (const Event *) events->data;
   self = g_new0 (IochartStealEvents, 1);
   self->device = device;
@@ -1112,20 +1169,6 @@ iochart_steal_events_new (IochartCapture *capture, int device)
     g_array_append_val (epochs, ((Epoch) { 0, 0 }));
   self->n_epochs = epochs->len;
   self->epochs = (Epoch *) g_array_free (g_steal_pointer (&epochs), FALSE);
-  for (guint i = 0; i < n_rq; i++)
-    {
-      IochartRequest rq;
-      gint64 pair[2];
-
-      _iochart_capture_unpack (capture, i, &rq);
-      /* an unknown issue time (G_MININT64) sorts first: only a range without a start takes it */
-      if (rq.device != device || rq.issues == 0 ||
-          (rq.klass != IOCHART_CLASS_IDLE && rq.klass != IOCHART_CLASS_UNKNOWN))
-        continue;
-      pair[0] = rq.issue_ns;
-      pair[1] = rq.issues;
-      g_array_append_vals (rq.klass == IOCHART_CLASS_IDLE ? idle : unknown, pair, 1);
-    }
   issue_times_init (&self->idle_issues, idle);
   issue_times_init (&self->unknown_issues, unknown);
   g_clear_pointer (&events, g_array_unref);
