@@ -566,29 +566,6 @@ entry_deficit (const IochartBinIndex *self, const Entry *e, double x, gboolean i
   v[SERIES_FLIGHT (k)] -= left;
 }
 
-/* First of v[lo, hi) that is >= t, galloping from lo. */
-static guint
-gallop_i64 (const gint64 *v, guint lo, guint hi, gint64 t)
-{
-  guint step = 1;
-
-  while (lo + step - 1 < hi && v[lo + step - 1] < t)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (lo + step - 1, hi);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (v[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* First entry of [lo, hi) (one class's, sorted) whose start is >= t, galloping from lo: the
  * columns' edges are asked in order, and the next edge's entry is near the last one's when
  * zoomed in. Over the samples first, then among SAMPLE entries. */
@@ -597,7 +574,7 @@ gallop_start (const IochartBinIndex *self, guint lo, guint hi, gint64 t)
 {
   /* samples j0 .. j1 - 1 are entries of [lo, hi) */
   guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (hi + SAMPLE - 1) / SAMPLE;
-  guint j = gallop_i64 (self->start_sample, j0, j1, t);
+  guint j = _iochart_gallop_i64 (self->start_sample, j0, j1, t);
 
   return lower_start (self, j > j0 ? (j - 1) * SAMPLE : lo, j < j1 ? j * SAMPLE : hi, t);
 }
@@ -918,7 +895,7 @@ device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *starte
 
       started_before (self, t, &cur, started[c]);
       /* the first completion at or after t, galloping from the last edge's over the samples */
-      j = gallop_i64 (self->done_sample, j0, j1, t);
+      j = _iochart_gallop_i64 (self->done_sample, j0, j1, t);
       hi = j < j1 ? j * SAMPLE : self->n;
       at = j > j0 ? (j - 1) * SAMPLE : at;
       while (at < hi)

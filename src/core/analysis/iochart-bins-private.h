@@ -132,4 +132,28 @@ _iochart_bins_request_life (const IochartRequest *rq, gint64 *start, gint64 *iss
   return TRUE;
 }
 
+/* First of v[lo, hi) that is >= t, galloping from lo: the indexes' per-column searches are asked
+ * in order, and the next answer is near the last one when zoomed in. */
+static inline guint
+_iochart_gallop_i64 (const gint64 *v, guint lo, guint hi, gint64 t)
+{
+  guint step = 1;
+
+  while (lo + step - 1 < hi && v[lo + step - 1] < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step - 1, hi);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (v[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 G_END_DECLS

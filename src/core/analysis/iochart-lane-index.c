@@ -1289,29 +1289,6 @@ lower_x (const gint64 *t, guint lo, guint hi, gint64 from, double x)
   return lo;
 }
 
-/* First of t[lo, hi) not before T. */
-static guint
-lower_t (const gint64 *t, guint lo, guint hi, gint64 T)
-{
-  guint step = 1;
-
-  while (lo + step < hi && t[lo + step] < T)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (hi, lo + step + 1);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (t[mid] < T)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* Narrows [*lo, *hi) of a strip's times to a window of at most SAMPLE (and what lies between *lo
  * and the first sample) holding its first time not before the bound: relative to from against
  * x when real, else against T; from the samples, galloping from *lo. */
@@ -1342,7 +1319,7 @@ sample_window (const Times *ts, guint *lo, guint *hi, gboolean real, gint64 from
     *hi = j * SAMPLE;
 }
 
-/* lower_x and lower_t of a strip's times through the samples. */
+/* lower_x and the first time not before T of a strip's times through the samples. */
 static guint
 find_x (const Times *ts, guint lo, guint hi, gint64 from, double x)
 {
@@ -1354,7 +1331,7 @@ static guint
 find_t (const Times *ts, guint lo, guint hi, gint64 T)
 {
   sample_window (ts, &lo, &hi, FALSE, 0, 0, T);
-  return lower_t (ts->t, lo, hi, T);
+  return _iochart_gallop_i64 (ts->t, lo, hi, T);
 }
 
 static __int128
