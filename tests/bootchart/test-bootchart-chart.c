@@ -23,6 +23,20 @@ ps_line (GString *s, int pid, const char *comm, char state, int ppid, int utime,
                           pid, comm, state, ppid, utime, stime, starttime);
 }
 
+/* Writes the four sample logs into dir and frees them. */
+static void
+put_logs (const char *dir, GString *ps, GString *st, GString *ds, GString *mem)
+{
+  test_put (dir, "proc_ps.log", ps->str, ps->len);
+  test_put (dir, "proc_stat.log", st->str, st->len);
+  test_put (dir, "proc_diskstats.log", ds->str, ds->len);
+  test_put (dir, "proc_meminfo.log", mem->str, mem->len);
+  g_string_free (ps, TRUE);
+  g_string_free (st, TRUE);
+  g_string_free (ds, TRUE);
+  g_string_free (mem, TRUE);
+}
+
 /* 11 samples 0.2 s apart from 1 s: init, rc, two readers (one idle-class, one best-effort in
  * the trace) in D state from 1.2 to 2.4 s, a CPU-bound job; the disk idles from 2.4 s. */
 static char *
@@ -71,14 +85,7 @@ write_small_capture (void)
   test_put (dir, "header", "version = test\ntitle = Boot chart for testbox\nsystem.uname = Linux 6.1.0 x86_64\n"
                       "system.release = Debian 12\nsystem.cpu = model name\t: Test CPU @ 1GHz\n"
                       "model name : Test CPU (2)\nsystem.kernel.options = root=/dev/sda1 quiet\n", -1);
-  test_put (dir, "proc_ps.log", ps->str, ps->len);
-  test_put (dir, "proc_stat.log", st->str, st->len);
-  test_put (dir, "proc_diskstats.log", ds->str, ds->len);
-  test_put (dir, "proc_meminfo.log", mem->str, mem->len);
-  g_string_free (ps, TRUE);
-  g_string_free (st, TRUE);
-  g_string_free (ds, TRUE);
-  g_string_free (mem, TRUE);
+  put_logs (dir, ps, st, ds, mem);
   return dir;
 }
 
@@ -109,14 +116,7 @@ write_links_capture (void)
                               "Cached: 50000 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n\n", t);
     }
   test_put (dir, "header", "version = test\ntitle = Boot chart for testbox\nsystem.uname = Linux 6.1.0 x86_64\n", -1);
-  test_put (dir, "proc_ps.log", ps->str, ps->len);
-  test_put (dir, "proc_stat.log", st->str, st->len);
-  test_put (dir, "proc_diskstats.log", ds->str, ds->len);
-  test_put (dir, "proc_meminfo.log", mem->str, mem->len);
-  g_string_free (ps, TRUE);
-  g_string_free (st, TRUE);
-  g_string_free (ds, TRUE);
-  g_string_free (mem, TRUE);
+  put_logs (dir, ps, st, ds, mem);
   return dir;
 }
 
