@@ -899,6 +899,108 @@ test_p99_contrast (void)
     }
 }
 
+/* Each strip's subtitles, their lines joined with spaces, in the story. */
+static const struct {
+  const char *title, *subtitles;
+} story_strips[] = {
+  { "Throughput", "read\u00a0↑  write\u00a0↓" },
+  { "IOPS", "completions per second" },
+  { "In flight", "requests on the device" },
+  { "Latency", "Q2C: queue to completion p99 bold, median thin non-idle solid, idle dashed" },
+  { "Idle steal", "stolen share; grey: fg waiting" },
+  { "Sector map", "offset on the device" },
+};
+
+/* The subtitle lines of the strip titled by the dl's item t (those after it at the margin), joined
+ * with spaces; each lies inside the strip's label box, left of its ticks, and none is cut (a
+ * wrapped one has the whole subtitle as tooltip, a cut one ends in "…" too). */
+static char *
+strip_subtitles_inside (IochartDisplayList *dl, guint t, double top, double h, double x0)
+{
+  GString *joined = g_string_new (NULL);
+
+  for (guint i = t + 1; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double x, y, w, hh;
+
+      if (item->kind != IOCHART_DL_TEXT || item->bold || item->x != IOCHART_BLOCKS_MARGIN
+          || item->anchor != IOCHART_ANCHOR_START)
+        break;
+      iochart_dl_item_text_box (item, &x, &y, &w, &hh);
+      g_test_message ("  '%s' at %.1f,%.1f to %.1f,%.1f (box %.0f,%.0f to %.0f,%.0f)", item->text, x, y, x + w, y + hh,
+                      0.0, top, x0 - 5, top + h);
+      if (x < 0 || x + w > x0 - 5 || y < top || y + hh > top + h)
+        g_error ("'%s' leaves its strip's label box", item->text);
+      g_assert_null (strstr (item->text, "…"));
+      g_string_append_printf (joined, "%s%s", joined->len ? " " : "", item->text);
+    }
+  return g_string_free (joined, FALSE);
+}
+
+/* The strip titled title shows all of its subtitles (their lines joined with spaces), inside its
+ * label box. */
+static void
+assert_strip_subtitles (IochartDisplayList *dl, const char *title, const char *subtitles)
+{
+  double x0, w;
+  gint64 from, to;
+  guint found = 0;
+
+  g_assert_true (iochart_display_list_get_time_axis (dl, &x0, &w, &from, &to));
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *frame = iochart_display_list_get_item (dl, i);
+
+      /* a strip's frame; its title, in the text layer, 11 px under its top */
+      if (frame->kind != IOCHART_DL_RECT || frame->stroke == 0 || frame->x != x0 || frame->w != w)
+        continue;
+      for (guint t = 0; t < iochart_display_list_get_n_items (dl); t++)
+        {
+          const IochartDlItem *item = iochart_display_list_get_item (dl, t);
+          g_autofree char *joined = NULL;
+
+          if (item->kind != IOCHART_DL_TEXT || !item->bold || item->x != IOCHART_BLOCKS_MARGIN
+              || item->y != frame->y + 11 || strcmp (item->text, title) != 0)
+            continue;
+          g_test_message ("%.0f px, %s:", iochart_display_list_get_width (dl), title);
+          joined = strip_subtitles_inside (dl, t, frame->y, frame->h, x0);
+          g_assert_cmpstr (joined, ==, subtitles);
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, ==, 1);
+}
+
+/* At 700 px the latency strip lost its third subtitle line (cut, "non-idle solid, idle dashed"
+ * but a tooltip): from the narrowest chart to a wide one every strip's subtitles all show, inside
+ * its label box; a zoomed sector map's three too. */
+static void
+test_strip_subtitles_fit (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartCapture) zoomed = NULL;
+  const guint widths[] = { IOCHART_VIEW_MIN_WIDTH, 700, 900, 1600, 2500 };
+  guint n = 2000;
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+
+  /* test_sector_map_outlier's: one stray request far up the device */
+  for (guint i = 0; i < n; i++)
+    rqs[i] = (TestRq) { DEV_LOOP, 1000000 + 50 * i, 8, "R", 10, "reader", IOCHART_CLASS_BE,
+                        i * MS, i * MS, i * MS + 100, i * MS + 500 };
+  rqs[n / 2].sector = 8000000000u;
+  zoomed = test_capture (rqs, n);
+  for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
+    {
+      g_autoptr(IochartDisplayList) dl = draw (c, widths[k], IOCHART_THEME_LIGHT);
+      g_autoptr(IochartDisplayList) zdl = draw (zoomed, widths[k], IOCHART_THEME_DARK);
+
+      for (guint s = 0; s < G_N_ELEMENTS (story_strips); s++)
+        assert_strip_subtitles (dl, story_strips[s].title, story_strips[s].subtitles);
+      assert_strip_subtitles (zdl, "Sector map", "offset on the device zoomed to 98% of requests, the rest at its edges");
+    }
+}
+
 /* I/O in a narrow band far into a big device: the map shows the band, and says so; its ticks
  * tell its edges apart (they read "1.9 TiB" both). */
 static void
@@ -1187,6 +1289,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);
   g_test_add_func ("/chart/median-contrast", test_median_contrast);
   g_test_add_func ("/chart/p99-contrast", test_p99_contrast);
+  g_test_add_func ("/chart/strip-subtitles-fit", test_strip_subtitles_fit);
   g_test_add_func ("/chart/dark-classes-apart", test_dark_classes_apart);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);

@@ -62,8 +62,9 @@ static const Palette dark = {
 #define FONT_SMALL    IOCHART_BLOCKS_FONT_SMALL
 #define LINE          16.0
 #define LANE_HEIGHT   30.0
-/* strip titles and subtitles end before the ticks */
-#define STRIP_ROOM    (c->b.x0 - 2 * MARGIN - 70)
+/* strip subtitles span the label column: their rows are clear of the top and bottom ticks (the
+ * title, beside the top one, is cut to its side) */
+#define STRIP_ROOM    iochart_blocks_label_room (&c->b, NULL)
 
 #define stack_order   iochart_blocks_stack_order
 #define with_alpha    iochart_rgba_with_alpha
@@ -559,7 +560,18 @@ latency_strip (Chart *c)
     static const char *const what[IOCHART_N_LATENCY_KINDS] = {
       "Q2I: queue to insert", "I2D: in the scheduler", "D2C: on the device", "Q2C: queue to completion" };
     const char *subtitles[] = { what[c->bins->latency_kind], "p99 bold, median thin", "non-idle solid, idle dashed", NULL };
-    iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Latency", subtitles, NULL, NULL, NULL);
+    double widest = 0, room;
+
+    /* a decade tick beside every row: the labels keep left of the widest; and the strip grows
+     * (a narrow chart's) until they all show */
+    for (double d = lo; d <= hi + 1e-9; d++)
+      {
+        g_autofree char *text = iochart_format_duration (pow (10, d));
+        widest = MAX (widest, iochart_text_width (text, FONT_SMALL, FALSE));
+      }
+    room = iochart_blocks_label_room (&c->b, NULL) - widest;
+    h = MAX (h, iochart_blocks_subtitles_height (subtitles, room));
+    iochart_blocks_strip_frame (&c->b, top, h, room, "Latency", subtitles, NULL, NULL, NULL);
   }
   for (double d = lo; d <= hi + 1e-9; d++)
     {
