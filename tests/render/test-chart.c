@@ -833,6 +833,34 @@ contrast (guint32 a, guint32 b)
   return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
 }
 
+/* The latency strip's lines of a kind ("median", "p99") in one style, each opaque and 4.5:1 at
+ * least against the ground; the least ratio of the non-idle ones ([0]) and of the idle ones ([1]). */
+static void
+assert_latency_contrast (IochartDisplayList *dl, const char *kind, double least[2])
+{
+  g_autofree char *prefix = g_strdup_printf ("%s latency of ", kind);
+  guint32 bg = iochart_display_list_get_background (dl);
+
+  least[0] = least[1] = INFINITY;
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double ratio;
+      guint idle;
+
+      if (item->kind != IOCHART_DL_POLYLINE || !item->tooltip || !g_str_has_prefix (item->tooltip, prefix))
+        continue;
+      ratio = contrast (item->stroke, bg);
+      g_test_message ("%s: %08x on %08x, %.2f:1", item->tooltip, item->stroke, bg, ratio);
+      g_assert_cmphex (item->stroke & 0xff, ==, 0xff);
+      g_assert_cmpfloat (ratio, >=, 4.5);
+      idle = strstr (item->tooltip, "of idle") != NULL;
+      least[idle] = MIN (least[idle], ratio);
+    }
+  g_assert_cmpfloat (least[0], <, INFINITY);
+  g_assert_cmpfloat (least[1], <, INFINITY);
+}
+
 /* The latency strip's median lines, at half alpha, were 2.15:1 against white and 1.7:1 against the
  * dark ground: opaque now, and 4.5:1 at least in both styles, the non-idle and the idle one. */
 static void
@@ -844,24 +872,132 @@ test_median_contrast (void)
   for (guint t = 0; t < G_N_ELEMENTS (themes); t++)
     {
       g_autoptr(IochartDisplayList) dl = draw (c, 900, themes[t]);
-      guint32 bg = iochart_display_list_get_background (dl);
-      guint seen[2] = { 0, 0 };
+      double least[2];
 
-      for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+      assert_latency_contrast (dl, "median", least);
+    }
+}
+
+/* Its bold p99 lines, in the class colours, were 3.3:1 (be on the dark ground) and 3.4:1 (idle on
+ * white): 4.5:1 at least too, and a step further from the ground than the medians of their class,
+ * so that bold and thin differ in more than width. */
+static void
+test_p99_contrast (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  const IochartTheme themes[] = { IOCHART_THEME_LIGHT, IOCHART_THEME_DARK };
+
+  for (guint t = 0; t < G_N_ELEMENTS (themes); t++)
+    {
+      g_autoptr(IochartDisplayList) dl = draw (c, 900, themes[t]);
+      double p99[2], median[2];
+
+      assert_latency_contrast (dl, "p99", p99);
+      assert_latency_contrast (dl, "median", median);
+      for (guint k = 0; k < 2; k++)
+        g_assert_cmpfloat (p99[k], >=, median[k] + 0.5);
+    }
+}
+
+/* Each strip's subtitles, their lines joined with spaces, in the story. */
+static const struct {
+  const char *title, *subtitles;
+} story_strips[] = {
+  { "Throughput", "read\u00a0↑  write\u00a0↓" },
+  { "IOPS", "completions per second" },
+  { "In flight", "requests on the device" },
+  { "Latency", "Q2C: queue to completion p99 bold, median thin non-idle solid, idle dashed" },
+  { "Idle steal", "stolen share; grey: fg waiting" },
+  { "Sector map", "offset on the device" },
+};
+
+/* The subtitle lines of the strip titled by the dl's item t (those after it at the margin), joined
+ * with spaces; each lies inside the strip's label box, left of its ticks, and none is cut (a
+ * wrapped one has the whole subtitle as tooltip, a cut one ends in "…" too). */
+static char *
+strip_subtitles_inside (IochartDisplayList *dl, guint t, double top, double h, double x0)
+{
+  GString *joined = g_string_new (NULL);
+
+  for (guint i = t + 1; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double x, y, w, hh;
+
+      if (item->kind != IOCHART_DL_TEXT || item->bold || item->x != IOCHART_BLOCKS_MARGIN
+          || item->anchor != IOCHART_ANCHOR_START)
+        break;
+      iochart_dl_item_text_box (item, &x, &y, &w, &hh);
+      g_test_message ("  '%s' at %.1f,%.1f to %.1f,%.1f (box %.0f,%.0f to %.0f,%.0f)", item->text, x, y, x + w, y + hh,
+                      0.0, top, x0 - 5, top + h);
+      if (x < 0 || x + w > x0 - 5 || y < top || y + hh > top + h)
+        g_error ("'%s' leaves its strip's label box", item->text);
+      g_assert_null (strstr (item->text, "…"));
+      g_string_append_printf (joined, "%s%s", joined->len ? " " : "", item->text);
+    }
+  return g_string_free (joined, FALSE);
+}
+
+/* The strip titled title shows all of its subtitles (their lines joined with spaces), inside its
+ * label box. */
+static void
+assert_strip_subtitles (IochartDisplayList *dl, const char *title, const char *subtitles)
+{
+  double x0, w;
+  gint64 from, to;
+  guint found = 0;
+
+  g_assert_true (iochart_display_list_get_time_axis (dl, &x0, &w, &from, &to));
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *frame = iochart_display_list_get_item (dl, i);
+
+      /* a strip's frame; its title, in the text layer, 11 px under its top */
+      if (frame->kind != IOCHART_DL_RECT || frame->stroke == 0 || frame->x != x0 || frame->w != w)
+        continue;
+      for (guint t = 0; t < iochart_display_list_get_n_items (dl); t++)
         {
-          const IochartDlItem *item = iochart_display_list_get_item (dl, i);
-          double ratio;
+          const IochartDlItem *item = iochart_display_list_get_item (dl, t);
+          g_autofree char *joined = NULL;
 
-          if (item->kind != IOCHART_DL_POLYLINE || !item->tooltip || !g_str_has_prefix (item->tooltip, "median latency"))
+          if (item->kind != IOCHART_DL_TEXT || !item->bold || item->x != IOCHART_BLOCKS_MARGIN
+              || item->y != frame->y + 11 || strcmp (item->text, title) != 0)
             continue;
-          ratio = contrast (item->stroke, bg);
-          g_test_message ("%s: %08x on %08x, %.2f:1", item->tooltip, item->stroke, bg, ratio);
-          g_assert_cmphex (item->stroke & 0xff, ==, 0xff);
-          g_assert_cmpfloat (ratio, >=, 4.5);
-          seen[strstr (item->tooltip, "of idle") != NULL]++;
+          g_test_message ("%.0f px, %s:", iochart_display_list_get_width (dl), title);
+          joined = strip_subtitles_inside (dl, t, frame->y, frame->h, x0);
+          g_assert_cmpstr (joined, ==, subtitles);
+          found++;
         }
-      g_assert_cmpuint (seen[0], >, 0);
-      g_assert_cmpuint (seen[1], >, 0);
+    }
+  g_assert_cmpuint (found, ==, 1);
+}
+
+/* At 700 px the latency strip lost its third subtitle line (cut, "non-idle solid, idle dashed"
+ * but a tooltip): from the narrowest chart to a wide one every strip's subtitles all show, inside
+ * its label box; a zoomed sector map's three too. */
+static void
+test_strip_subtitles_fit (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartCapture) zoomed = NULL;
+  const guint widths[] = { IOCHART_VIEW_MIN_WIDTH, 700, 900, 1600, 2500 };
+  guint n = 2000;
+  g_autofree TestRq *rqs = g_new0 (TestRq, n);
+
+  /* test_sector_map_outlier's: one stray request far up the device */
+  for (guint i = 0; i < n; i++)
+    rqs[i] = (TestRq) { DEV_LOOP, 1000000 + 50 * i, 8, "R", 10, "reader", IOCHART_CLASS_BE,
+                        i * MS, i * MS, i * MS + 100, i * MS + 500 };
+  rqs[n / 2].sector = 8000000000u;
+  zoomed = test_capture (rqs, n);
+  for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
+    {
+      g_autoptr(IochartDisplayList) dl = draw (c, widths[k], IOCHART_THEME_LIGHT);
+      g_autoptr(IochartDisplayList) zdl = draw (zoomed, widths[k], IOCHART_THEME_DARK);
+
+      for (guint s = 0; s < G_N_ELEMENTS (story_strips); s++)
+        assert_strip_subtitles (dl, story_strips[s].title, story_strips[s].subtitles);
+      assert_strip_subtitles (zdl, "Sector map", "offset on the device zoomed to 98% of requests, the rest at its edges");
     }
 }
 
@@ -1152,6 +1288,8 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/dark-shading-veil", test_dark_shading_veil);
   g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);
   g_test_add_func ("/chart/median-contrast", test_median_contrast);
+  g_test_add_func ("/chart/p99-contrast", test_p99_contrast);
+  g_test_add_func ("/chart/strip-subtitles-fit", test_strip_subtitles_fit);
   g_test_add_func ("/chart/dark-classes-apart", test_dark_classes_apart);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);

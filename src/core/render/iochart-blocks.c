@@ -161,17 +161,76 @@ iochart_blocks_polyline (IochartBlocks *b, const double *v, double base_y, doubl
   return item;
 }
 
-/* Subtitles between the top and bottom ticks, each wrapped to room (a narrow chart's label
- * column); the last row that fits takes the rest of its subtitle, cut, with the whole as its
- * tooltip, and the subtitles after it are left out. */
+/* Tick labels end 5 px left of the plot; strip labels end 8 px before them. */
+#define TICK_ROOM 13.0
+
+double
+iochart_blocks_label_room (IochartBlocks *b, const char *widest_tick)
+{
+  return b->x0 - MARGIN - TICK_ROOM - (widest_tick ? iochart_text_width (widest_tick, FONT_SMALL, FALSE) : 0);
+}
+
+/* Subtitle rows a strip h high holds: the first under the title, 13 px apart, the last 12 px above
+ * the strip's bottom (where its bottom tick is). */
+static guint
+subtitle_rows (double h)
+{
+  return h >= 37 ? (guint) ((h - 37) / 13) + 1 : 0;
+}
+
+/* A subtitle's lines in room: one if it fits; else its clauses (up to each ", " or "; ") each on
+ * lines of its own, "p99 bold," over "median thin" rather than "p99 bold, median" over "thin". */
+static GPtrArray *
+subtitle_lines (const char *subtitle, double room)
+{
+  GPtrArray *lines;
+  const char *clause = subtitle, *end;
+
+  if (iochart_text_width (subtitle, FONT_SMALL, FALSE) <= room)
+    return iochart_text_wrap (subtitle, FONT_SMALL, FALSE, room);
+  lines = g_ptr_array_new_with_free_func (g_free);
+  do
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(GPtrArray) wrapped = NULL;
+      const char *comma = strstr (clause, ", "), *semicolon = strstr (clause, "; ");
+
+      end = comma && (!semicolon || comma < semicolon) ? comma : semicolon;
+      text = end ? g_strndup (clause, end + 1 - clause) : g_strdup (clause);
+      wrapped = iochart_text_wrap (text, FONT_SMALL, FALSE, room);
+      for (guint j = 0; j < wrapped->len; j++)
+        g_ptr_array_add (lines, g_strdup (wrapped->pdata[j]));
+      clause = end ? end + 2 : NULL;
+    }
+  while (clause);
+  return lines;
+}
+
+double
+iochart_blocks_subtitles_height (const char *const *subtitles, double room)
+{
+  guint rows = 0;
+
+  for (guint i = 0; subtitles && subtitles[i]; i++)
+    {
+      g_autoptr(GPtrArray) lines = subtitle_lines (subtitles[i], room);
+      rows += lines->len;
+    }
+  return rows ? 37 + 13.0 * (rows - 1) : 0;
+}
+
+/* Subtitles between the top and bottom ticks, each on its lines in room; should they need more rows
+ * than the strip has (a strip that did not ask iochart_blocks_subtitles_height), the last row
+ * takes the rest of its subtitle, cut, with the whole as its tooltip, and the subtitles after it
+ * are left out. */
 static void
 strip_subtitles (IochartBlocks *b, double top, double h, double room, const char *const *subtitles)
 {
-  guint rows = h >= 37 ? (guint) ((h - 37) / 13) + 1 : 0, row = 0;
+  guint rows = subtitle_rows (h), row = 0;
 
   for (guint i = 0; subtitles && subtitles[i] && row < rows; i++)
     {
-      g_autoptr(GPtrArray) lines = iochart_text_wrap (subtitles[i], FONT_SMALL, FALSE, room);
+      g_autoptr(GPtrArray) lines = subtitle_lines (subtitles[i], room);
       guint n = lines->len;
 
       g_ptr_array_add (lines, NULL);   /* for g_strjoinv */
@@ -198,12 +257,15 @@ iochart_blocks_strip_frame (IochartBlocks *b, double top, double h, double room,
                             const char *const *subtitles, const char *top_tick, const char *mid_tick,
                             const char *bottom_tick)
 {
-  g_autofree char *t = iochart_text_ellipsize (title, FONT, TRUE, room);
+  /* the title shares its row with the top tick, the subtitles theirs with none but the middle one */
+  double title_room = top_tick ? MIN (room, iochart_blocks_label_room (b, top_tick)) : room;
+  double sub_room = mid_tick ? MIN (room, iochart_blocks_label_room (b, mid_tick)) : room;
+  g_autofree char *t = iochart_text_ellipsize (title, FONT, TRUE, title_room);
 
   iochart_display_list_rect (b->dl, b->x0, top, b->n, h, 0, b->colors->frame);
   iochart_blocks_label (b, MARGIN, top + 11, t, FONT, TRUE, IOCHART_ANCHOR_START, b->colors->fg, 1,
                         strcmp (t, title) != 0 ? title : NULL);
-  strip_subtitles (b, top, h, room, subtitles);
+  strip_subtitles (b, top, h, sub_room, subtitles);
   if (top_tick)
     iochart_blocks_label (b, b->x0 - 5, top + 9, top_tick, FONT_SMALL, FALSE, IOCHART_ANCHOR_END,
                           b->colors->dim, 4, NULL);

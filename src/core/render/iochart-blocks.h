@@ -72,8 +72,14 @@ IochartDlItem *iochart_blocks_area    (IochartBlocks *b, const double *lo, const
 IochartDlItem *iochart_blocks_polyline (IochartBlocks *b, const double *v, double base_y, double scale,
                                         guint32 stroke, double line_width, const char *tooltip);
 
-/* A framed strip: the title (cut to room, with the full text as tooltip), subtitle lines that
- * fit its height (NULL-terminated), and the top, middle and bottom tick labels left of the plot. */
+/* The width left of the plot for a strip's labels, beside tick labels as wide as widest_tick
+ * (NULL: none beside them). */
+double   iochart_blocks_label_room    (IochartBlocks *b, const char *widest_tick);
+/* The least strip height that shows all of the subtitles (NULL-terminated), each wrapped to room. */
+double   iochart_blocks_subtitles_height (const char *const *subtitles, double room);
+/* A framed strip: the title (cut to room and the top tick's side, with the full text as tooltip),
+ * subtitle lines wrapped to room (NULL-terminated; those past its height cut), and the top,
+ * middle and bottom tick labels left of the plot. */
 void     iochart_blocks_strip_frame   (IochartBlocks *b, double top, double h, double room,
                                        const char *title, const char *const *subtitles,
                                        const char *top_tick, const char *mid_tick,

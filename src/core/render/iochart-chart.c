@@ -16,6 +16,10 @@ typedef struct {
   /* the latency strip's median lines, opaque and 4.5:1 against bg at least (WCAG's for text): at
    * half alpha the class colours reached 2.2:1 on white and 1.7:1 on the dark ground */
   guint32             median_fg, median_idle;
+  /* its p99 lines, the bold ones: a step further from bg than the medians (6:1 or more), so the
+   * bold line reads strongest; the class colours themselves reached 3.3:1 (be, dark) and 3.4:1
+   * (idle, light) */
+  guint32             p99_fg, p99_idle;
 } Palette;
 
 /* Class colours: Okabe-Ito, told apart under every common colour-vision deficiency. */
@@ -25,6 +29,8 @@ static const Palette light = {
   .stripe = 0xf5f5f5ff, .life = 0xc8c8c8ff, .highlight = 0xfdf0c2ff,
   /* be's blue itself (5.2:1); idle's green darkened 17% toward black (4.8:1, the green 3.4:1) */
   .median_fg = 0x0072b2ff, .median_idle = 0x00835fff,
+  /* be's blue darkened 17% toward black (6.9:1), idle's green 30% (6.2:1) */
+  .p99_fg = 0x005f94ff, .p99_idle = 0x006f50ff,
   .classes = {
     [IOCHART_CLASS_NONE]    = 0x999999ff,
     [IOCHART_CLASS_RT]      = 0xcc79a7ff,   /* reddish purple */
@@ -39,6 +45,8 @@ static const Palette dark = {
   .stripe = 0x24242aff, .life = 0x55555cff, .highlight = 0x3d3a22ff,
   /* be's blue lightened 21% toward white (4.8:1, the blue 3.3:1); idle's green itself (5.0:1) */
   .median_fg = 0x3690c2ff, .median_idle = 0x009e73ff,
+  /* be's blue lightened 35% toward white (6.1:1), idle's green 20% (6.3:1) */
+  .p99_fg = 0x59a3cdff, .p99_idle = 0x33b18fff,
   .classes = {
     [IOCHART_CLASS_NONE]    = 0x999999ff,
     [IOCHART_CLASS_RT]      = 0xcc79a7ff,
@@ -54,8 +62,9 @@ static const Palette dark = {
 #define FONT_SMALL    IOCHART_BLOCKS_FONT_SMALL
 #define LINE          16.0
 #define LANE_HEIGHT   30.0
-/* strip titles and subtitles end before the ticks */
-#define STRIP_ROOM    (c->b.x0 - 2 * MARGIN - 70)
+/* strip subtitles span the label column: their rows are clear of the top and bottom ticks (the
+ * title, beside the top one, is cut to its side) */
+#define STRIP_ROOM    iochart_blocks_label_room (&c->b, NULL)
 
 #define stack_order   iochart_blocks_stack_order
 #define with_alpha    iochart_rgba_with_alpha
@@ -551,7 +560,18 @@ latency_strip (Chart *c)
     static const char *const what[IOCHART_N_LATENCY_KINDS] = {
       "Q2I: queue to insert", "I2D: in the scheduler", "D2C: on the device", "Q2C: queue to completion" };
     const char *subtitles[] = { what[c->bins->latency_kind], "p99 bold, median thin", "non-idle solid, idle dashed", NULL };
-    iochart_blocks_strip_frame (&c->b, top, h, STRIP_ROOM, "Latency", subtitles, NULL, NULL, NULL);
+    double widest = 0, room;
+
+    /* a decade tick beside every row: the labels keep left of the widest; and the strip grows
+     * (a narrow chart's) until they all show */
+    for (double d = lo; d <= hi + 1e-9; d++)
+      {
+        g_autofree char *text = iochart_format_duration (pow (10, d));
+        widest = MAX (widest, iochart_text_width (text, FONT_SMALL, FALSE));
+      }
+    room = iochart_blocks_label_room (&c->b, NULL) - widest;
+    h = MAX (h, iochart_blocks_subtitles_height (subtitles, room));
+    iochart_blocks_strip_frame (&c->b, top, h, room, "Latency", subtitles, NULL, NULL, NULL);
   }
   for (double d = lo; d <= hi + 1e-9; d++)
     {
@@ -565,12 +585,12 @@ latency_strip (Chart *c)
     }
   latency_window (c, c->bins, IOCHART_LAT_FOREGROUND, fg50, fg99);
   latency_window (c, c->bins, IOCHART_LAT_IDLE, idle50, idle99);
-  latency_line (c, c->bins, fg99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_BE], 1.5,
+  latency_line (c, c->bins, fg99, lo, hi, top, h, c->pal->p99_fg, 1.5,
                 FALSE, "p99 latency of non-idle requests");
   latency_line (c, c->bins, fg50, lo, hi, top, h, c->pal->median_fg, 1,
                 FALSE, "median latency of non-idle requests");
   /* idle dashed: the two classes often wait alike, and solid lines on one another hide one */
-  latency_line (c, c->bins, idle99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_IDLE], 1.5,
+  latency_line (c, c->bins, idle99, lo, hi, top, h, c->pal->p99_idle, 1.5,
                 TRUE, "p99 latency of idle requests");
   latency_line (c, c->bins, idle50, lo, hi, top, h, c->pal->median_idle, 1,
                 TRUE, "median latency of idle requests");
@@ -578,9 +598,9 @@ latency_strip (Chart *c)
     {
       latency_window (c, c->hl, IOCHART_LAT_FOREGROUND, fg50, fg99);
       latency_window (c, c->hl, IOCHART_LAT_IDLE, idle50, idle99);
-      latency_line (c, c->hl, fg99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_BE], 2,
+      latency_line (c, c->hl, fg99, lo, hi, top, h, c->pal->p99_fg, 2,
                     FALSE, "p99 latency of the highlighted lane");
-      latency_line (c, c->hl, idle99, lo, hi, top, h, c->pal->classes[IOCHART_CLASS_IDLE], 2,
+      latency_line (c, c->hl, idle99, lo, hi, top, h, c->pal->p99_idle, 2,
                     TRUE, "p99 latency of the highlighted lane");
     }
   c->b.y += h;
