@@ -640,31 +640,40 @@ group_strips_finish (GroupStrips *gs)
   g_clear_pointer (&gs->rep, g_free);
 }
 
-/* Another grouping's strips: two passes over the device's requests. */
+/* What is built from two passes over a device's requests: count each, lay out, put each again
+ * in the same order. */
+typedef void (*PassFunc) (gpointer build, const IochartRequest *rq);
+typedef void (*LayoutFunc) (gpointer build);
+
+static void
+two_passes (IochartCapture *capture, int device, PassFunc count, LayoutFunc layout, PassFunc put, gpointer build)
+{
+  guint n_rq = iochart_capture_get_n_requests (capture);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      for (guint i = 0; i < n_rq; i++)
+        {
+          IochartRequest rq;
+
+          _iochart_capture_unpack (capture, i, &rq);
+          if (rq.device == device)
+            (pass == 0 ? count : put) (build, &rq);
+        }
+      if (pass == 0)
+        layout (build);
+    }
+}
+
+/* Another grouping's strips. */
 static GroupStrips *
 group_strips_new (IochartCapture *capture, int device, IochartGroupBy used, const guint32 *group_of,
                   guint n_groups)
 {
   GroupStrips *gs = group_strips_alloc (used, group_of, n_groups, iochart_capture_get_n_processes (capture));
-  guint n_rq = iochart_capture_get_n_requests (capture);
 
-  for (guint pass = 0; pass < 2; pass++)
-    {
-      for (guint r = 0; r < n_rq; r++)
-        {
-          IochartRequest rq;
-
-          iochart_capture_get_request (capture, r, &rq);
-          if (rq.device != device)
-            continue;
-          if (pass == 0)
-            group_strips_count (gs, &rq);
-          else
-            group_strips_put (gs, &rq);
-        }
-      if (pass == 0)
-        group_strips_layout (gs);
-    }
+  two_passes (capture, device, (PassFunc) group_strips_count, (LayoutFunc) group_strips_layout,
+              (PassFunc) group_strips_put, gs);
   group_strips_finish (gs);
   return gs;
 }
@@ -810,28 +819,12 @@ _iochart_lane_index_end (IochartLaneIndexBuild *b)
 IochartLaneIndex *
 iochart_lane_index_new (IochartCapture *capture, int device)
 {
-  guint n_rq = iochart_capture_get_n_requests (capture);
   IochartLaneIndexBuild *b;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (capture), NULL);
   b = _iochart_lane_index_begin (capture, device);
-  for (guint pass = 0; pass < 2; pass++)
-    {
-      for (guint i = 0; i < n_rq; i++)
-        {
-          IochartRequest rq;
-
-          _iochart_capture_unpack (capture, i, &rq);
-          if (rq.device != device)
-            continue;
-          if (pass == 0)
-            _iochart_lane_index_count (b, &rq);
-          else
-            _iochart_lane_index_put (b, &rq);
-        }
-      if (pass == 0)
-        _iochart_lane_index_layout (b);
-    }
+  two_passes (capture, device, (PassFunc) _iochart_lane_index_count, (LayoutFunc) _iochart_lane_index_layout,
+              (PassFunc) _iochart_lane_index_put, b);
   return _iochart_lane_index_end (b);
 }
 
