@@ -8,6 +8,8 @@
  * frame's p50/p99 against the 16 ms goal, and, every BEFORE_EVERY frames, the exact chart laid out
  * without the index (the app before it) and the warped last chart (what the app shows meanwhile).
  *
+ * Both with the app's malloc settings (iochart_heap_init).
+ *
  * --open: loads the capture as the app's load worker does (read, the charted device's bin index,
  * the steal analysis of the episode list from it), then lays out and draws the first frame (the
  * whole capture); prints the best of 3 CPU times in seconds (load, index, steal, first frame,
@@ -20,6 +22,7 @@
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
 #include "iochart-loader.h"
+#include "iochart-heap.h"
 
 #define WIDTH 1400
 #define HEIGHT 900
@@ -160,6 +163,7 @@ main (int argc, char **argv)
   gint64 full_from, full_to, from, to, t;
   double t0;
 
+  iochart_heap_init ();   /* as the app's main() does */
   if (argc > 2 && g_strcmp0 (argv[1], "--open") == 0)
     return open_times (argv + 2);
   n = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 1000000;

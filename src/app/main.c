@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 #include "iochart-application.h"
+#include "iochart-heap.h"
 
 /* `--live [--output=OUT] [--keep-ns=N] [--device=DEV]... [--class=RULE]... [-- COMMAND...]`, as `iochart live` gives
  * them (checked there): FALSE with a message when they do not parse. */
@@ -53,6 +54,7 @@ main (int argc, char **argv)
 {
   g_autoptr(IochartApplication) app = NULL;
 
+  iochart_heap_init ();   /* the load worker's indexes on the main heap's huge pages */
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, IOCHART_LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

@@ -1,4 +1,4 @@
-/* iochart-heap.c: the command line's malloc settings (why: iochart-heap.h) */
+/* iochart-heap.c: the malloc settings of the command line and the app (why: iochart-heap.h) */
 #include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>

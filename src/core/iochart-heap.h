@@ -1,4 +1,4 @@
-/* iochart-heap.h: the command line's malloc settings */
+/* iochart-heap.h: the malloc settings of the command line and the desktop app */
 #pragma once
 
 #include <glib.h>
@@ -8,7 +8,9 @@ G_BEGIN_DECLS
 /* Call first in main(), before any thread starts. A page fault costs 10-25 us on the virtual
  * machines CI runs on, more than the work of a small chart: the heap grows in large steps on huge
  * pages, and buffers and threads stay on it rather than on fresh mappings faulted a page at a
- * time. FALSE when malloc is not glibc's (a sanitizer's), which leaves everything as it was. */
+ * time (the app's load worker builds a capture's indexes in a thread: an arena of its own would
+ * fault every page of them). FALSE when malloc is not glibc's (a sanitizer's), which leaves
+ * everything as it was. */
 gboolean iochart_heap_init (void);
 
 G_END_DECLS
