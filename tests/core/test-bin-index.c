@@ -703,6 +703,55 @@ test_steal (void)
   g_test_message ("%u ranges", steal_ranges (30, 32, 3000, 0));
 }
 
+/* Requests every 10 us, each queued, issued 50 us and completed 200 us later, every third one
+ * idle, with a pause now and then: the starts, issues and ends each come in time order, and
+ * many times of one stream equal another's (as bench/'s synthetic captures). */
+static IochartCapture *
+steady_capture (guint n)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("steady");
+  g_autoptr(GArray) evs = g_array_new (FALSE, FALSE, sizeof (Ev));
+  g_autofree Life *lives = g_new0 (Life, n);
+  gint64 t = 0;
+
+  for (guint j = 0; j < n; j++)
+    {
+      gboolean idle = j % 3 == 2;
+
+      lives[j] = (Life) { IOCHART_DEV_MAKE (8, 0), (guint64) j * 4096, 8, IOCHART_OP_READ,
+                          idle ? 300 + j % 2 : 200 + j % 7,
+                          IOCHART_IOPRIO_MAKE (idle ? IOCHART_CLASS_IDLE : IOCHART_CLASS_BE, idle ? 7 : 4) };
+      g_array_append_val (evs, ((Ev) { t, IOCHART_BLOCK_INSERT, j }));
+      g_array_append_val (evs, ((Ev) { t + 50000, IOCHART_BLOCK_ISSUE, j }));
+      g_array_append_val (evs, ((Ev) { t + 200000, IOCHART_BLOCK_COMPLETE, j }));
+      t += j % 97 == 96 ? 30000000 : 10000;
+    }
+  feed_events (b, evs, lives, burst_comm);
+  return _iochart_builder_finish (b);
+}
+
+/* Events whose streams come in time order are packed by merging the streams: the same steal as
+ * the walk's over every range (and, sorted, as before). */
+static void
+test_steal_streams (void)
+{
+  g_autoptr(IochartCapture) c = steady_capture (20000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(IochartCapture) random = random_capture (30, 3000);
+  g_autoptr(IochartBinIndex) random_index = iochart_bin_index_new (random, 0, IOCHART_LATENCY_Q2C);
+
+  g_assert_true (_iochart_steal_events_were_merged (iochart_bin_index_get_steal_events (index)));
+  IochartStealOptions so = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartSteal) all = NULL;
+
+  g_assert_false (_iochart_steal_events_were_merged (iochart_bin_index_get_steal_events (random_index)));
+  so.device = 0;
+  so.index = index;
+  all = iochart_steal_new (c, &so);
+  g_assert_cmpuint (iochart_steal_get_n_episodes (all), >, 150);   /* one between pauses */
+  g_test_message ("%u ranges", steal_ranges_of (c, 7, 0));
+}
+
 /* A range's steal from the running sums (here on every range; on its own above 2^15 events)
  * equals the walk: the same episodes, cut ones too, with the same idle and waiting processes,
  * stolen times within a nanosecond of rounding. It reads only the events between a cut
@@ -908,6 +957,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/lane-groupings", test_lane_groupings);
   g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/steal", test_steal);
+  g_test_add_func ("/bin-index/steal-streams", test_steal_streams);
   g_test_add_func ("/bin-index/steal-sums", test_steal_sums);
   g_test_add_func ("/bin-index/shared-passes", test_shared_passes);
   g_test_add_func ("/bin-index/size", test_size);
