@@ -16,8 +16,13 @@ struct _IochartSteal {
   guint64         n_read;      /* events the figures read (sweeps and the scans at episode edges) */
 };
 
+/* The packed events' checks, built by their device's whole sweep (see checks_begin). */
+typedef struct _ChecksBuild ChecksBuild;
+
 static IochartSteal *steal_new (IochartCapture *capture, const IochartStealOptions *options,
-                                const IochartStealEvents *packed);
+                                const IochartStealEvents *packed, ChecksBuild *checks);
+static void checks_event (ChecksBuild *b, guint i, gint64 t, guint kind, guint32 p);
+static void checks_book (ChecksBuild *b, gint64 from, gint64 to);
 
 typedef enum {
   EV_FG_OUT_START,   /* a non-idle request becomes outstanding */
@@ -316,6 +321,7 @@ typedef struct {
   GArray       *ep_touched;       /* idle processes with a part in the episode */
   guint        *ep_wait_stamp;    /* serial when the process entered ep_waiting */
   GArray       *ep_waiting;       /* guint32 */
+  ChecksBuild  *checks;           /* built on the way (a whole sweep of packed events), or NULL */
 } Sweep;
 
 static int
@@ -655,11 +661,15 @@ sweep_device (Sweep *s, Cursor *cur, guint device, gint64 beyond_ns)
       /* every change at one instant first: zero-length states weigh nothing */
       while (more && ev.ts_ns == ts)
         {
+          if (s->checks)
+            checks_event (s->checks, cur->at, ts, ev.kind, ev.process);
           apply_event (s, &ev, &n_fg_flight);
           s->self->n_read++;
           cursor_next (cur);
           more = cursor_peek (cur, &ev);
         }
+      if (more && s->checks)
+        checks_book (s->checks, ts, ev.ts_ns);
       if (more)
         segment (s, ts, ev.ts_ns, n_fg_flight);
     }
@@ -898,90 +908,119 @@ wait_span_flush (WaitTrack *w, guint32 p, GArray *spans)
 }
 
 /* The checks, and from the same pass (the same F, bit for bit, as a check's replay gives) the
- * idle runs and the wait runs of n_slots processes (the last: none). */
-static void
-build_checks (IochartStealEvents *self, guint n_slots)
-{
-  Check c = { 0 };
-  guint epoch = 0, n_idle = 0;
-  g_autofree guint *idle_first = g_new0 (guint, n_slots + 1);
-  g_autofree guint *issued = g_new0 (guint, n_slots), *ended = g_new0 (guint, n_slots);
-  g_autofree double *idle_f = NULL, *booked = g_new0 (double, n_slots);
-  g_autofree WaitTrack *wait = g_new0 (WaitTrack, n_slots);
-  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, 3 * sizeof (gint64));
+ * idle runs and the wait runs of n_slots processes (the last: none), being built by the device's
+ * whole sweep: checks_event() for every event in turn, checks_book() between two times. */
+struct _ChecksBuild {
+  IochartStealEvents *self;
+  guint     n_slots;
+  Check     c;
+  guint    *idle_first, *issued, *ended;
+  double   *idle_f, *booked;
+  WaitTrack *wait;
+  GArray   *spans;
+};
 
+static ChecksBuild *
+checks_begin (IochartStealEvents *self, guint n_slots)
+{
+  ChecksBuild *b = g_new0 (ChecksBuild, 1);
+  guint n_idle;
+
+  b->self = self;
+  b->n_slots = n_slots;
+  b->idle_first = g_new0 (guint, n_slots + 1);
+  b->issued = g_new0 (guint, n_slots);
+  b->ended = g_new0 (guint, n_slots);
+  b->booked = g_new0 (double, n_slots);
+  b->wait = g_new0 (WaitTrack, n_slots);
+  b->spans = g_array_new (FALSE, FALSE, 3 * sizeof (gint64));
   for (guint i = 0; i < self->n; i++)
     if ((self->pk[i] & ((1u << PK_KIND_BITS) - 1)) == EV_IDLE_ISSUE)
-      idle_first[(self->pk[i] >> PK_KIND_BITS) + 1]++;
+      b->idle_first[(self->pk[i] >> PK_KIND_BITS) + 1]++;
   for (guint p = 0; p < n_slots; p++)
     {
-      idle_first[p + 1] += idle_first[p];
-      self->n_idle_runs += idle_first[p + 1] > idle_first[p];
+      b->idle_first[p + 1] += b->idle_first[p];
+      self->n_idle_runs += b->idle_first[p + 1] > b->idle_first[p];
     }
-  n_idle = self->n_idle_pairs = idle_first[n_slots];
+  n_idle = self->n_idle_pairs = b->idle_first[n_slots];
   self->idle_issue = g_new (gint64, MAX (n_idle, 1));
   self->idle_end = g_new (gint64, MAX (n_idle, 1));
   self->idle_before = g_new (double, MAX (n_idle, 1));
-  idle_f = g_new (double, MAX (n_idle, 1));
-
+  b->idle_f = g_new (double, MAX (n_idle, 1));
   self->checks = g_new (Check, self->n / STEAL_CHECK + 1);
-  for (guint i = 0; i < self->n; i++)
+  return b;
+}
+
+/* Event i, at t. */
+static void
+checks_event (ChecksBuild *b, guint i, gint64 t, guint kind, guint32 p)
+{
+  Check *c = &b->c;
+  WaitTrack *w = &b->wait[p];
+
+  if (i % STEAL_CHECK == 0)
+    b->self->checks[i / STEAL_CHECK] = *c;
+  /* c->F and c->both are those at t: booked up to it */
+  switch ((EventKind) kind)
     {
-      gint64 t = packed_ts (self, i, &epoch);
-      guint kind = self->pk[i] & ((1u << PK_KIND_BITS) - 1);
-      guint32 p = self->pk[i] >> PK_KIND_BITS;
+    case EV_IDLE_ISSUE:
+      b->self->idle_issue[b->idle_first[p] + b->issued[p]] = t;
+      b->idle_f[b->idle_first[p] + b->issued[p]++] = c->F;
+      break;
+    case EV_IDLE_END:
+      {
+        guint k = b->idle_first[p] + b->ended[p]++;
 
-      if (i % STEAL_CHECK == 0)
-        self->checks[i / STEAL_CHECK] = c;
-      /* c.F and c.both are those at t: booked up to it */
-      switch ((EventKind) kind)
+        b->self->idle_end[k] = t;
+        b->self->idle_before[k] = b->booked[p];
+        b->booked[p] += c->F - b->idle_f[k];
+      }
+      break;
+    case EV_FG_OUT_START:
+      if (w->count++ == 0 && !(w->any && w->both_end == c->both))
         {
-        case EV_IDLE_ISSUE:
-          self->idle_issue[idle_first[p] + issued[p]] = t;
-          idle_f[idle_first[p] + issued[p]++] = c.F;
-          break;
-        case EV_IDLE_END:
-          {
-            guint k = idle_first[p] + ended[p]++;
-
-            self->idle_end[k] = t;
-            self->idle_before[k] = booked[p];
-            booked[p] += c.F - idle_f[k];
-          }
-          break;
-        case EV_FG_OUT_START:
-          if (wait[p].count++ == 0 && !(wait[p].any && wait[p].both_end == c.both))
-            {
-              /* stolen time since its last span ended: a new span */
-              wait_span_flush (&wait[p], p, spans);
-              wait[p] = (WaitTrack) { 1, TRUE, t, t, c.both, c.both };
-            }
-          break;
-        case EV_FG_END:
-        case EV_FG_END_ISSUED:
-          if (--wait[p].count == 0)
-            {
-              wait[p].end = t;
-              wait[p].both_end = c.both;
-            }
-          break;
-        default:
-          break;
+          /* stolen time since its last span ended: a new span */
+          wait_span_flush (w, p, b->spans);
+          *w = (WaitTrack) { 1, TRUE, t, t, c->both, c->both };
         }
-      check_apply (&c, kind);
-      if (i + 1 < self->n)
-        check_book (&c, (double) t, (double) packed_ts (self, i + 1, &epoch));
+      break;
+    case EV_FG_END:
+    case EV_FG_END_ISSUED:
+      if (--w->count == 0)
+        {
+          w->end = t;
+          w->both_end = c->both;
+        }
+      break;
+    default:
+      break;
     }
+  check_apply (c, kind);
+}
+
+static void
+checks_book (ChecksBuild *b, gint64 from, gint64 to)
+{
+  check_book (&b->c, (double) from, (double) to);
+}
+
+static void
+checks_end (ChecksBuild *b)
+{
+  IochartStealEvents *self = b->self;
+  guint n_slots = b->n_slots;
+  GArray *spans = b->spans;
+
   if (self->n % STEAL_CHECK == 0)
-    self->checks[self->n / STEAL_CHECK] = c;
+    self->checks[self->n / STEAL_CHECK] = b->c;
 
   self->idle_runs = g_new (IdleRun, MAX (self->n_idle_runs, 1));
   for (guint p = 0, r = 0; p < n_slots; p++)
-    if (idle_first[p + 1] > idle_first[p])
-      self->idle_runs[r++] = (IdleRun) { p, idle_first[p], idle_first[p + 1] - idle_first[p], booked[p] };
+    if (b->idle_first[p + 1] > b->idle_first[p])
+      self->idle_runs[r++] = (IdleRun) { p, b->idle_first[p], b->idle_first[p + 1] - b->idle_first[p], b->booked[p] };
 
   for (guint p = 0; p < n_slots; p++)
-    wait_span_flush (&wait[p], p, spans);
+    wait_span_flush (&b->wait[p], p, spans);
   /* by process, then start: each process's spans were flushed in the order they started */
   _iochart_radix_sort_records (spans->data, spans->len, 3 * sizeof (gint64), 0);
   self->n_spans = spans->len;
@@ -998,6 +1037,14 @@ build_checks (IochartStealEvents *self, guint n_slots)
         self->wait_runs[self->n_wait_runs++] = (WaitRun) { (guint32) span[0], k, 0 };
       self->wait_runs[self->n_wait_runs - 1].n++;
     }
+  g_array_unref (spans);
+  g_free (b->idle_first);
+  g_free (b->issued);
+  g_free (b->ended);
+  g_free (b->idle_f);
+  g_free (b->booked);
+  g_free (b->wait);
+  g_free (b);
 }
 
 static guint packed_lower (const IochartStealEvents *e, gint64 ts);
@@ -1224,6 +1271,7 @@ _iochart_steal_collect_end (IochartStealCollect *c)
   g_autoptr(GArray) unknown = c->issues[1];
   g_autoptr(GArray) epochs = g_array_new (FALSE, FALSE, sizeof (Epoch));
   IochartStealEvents *self;
+  ChecksBuild *checks;
   const Event *ev;
 
   g_free (c);
@@ -1250,9 +1298,11 @@ _iochart_steal_collect_end (IochartStealCollect *c)
   issue_times_init (&self->idle_issues, idle);
   issue_times_init (&self->unknown_issues, unknown);
   g_clear_pointer (&events, g_array_unref);
-  build_checks (self, n_proc + 1);
-  /* the whole device's steal: a range's whole episodes are its (the app's episode list too) */
-  self->all = steal_new (capture, &o, self);
+  /* the whole device's steal (a range's whole episodes are its, the app's episode list too), its
+   * sweep building the checks */
+  checks = checks_begin (self, n_proc + 1);
+  self->all = steal_new (capture, &o, self, checks);
+  checks_end (checks);
   return self;
 }
 
@@ -1612,11 +1662,12 @@ iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
            iochart_bin_index_get_capture (options->index) == capture &&
            iochart_bin_index_get_device (options->index) == options->device
            ? iochart_bin_index_get_steal_events (options->index) : NULL;
-  return steal_new (capture, options, packed);
+  return steal_new (capture, options, packed, NULL);
 }
 
 static IochartSteal *
-steal_new (IochartCapture *capture, const IochartStealOptions *options, const IochartStealEvents *packed)
+steal_new (IochartCapture *capture, const IochartStealOptions *options, const IochartStealEvents *packed,
+           ChecksBuild *checks)
 {
   IochartStealOptions defaults = IOCHART_STEAL_OPTIONS_INIT;
   IochartSteal *self;
@@ -1636,6 +1687,7 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   self->primary = -1;
 
   s.self = self;
+  s.checks = checks;
   s.n_processes = iochart_capture_get_n_processes (capture);
   s.from_ns = options->from_ns != IOCHART_TIME_UNKNOWN ? options->from_ns : G_MININT64 + 1;
   s.to_ns = options->to_ns != IOCHART_TIME_UNKNOWN ? options->to_ns : G_MAXINT64;
