@@ -703,6 +703,45 @@ test_steal (void)
   g_test_message ("%u ranges", steal_ranges (30, 32, 3000, 0));
 }
 
+/* Latency buckets from their bounds equal the definition's log2: around every bound, at every
+ * power of two and at random from 0 to past the last bucket. */
+static void
+test_latency_bucket (void)
+{
+  g_autoptr(GRand) r = g_rand_new_with_seed (11);
+
+  for (gint64 x = -3; x < 5000; x++)
+    g_assert_cmpuint (iochart_bins_latency_bucket (x), ==, _iochart_bins_latency_bucket_log2 (x));
+  for (guint k = 0; k < 62; k++)
+    for (gint64 d = -2; d <= 2; d++)
+      {
+        gint64 x = (G_GINT64_CONSTANT (1) << k) + d;
+        g_assert_cmpuint (iochart_bins_latency_bucket (x), ==, _iochart_bins_latency_bucket_log2 (x));
+      }
+  for (guint b = 1; b < IOCHART_LAT_BUCKETS; b++)
+    {
+      /* the bound: the least latency the definition puts in bucket b */
+      gint64 lo = 1, hi = G_GINT64_CONSTANT (1) << 40;
+
+      while (lo < hi)
+        {
+          gint64 mid = lo + (hi - lo) / 2;
+          if (_iochart_bins_latency_bucket_log2 (mid) >= b)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      g_assert_cmpuint (_iochart_bins_latency_bucket_log2 (lo), ==, b);
+      for (gint64 x = lo - 3; x <= lo + 3; x++)
+        g_assert_cmpuint (iochart_bins_latency_bucket (x), ==, _iochart_bins_latency_bucket_log2 (x));
+    }
+  for (guint i = 0; i < 1000000; i++)
+    {
+      gint64 x = (gint64) exp (g_rand_double_range (r, 0, log (1e13)));
+      g_assert_cmpuint (iochart_bins_latency_bucket (x), ==, _iochart_bins_latency_bucket_log2 (x));
+    }
+}
+
 /* Requests every 10 us, each queued, issued 50 us and completed 200 us later, every third one
  * idle, with a pause now and then: the starts, issues and ends each come in time order, and
  * many times of one stream equal another's (as bench/'s synthetic captures). */
@@ -958,6 +997,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/steal", test_steal);
   g_test_add_func ("/bin-index/steal-streams", test_steal_streams);
+  g_test_add_func ("/bin-index/latency-bucket", test_latency_bucket);
   g_test_add_func ("/bin-index/steal-sums", test_steal_sums);
   g_test_add_func ("/bin-index/shared-passes", test_shared_passes);
   g_test_add_func ("/bin-index/size", test_size);

@@ -149,15 +149,16 @@ build_prefix (IochartBinIndex *self)
 {
   guint n_blocks = self->n / SPAN_BLOCK + 1;
   double acc[N_SERIES] = { 0 };
+  guint c = 0;
 
   self->prefix = g_new (double, (gsize) n_blocks * N_SERIES);
   for (guint i = 0; i <= self->n; i++)
     {
       if (i % SPAN_BLOCK == 0)
         memcpy (self->prefix + (gsize) (i / SPAN_BLOCK) * N_SERIES, acc, sizeof acc);
-      for (guint c = 0; c < N_LENGTHS; c++)
-        if (self->class_start[c] == i)
-          memcpy (self->class_base[c], acc, sizeof acc);
+      /* the classes starting here (class_start ascends) */
+      for (; c < N_LENGTHS && self->class_start[c] == i; c++)
+        memcpy (self->class_base[c], acc, sizeof acc);
       if (i < self->n)
         entry_totals (self, &self->entries[i], acc);
     }

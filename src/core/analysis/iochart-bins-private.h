@@ -115,6 +115,9 @@ void         _iochart_bins_walk_lanes  (IochartBins        *bins,
                                         int                 device,
                                         IochartLanes       *lanes);
 
+/* iochart_bins_latency_bucket() by its definition, through log2 (tests) */
+guint        _iochart_bins_latency_bucket_log2 (gint64 latency_ns);
+
 /* A request's life as the bins see it (first of queue, insert or issue, no later than the
  * issue; the issue; the completion); FALSE when it has none: no issue or completion. */
 static inline gboolean

@@ -32,8 +32,9 @@ iochart_columns_spread (double *cols, guint n_columns, gint64 from_ns, double ns
 
 #define column_of _iochart_bins_column_of
 
+/* The bucket by its definition: IOCHART_LAT_SUB a doubling from 2^IOCHART_LAT_MIN_LOG2 ns. */
 guint
-iochart_bins_latency_bucket (gint64 latency_ns)
+_iochart_bins_latency_bucket_log2 (gint64 latency_ns)
 {
   double l;
   int b;
@@ -43,6 +44,54 @@ iochart_bins_latency_bucket (gint64 latency_ns)
   l = log2 ((double) latency_ns);
   b = (int) ((l - IOCHART_LAT_MIN_LOG2) * IOCHART_LAT_SUB);
   return CLAMP (b, 0, IOCHART_LAT_BUCKETS - 1);
+}
+
+/* Each bucket's least latency by the definition (which grows with the latency), found once. */
+static const gint64 *
+bucket_firsts (void)
+{
+  static gint64 first[IOCHART_LAT_BUCKETS];
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      for (guint b = 1; b < IOCHART_LAT_BUCKETS; b++)
+        {
+          gint64 lo = 1, hi = G_GINT64_CONSTANT (1) << (IOCHART_LAT_MAX_LOG2 + 1);
+
+          while (lo < hi)
+            {
+              gint64 mid = lo + (hi - lo) / 2;
+              if (_iochart_bins_latency_bucket_log2 (mid) >= b)
+                hi = mid;
+              else
+                lo = mid + 1;
+            }
+          first[b] = lo;
+        }
+      g_once_init_leave (&done, 1);
+    }
+  return first;
+}
+
+/* _iochart_bins_latency_bucket_log2 from the buckets' bounds: a log2 a request at load cost more
+ * than the rest of its completion's entry. */
+guint
+iochart_bins_latency_bucket (gint64 latency_ns)
+{
+  const gint64 *first = bucket_firsts ();
+  int b;
+
+  if (latency_ns <= (G_GINT64_CONSTANT (1) << IOCHART_LAT_MIN_LOG2))
+    return 0;
+  /* its doubling's first bucket, then on to the one it reaches */
+  b = (g_bit_storage ((guint64) latency_ns) - 1 - IOCHART_LAT_MIN_LOG2) * IOCHART_LAT_SUB - 1;
+  b = CLAMP (b, 0, IOCHART_LAT_BUCKETS - 1);
+  while (b > 0 && latency_ns < first[b])
+    b--;
+  while (b + 1 < IOCHART_LAT_BUCKETS && latency_ns >= first[b + 1])
+    b++;
+  return b;
 }
 
 double

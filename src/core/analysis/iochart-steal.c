@@ -233,11 +233,15 @@ collect_request (GArray *events, const IochartRequest *rq, guint n_processes, GA
 {
   guint32 p;
 
-  /* an unknown issue time (G_MININT64) sorts first: only a range without a start takes it */
+  /* an unknown issue time (G_MININT64) sorts first: only a range without a start takes it;
+   * written in place, as push() does (the arrays are sized for every request) */
   if (issues && rq->issues > 0 && (rq->klass == IOCHART_CLASS_IDLE || rq->klass == IOCHART_CLASS_UNKNOWN))
     {
-      gint64 pair[2] = { rq->issue_ns, rq->issues };
-      g_array_append_vals (issues[rq->klass != IOCHART_CLASS_IDLE], pair, 1);
+      GArray *to = issues[rq->klass != IOCHART_CLASS_IDLE];
+      gint64 *pair = (gint64 *) to->data + 2 * to->len++;
+
+      pair[0] = rq->issue_ns;
+      pair[1] = rq->issues;
     }
   if (rq->op == IOCHART_OP_FLUSH || rq->bytes == 0 || !known (rq->complete_ns))
     return;
@@ -896,13 +900,17 @@ typedef struct {
   double  both_start, both_end;   /* stolen time before its start and end */
 } WaitTrack;
 
+/* spans: sized for a span a foreground request (written in place) */
 static void
 wait_span_flush (WaitTrack *w, guint32 p, GArray *spans)
 {
   if (w->any && w->both_end > w->both_start)
     {
-      gint64 span[3] = { p, w->start, w->end };
-      g_array_append_vals (spans, span, 1);
+      gint64 *span = (gint64 *) spans->data + 3 * spans->len++;
+
+      span[0] = p;
+      span[1] = w->start;
+      span[2] = w->end;
     }
   w->any = FALSE;
 }
@@ -924,7 +932,7 @@ static ChecksBuild *
 checks_begin (IochartStealEvents *self, guint n_slots)
 {
   ChecksBuild *b = g_new0 (ChecksBuild, 1);
-  guint n_idle;
+  guint n_idle, n_fg = 0;
 
   b->self = self;
   b->n_slots = n_slots;
@@ -933,10 +941,12 @@ checks_begin (IochartStealEvents *self, guint n_slots)
   b->ended = g_new0 (guint, n_slots);
   b->booked = g_new0 (double, n_slots);
   b->wait = g_new0 (WaitTrack, n_slots);
-  b->spans = g_array_new (FALSE, FALSE, 3 * sizeof (gint64));
   for (guint i = 0; i < self->n; i++)
     if ((self->pk[i] & ((1u << PK_KIND_BITS) - 1)) == EV_IDLE_ISSUE)
       b->idle_first[(self->pk[i] >> PK_KIND_BITS) + 1]++;
+    else
+      n_fg += (self->pk[i] & ((1u << PK_KIND_BITS) - 1)) == EV_FG_OUT_START;
+  b->spans = g_array_sized_new (FALSE, FALSE, 3 * sizeof (gint64), n_fg);
   for (guint p = 0; p < n_slots; p++)
     {
       b->idle_first[p + 1] += b->idle_first[p];
@@ -1148,8 +1158,9 @@ _iochart_steal_collect_begin (IochartCapture *capture, int device)
   c->device = device;
   c->n_processes = n_proc;
   c->events = events_sized (iochart_capture_get_n_requests (capture));
-  c->issues[0] = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
-  c->issues[1] = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  /* never regrown: untouched room costs no memory */
+  c->issues[0] = g_array_sized_new (FALSE, FALSE, 2 * sizeof (gint64), iochart_capture_get_n_requests (capture));
+  c->issues[1] = g_array_sized_new (FALSE, FALSE, 2 * sizeof (gint64), iochart_capture_get_n_requests (capture));
   return c;
 }
 
