@@ -1214,12 +1214,7 @@ pack_event (IochartStealEvents *self, guint i, const Event *ev, GArray *epochs)
 static inline guint
 event_stream (guint kind)
 {
-  static const guint8 stream_of[1 << PK_KIND_BITS] = {
-    [EV_FG_OUT_START] = 0, [EV_FG_ISSUE] = 1, [EV_IDLE_ISSUE] = 1,
-    [EV_FG_END] = 2, [EV_FG_END_ISSUED] = 2, [EV_IDLE_END] = 2,
-  };
-
-  return stream_of[kind & ((1u << PK_KIND_BITS) - 1)];
+  return kind == EV_FG_OUT_START ? 0 : kind == EV_FG_ISSUE || kind == EV_IDLE_ISSUE ? 1 : 2;
 }
 
 /* Whether each stream comes in time order, as requests stored in time order push them (and
