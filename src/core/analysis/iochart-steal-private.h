@@ -11,9 +11,6 @@ guint   _iochart_steal_set_fast_min (guint n_events);
 /* Events the figures read one by one: the sweeps', and from the running sums the few between a
  * cut episode's edge and its stolen time. */
 guint64 _iochart_steal_get_n_read   (IochartSteal *steal);
-/* Tests: whether the events came in time order within each of a request's streams (a foreground
- * request's outstanding start, issues, ends), packed by merging them, not by a sort. */
-gboolean _iochart_steal_events_were_merged (const IochartStealEvents *events);
 
 /* iochart_steal_events_new from a pass over the device's requests that someone else makes (the
  * bin index's, which unpacks them anyway): begin (NULL: no events can be kept, as

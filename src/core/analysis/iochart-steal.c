@@ -537,7 +537,6 @@ struct _IochartStealEvents {
   Epoch     *epochs;
   guint      n_epochs;
   IssueTimes idle_issues, unknown_issues;
-  gboolean   merged;   /* packed from its streams in order, not sorted (tests) */
 };
 
 /* Where the sweep reads its events: an array (pre), then a stretch of a device's packed events. */
@@ -1190,86 +1189,6 @@ iochart_steal_events_new (IochartCapture *capture, int device)
   return _iochart_steal_collect_end (c);
 }
 
-/* Event i of the device's, in time order, packed (the first one sets the origin). */
-static void
-pack_event (IochartStealEvents *self, guint i, const Event *ev, GArray *epochs)
-{
-  guint64 off;
-  Epoch e;
-
-  if (i == 0)
-    self->origin_ns = ev->ts_ns;
-  off = (guint64) (ev->ts_ns - self->origin_ns);
-  e = (Epoch) { i, (guint32) (off >> 32) };
-  if (i == 0 || e.hi != g_array_index (epochs, Epoch, epochs->len - 1).hi)
-    g_array_append_val (epochs, e);
-  self->lo[i] = (guint32) off;
-  self->pk[i] = ev->process << PK_KIND_BITS | ev->kind;
-}
-
-/* A request pushes its events in turn into three streams: a foreground one's outstanding
- * start, its issue, its end. */
-#define N_STREAMS 3
-
-static inline guint
-event_stream (guint kind)
-{
-  return kind == EV_FG_OUT_START ? 0 : kind == EV_FG_ISSUE || kind == EV_IDLE_ISSUE ? 1 : 2;
-}
-
-/* Whether each stream comes in time order, as requests stored in time order push them (and
- * within the times sort_events() sorts stably). */
-static gboolean
-streams_in_order (const Event *ev, guint n)
-{
-  gint64 last[N_STREAMS] = { G_MININT64, G_MININT64, G_MININT64 }, first = G_MAXINT64;
-
-  for (guint i = 0; i < n; i++)
-    {
-      guint s = event_stream (ev[i].kind);
-
-      if (ev[i].ts_ns < last[s])
-        return FALSE;
-      last[s] = ev[i].ts_ns;
-      first = MIN (first, ev[i].ts_ns);
-    }
-  for (guint s = 0; s < N_STREAMS; s++)
-    if (last[s] != G_MININT64 && (guint64) (last[s] - first) >= (G_GUINT64_CONSTANT (1) << 48))
-      return FALSE;
-  return TRUE;
-}
-
-/* The first event of stream s at or after i (n: none). */
-static inline guint
-stream_next (const Event *ev, guint n, guint s, guint i)
-{
-  while (i < n && event_stream (ev[i].kind) != s)
-    i++;
-  return i;
-}
-
-/* The events packed in sort_events()' order (by time, ties in the order they came) from their
- * streams in time order, merged in place: no sort, no copy of them (48 bytes a request). */
-static void
-merge_streams (IochartStealEvents *self, const Event *ev, GArray *epochs)
-{
-  guint n = self->n, at[N_STREAMS];
-
-  for (guint s = 0; s < N_STREAMS; s++)
-    at[s] = stream_next (ev, n, s, 0);
-  for (guint i = 0; i < n; i++)
-    {
-      guint best = N_STREAMS;
-
-      for (guint s = 0; s < N_STREAMS; s++)
-        if (at[s] < n && (best == N_STREAMS || ev[at[s]].ts_ns < ev[at[best]].ts_ns ||
-                          (ev[at[s]].ts_ns == ev[at[best]].ts_ns && at[s] < at[best])))
-          best = s;
-      pack_event (self, i, &ev[at[best]], epochs);
-      at[best] = stream_next (ev, n, best, at[best] + 1);
-    }
-}
-
 IochartStealEvents *
 _iochart_steal_collect_end (IochartStealCollect *c)
 {
@@ -1287,20 +1206,23 @@ _iochart_steal_collect_end (IochartStealCollect *c)
 
   g_free (c);
   o.device = device;
+  sort_events (events);
   ev = (const Event *) events->data;
   self = g_new0 (IochartStealEvents, 1);
   self->device = device;
   self->n = events->len;
+  self->origin_ns = self->n ? ev[0].ts_ns : 0;
   self->lo = g_new (guint32, MAX (self->n, 1));
   self->pk = g_new (guint32, MAX (self->n, 1));
-  if ((self->merged = streams_in_order (ev, self->n)))
-    merge_streams (self, ev, epochs);
-  else
+  for (guint i = 0; i < self->n; i++)
     {
-      sort_events (events);
-      ev = (const Event *) events->data;
-      for (guint i = 0; i < self->n; i++)
-        pack_event (self, i, &ev[i], epochs);
+      guint64 off = (guint64) (ev[i].ts_ns - self->origin_ns);
+      Epoch e = { i, (guint32) (off >> 32) };
+
+      if (i == 0 || e.hi != g_array_index (epochs, Epoch, epochs->len - 1).hi)
+        g_array_append_val (epochs, e);
+      self->lo[i] = (guint32) off;
+      self->pk[i] = ev[i].process << PK_KIND_BITS | ev[i].kind;
     }
   if (epochs->len == 0)
     g_array_append_val (epochs, ((Epoch) { 0, 0 }));
@@ -1425,12 +1347,6 @@ guint64
 _iochart_steal_get_n_read (IochartSteal *steal)
 {
   return steal->n_read;
-}
-
-gboolean
-_iochart_steal_events_were_merged (const IochartStealEvents *events)
-{
-  return events->merged;
 }
 
 /* How many of v[0, n) are at or before t. */
