@@ -22,7 +22,8 @@ typedef struct {
   guint32             p99_fg, p99_idle;
 } Palette;
 
-/* Class colours: Okabe-Ito, told apart under every common colour-vision deficiency. */
+/* Class colours: Okabe-Ito, told apart under every common colour-vision deficiency; each 3:1
+ * against its ground at least (WCAG's for graphics), and each coloured class of a hue of its own. */
 static const Palette light = {
   .base = { .bg = 0xffffffff, .fg = 0x202020ff, .dim = 0x606060ff, .grid = 0xe4e4e4ff, .frame = 0xb0b0b0ff,
             .steal_shade = 0xd55e0026 },
@@ -32,11 +33,12 @@ static const Palette light = {
   /* be's blue darkened 17% toward black (6.9:1), idle's green 30% (6.2:1) */
   .p99_fg = 0x005f94ff, .p99_idle = 0x006f50ff,
   .classes = {
-    [IOCHART_CLASS_NONE]    = 0x999999ff,
-    [IOCHART_CLASS_RT]      = 0xcc79a7ff,   /* reddish purple */
-    [IOCHART_CLASS_BE]      = 0x0072b2ff,   /* blue */
-    [IOCHART_CLASS_IDLE]    = 0x009e73ff,   /* bluish green */
-    [IOCHART_CLASS_UNKNOWN] = 0x56b4e9ff,   /* sky blue: lighter than be's on white */
+    [IOCHART_CLASS_NONE]    = 0x8a8a8aff,   /* grey (3.5:1; 999999 was 2.8:1) */
+    [IOCHART_CLASS_RT]      = 0xcc79a7ff,   /* reddish purple (3.1:1) */
+    [IOCHART_CLASS_BE]      = 0x0072b2ff,   /* blue (5.2:1) */
+    [IOCHART_CLASS_IDLE]    = 0x009e73ff,   /* bluish green (3.4:1) */
+    /* the dark theme's yellow darkened (3.6:1): sky blue (56b4e9) was be's hue, 2.3:1 on white */
+    [IOCHART_CLASS_UNKNOWN] = 0x9e8600ff,
   },
 };
 static const Palette dark = {
