@@ -1153,6 +1153,43 @@ hue_of (guint32 rgba)
   return fmod (h * 60 + 360, 360);
 }
 
+/* A lane's subline (its class, bytes and share of I/O) shows whole from the narrowest chart up:
+ * at 640-700 px the full "be · 388 KiB · I/O 63 ms of 989 ms (6%)" was cut to "be · 388 KiB ·
+ * I/O 63 ms…", at 900 px to "… 63 ms of 989…"; the longest of shorter forms that fits is drawn
+ * instead ("be · 388 KiB · I/O 6%"), the tooltip keeping every figure. */
+static void
+test_lane_sublines (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  const guint widths[] = { IOCHART_VIEW_MIN_WIDTH, 700, 900, 1600 };
+  guint full = 0;
+
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      g_autoptr(IochartDisplayList) dl = draw (c, widths[w], IOCHART_THEME_LIGHT);
+      guint n = 0;
+
+      for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+        {
+          const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+
+          /* the lane's second line: its tooltip is the lane's facts */
+          if (item->kind != IOCHART_DL_TEXT || !item->tooltip || !strstr (item->tooltip, "\nclass ") ||
+              strchr (item->text, '[') || strstr (item->text, " · ") == NULL)
+            continue;
+          g_test_message ("%u px: %s", widths[w], item->text);
+          g_assert_false (g_str_has_suffix (item->text, "…"));
+          /* the share of I/O stays even at the narrowest */
+          g_assert_nonnull (strstr (item->text, "%"));
+          full += strstr (item->text, " of ") != NULL;
+          n++;
+        }
+      g_assert_cmpuint (n, >=, 3);
+    }
+  /* wide enough, the whole line */
+  g_assert_cmpuint (full, >, 0);
+}
+
 /* In both styles every class colour stands 3:1 at least against the ground (WCAG's for graphics:
  * light unknown's sky blue was 2.3:1 on white, none's grey 2.8:1), and every coloured class (all
  * but none's grey) has a hue of its own, 30 degrees from the others' at least: lightness hardly
@@ -1287,6 +1324,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/latency-contrast", test_latency_contrast);
   g_test_add_func ("/chart/strip-subtitles-fit", test_strip_subtitles_fit);
   g_test_add_func ("/chart/classes-apart", test_classes_apart);
+  g_test_add_func ("/chart/lane-sublines", test_lane_sublines);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);
   g_test_add_func ("/chart/sector-map-sparse", test_sector_map_sparse);

@@ -811,8 +811,9 @@ sector_strip (Chart *c)
 
 /* ---- lanes ---- */
 
+/* A lane's figures: in full (long_form, its tooltip), else a line for room px. */
 static char *
-lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
+lane_facts (Chart *c, const IochartLane *lane, gboolean long_form, double room)
 {
   gint64 from = iochart_view_get_from_ns (c->view), to = iochart_view_get_to_ns (c->view);
   gint64 life = iochart_lane_get_life_ns (lane, from, to);
@@ -825,7 +826,24 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
   g_autofree char *klass = iochart_lane_class_text (lane);
 
   if (!long_form)
-    return g_strdup_printf ("%s · %s · I/O %s of %s (%.0f%%)", klass, bytes, out, lived, pct);
+    {
+      /* the lane's subline: the longest of these that fits its room (the tooltip has them all) */
+      char *forms[] = {
+        g_strdup_printf ("%s · %s · I/O %s of %s (%.0f%%)", klass, bytes, out, lived, pct),
+        g_strdup_printf ("%s · %s · I/O %s (%.0f%%)", klass, bytes, out, pct),
+        g_strdup_printf ("%s · %s · I/O %.0f%%", klass, bytes, pct),
+        g_strdup_printf ("%s · %s", klass, bytes),
+      };
+      guint n = G_N_ELEMENTS (forms), i = 0;
+      char *line;
+
+      while (i + 1 < n && iochart_text_width (forms[i], FONT_SMALL, FALSE) > room)
+        i++;
+      line = iochart_text_ellipsize (forms[i], FONT_SMALL, FALSE, room);
+      for (guint k = 0; k < n; k++)
+        g_free (forms[k]);
+      return line;
+    }
   return g_strdup_printf ("%s\nclass %s, %s in %s request%s, %s process%s\n"
                           "I/O outstanding %s of %s %s (%.1f%%)",
                           lane->label, klass, bytes, rq, lane->n_requests == 1 ? "" : "s", procs,
@@ -953,15 +971,13 @@ lanes_section (Chart *c)
           c->b.y += 16;
         }
       top = c->b.y;
-      g_autofree char *tip = lane_facts (c, lane, TRUE);
+      g_autofree char *tip = lane_facts (c, lane, TRUE, 0);
       g_autofree char *meta = g_strdup_printf ("lane:%u", l);
       /* the processes of an expanded lane sit indented under a bracket */
       double indent = lane->expanded_from != IOCHART_NO_PROCESS ? 10 : 0;
       g_autofree char *name = iochart_text_ellipsize (lane->label, FONT, TRUE,
                                                       c->b.x0 - MARGIN - 22 - indent);
-      g_autofree char *facts_full = lane_facts (c, lane, FALSE);
-      g_autofree char *facts = iochart_text_ellipsize (facts_full, FONT_SMALL, FALSE,
-                                                       c->b.x0 - MARGIN - 22 - indent);
+      g_autofree char *facts = lane_facts (c, lane, FALSE, c->b.x0 - MARGIN - 22 - indent);
       gint64 a = lane->start_ns != IOCHART_TIME_UNKNOWN ? lane->start_ns : lane->first_io_ns;
       gint64 b = lane->exit_ns != IOCHART_TIME_UNKNOWN ? lane->exit_ns : lane->last_io_ns;
       double xa, xb;
