@@ -27,10 +27,17 @@ iochart_window_get_current_page (IochartWindow *self)
   return child ? IOCHART_CAPTURE_PAGE (child) : NULL;
 }
 
+static void fill_recent (IochartWindow *self);
+
 static void
 update_stack (IochartWindow *self)
 {
-  gtk_stack_set_visible_child_name (self->stack, adw_tab_view_get_n_pages (self->tabs) > 0 ? "tabs" : "empty");
+  gboolean empty = adw_tab_view_get_n_pages (self->tabs) == 0;
+
+  /* back on the start page after the last tab closed: the captures opened meanwhile are listed */
+  if (empty && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "empty") != 0)
+    fill_recent (self);
+  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "tabs");
 }
 
 static void page_title_changed (IochartCapturePage *page, GParamSpec *pspec, AdwTabPage *tab);
@@ -308,17 +315,27 @@ recent_activated (GtkListBox *box, GtkListBoxRow *row, gpointer user_data)
   iochart_window_open_files (self, &file, 1);
 }
 
-/* Captures opened before, newest first, shown on the empty page. */
+static int
+newest_first (GtkRecentInfo *a, GtkRecentInfo *b)
+{
+  /* the times are the infos' own */
+  return g_date_time_compare (gtk_recent_info_get_modified (b), gtk_recent_info_get_modified (a));
+}
+
+/* Captures opened before, newest first, shown on the empty page: as many as the recent-limit key says. */
 static void
 fill_recent (IochartWindow *self)
 {
   GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
-  guint shown = 0;
+  guint shown = 0, limit = self->settings ? (guint) g_settings_get_int (self->settings, "recent-limit") : 8;
+  GtkWidget *row;
 
-  for (GList *l = items; l && shown < 8; l = l->next)
+  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))))
+    gtk_list_box_remove (self->recent_list, row);
+  items = g_list_sort (items, (GCompareFunc) newest_first);
+  for (GList *l = items; l && shown < limit; l = l->next)
     {
       GtkRecentInfo *info = l->data;
-      GtkWidget *row;
       g_autofree char *path = NULL;
 
       if (!gtk_recent_info_has_application (info, g_get_application_name ()) || !gtk_recent_info_exists (info))

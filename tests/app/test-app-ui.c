@@ -361,6 +361,85 @@ test_open_dialog (void)
   close_tabs ();
 }
 
+/* The start page's list of recent captures under w: the list box whose rows carry a uri (an
+ * AdwPreferencesGroup holds a list box of its own), or NULL when it lists none. */
+static GtkListBox *
+recent_list (GtkWidget *w)
+{
+  if (GTK_IS_LIST_BOX (w))
+    {
+      GtkWidget *r = gtk_widget_get_first_child (w);
+      return r && g_object_get_data (G_OBJECT (r), "uri") ? GTK_LIST_BOX (w) : NULL;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkListBox *found = recent_list (c);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+recent_rows (IochartWindow *w)
+{
+  GtkListBox *list = recent_list (GTK_WIDGET (w));
+  guint n = 0;
+
+  for (GtkWidget *r = list ? gtk_widget_get_first_child (GTK_WIDGET (list)) : NULL; r; r = gtk_widget_get_next_sibling (r))
+    n++;
+  return n;
+}
+
+/* Recent files: the start page shown again once the last tab closes lists what was opened
+ * meanwhile (it kept the list it had when the window opened), as many as the recent-limit key
+ * says, newest first; a row activated opens its capture. */
+static void
+test_recent (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (IOCHART_APP_ID);
+  IochartApplication *app = IOCHART_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+  const char *names[] = { "ionice-bfq.dat", "blk-ionice-loop.txt" };
+  IochartWindow *w;
+  GtkListBox *list;
+  IochartCapturePage *page;
+
+  g_assert_null (iochart_window_get_current_page (window));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      open_sample (names[i]);
+      app_test_run_for (1100000);   /* a second apart: the newer one is told by its time */
+    }
+  close_tabs ();
+  g_assert_cmpuint (recent_rows (window), >=, 2);
+  g_assert_cmpuint (app_test_screenshot ("app-ui-recent.png"), >, 2);
+
+  g_settings_set_int (settings, "recent-limit", 1);
+  w = iochart_window_new (app);
+  g_assert_cmpuint (recent_rows (w), ==, 1);
+  list = recent_list (GTK_WIDGET (w));
+  {
+    GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, 0);
+    g_autofree char *base = g_path_get_basename (g_object_get_data (G_OBJECT (row), "uri"));
+
+    g_assert_cmpstr (base, ==, names[1]);
+    /* activated: the capture opens in the window */
+    gtk_window_present (GTK_WINDOW (w));
+    app_test_run_for (100000);
+    g_signal_emit_by_name (list, "row-activated", row);
+    page = iochart_window_get_current_page (w);
+    g_assert_nonnull (page);
+    g_assert_cmpstr (iochart_capture_page_get_title (page), ==, names[1]);
+  }
+  gtk_window_destroy (GTK_WINDOW (w));
+  g_settings_set_int (settings, "recent-limit", 0);
+  w = iochart_window_new (app);
+  g_assert_cmpuint (recent_rows (w), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (w));
+  g_settings_reset (settings, "recent-limit");
+  app_test_run_for (100000);
+}
+
 /* Retry: a cancelled load offers to load again, and does; a reader's error does not offer it. */
 static void
 test_retry (void)
@@ -672,6 +751,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-ui/toolbar-fits", test_toolbar_fits);
   g_test_add_func ("/app-ui/open-dialog", test_open_dialog);
   g_test_add_func ("/app-ui/retry", test_retry);
+  g_test_add_func ("/app-ui/recent", test_recent);
   g_test_add_func ("/app-ui/filters", test_filters);
 #ifdef HAVE_XTST
   if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
