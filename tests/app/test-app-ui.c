@@ -596,6 +596,49 @@ test_keys (void)
   close_tabs ();
 }
 
+/* Type-ahead: letters typed over the chart (keys it does not take) go to the process search,
+ * which takes the focus and filters the lanes; + still zooms; Escape there clears the search and
+ * gives the keys back to the chart. */
+static void
+test_type_ahead (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  GtkWidget *search = find_process_search (GTK_WIDGET (page));
+  IochartLanes *lanes;
+  guint n_all;
+  gint64 f0, t0, f, t;
+
+  x_motion (GTK_WIDGET (tl), 300, 150);
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (tl)));
+  n_all = iochart_lanes_get_n_lanes (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)));
+  span (tl, &f0, &t0);
+  key (XK_plus);
+  span (tl, &f, &t);
+  g_assert_cmpint (t - f, <, t0 - f0);
+  key (XK_0);   /* fit: a digit the chart takes */
+  span (tl, &f, &t);
+  g_assert_cmpint (t - f, ==, t0 - f0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "");
+  key (XK_j);
+  key (XK_b);
+  key (XK_d);
+  app_test_run_for (400000);   /* search-changed comes after a pause in the typing */
+  settle ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "jbd");
+  g_assert_nonnull (gtk_widget_get_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_TYPE_SEARCH_ENTRY));
+  lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, 1);
+  g_assert_nonnull (strstr (iochart_lanes_get_lane (lanes, 0)->label, "jbd2"));
+  g_assert_cmpuint (app_test_screenshot ("app-ui-type-ahead.png"), >, 40);
+  key (XK_Escape);
+  settle ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "");
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (tl)));
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (iochart_view_get_lanes (iochart_timeline_view_get_view (tl))), ==, n_all);
+  close_tabs ();
+}
+
 /* The wheel without a modifier: up and down scroll the lanes (the time stays), left and right
  * (a tilted wheel or a touchpad's sideways scroll) pan by a tenth, as Shift with up and down does. */
 static void
@@ -758,6 +801,7 @@ main (int argc, char **argv)
     {
       g_test_add_func ("/app-ui/keys", test_keys);
       g_test_add_func ("/app-ui/wheel", test_wheel);
+      g_test_add_func ("/app-ui/type-ahead", test_type_ahead);
       g_test_add_func ("/app-ui/steal-tooltip", test_steal_tooltip);
     }
 #endif
