@@ -409,6 +409,28 @@ export_response (GtkNativeDialog *dialog, int response, gpointer user_data)
   g_clear_object (&self->chooser);
 }
 
+/* The name the export offers: the capture's less its compression and format suffixes, as SVG
+ * ("ionice-bfq.svg", not "ionice-bfq.dat.svg"). */
+static char *
+export_name (const char *title)
+{
+  static const char *suffixes[] = { ".gz", ".xz", ".zst", ".dat", ".txt", ".trace", ".tgz", ".tar" };
+  g_autofree char *base = g_strdup (title);
+  gboolean cut = TRUE;
+
+  while (cut)
+    {
+      cut = FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+        if (g_str_has_suffix (base, suffixes[i]) && strlen (base) > strlen (suffixes[i]))
+          {
+            base[strlen (base) - strlen (suffixes[i])] = '\0';
+            cut = TRUE;
+          }
+    }
+  return g_strconcat (base, ".svg", NULL);
+}
+
 static void
 export_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -418,9 +440,10 @@ export_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
 
   if (page == NULL || !iochart_capture_page_is_ready (page))
     return;
-  self->chooser = gtk_file_chooser_native_new (_("Export the View"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (_("Export the View (.svg, .png or .pdf)"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
-  name = g_strdup_printf ("%s.svg", iochart_capture_page_get_title (page));
+  name = export_name (iochart_capture_page_get_title (page));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
   g_signal_connect (self->chooser, "response", G_CALLBACK (export_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));

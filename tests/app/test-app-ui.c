@@ -2,6 +2,7 @@
  * handlers: the window size kept in GSettings (the build tree's schema, the memory backend) and the
  * main menu's Style section; the Open dialog; keys, the wheel and the tooltip through the X server
  * (XTest) into the timeline's controllers; the device and class drop-downs; Retry after Cancel. */
+#include <glib/gstdio.h>
 #include "app-test-util.h"
 #include "iochart-capture-page.h"
 #ifdef HAVE_XTST
@@ -440,6 +441,82 @@ test_recent (void)
   app_test_run_for (100000);
 }
 
+/* The text of the chart's header line that starts with prefix in dl. */
+static const char *
+header_text (IochartDisplayList *dl, const char *prefix)
+{
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && g_str_has_prefix (item->text, prefix))
+        return item->text;
+    }
+  return NULL;
+}
+
+/* Export (Ctrl+E, the header's Export): the save dialog offers the capture's name as SVG; the
+ * file accepted there is the view as it is on screen, zoomed (its header's range), in the format
+ * its name asks for; a toast says so. */
+static void
+test_export (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  g_autofree char *dir = g_build_filename (app_test_shots (), "export-dialog", NULL);
+  const char *names[] = { "view.svg", "view.png" };
+  const char *range;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "pan-right", NULL);
+  settle ();
+  range = header_text (iochart_timeline_view_get_display_list (tl), "device ");
+  g_assert_nonnull (range);
+  g_test_message ("on screen: %s", range);
+  g_assert_null (strstr (range, " 0 s – "));   /* zoomed: not the whole capture */
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_autoptr(GFile) folder = g_file_new_for_path (dir);
+      g_autofree char *data = NULL, *name = NULL;
+      gsize len = 0;
+      GtkWindow *dialog = NULL;
+
+      g_unlink (path);
+      g_action_group_activate_action (G_ACTION_GROUP (window), "export", NULL);
+      for (int k = 0; k < 100 && dialog == NULL; k++)
+        {
+          app_test_run_for (50000);
+          dialog = toplevel_of_type (GTK_TYPE_FILE_CHOOSER_DIALOG);
+        }
+      g_assert_nonnull (dialog);
+      g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (dialog)), ==, GTK_FILE_CHOOSER_ACTION_SAVE);
+      name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
+      g_assert_cmpstr (name, ==, "ionice-bfq.svg");   /* not ionice-bfq.dat.svg */
+      if (i == 0)
+        {
+          app_test_run_for (300000);
+          g_assert_cmpuint (app_test_screenshot_native (GTK_WIDGET (dialog), "app-ui-export-dialog.png"), >, 2);
+        }
+      g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL));
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), names[i]);
+      app_test_run_for (200000);
+      gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+      app_test_run_for (300000);
+      g_assert_null (toplevel_of_type (GTK_TYPE_FILE_CHOOSER_DIALOG));
+      g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+      g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", names[i], len);
+      if (i == 0)
+        {
+          g_assert_true (g_str_has_prefix (data, "<?xml"));
+          g_assert_nonnull (strstr (data, range));   /* the range on screen */
+        }
+      else
+        g_assert_true (len > 1000 && memcmp (data, "\x89PNG", 4) == 0);
+    }
+  close_tabs ();
+}
+
 /* Retry: a cancelled load offers to load again, and does; a reader's error does not offer it. */
 static void
 test_retry (void)
@@ -795,6 +872,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-ui/open-dialog", test_open_dialog);
   g_test_add_func ("/app-ui/retry", test_retry);
   g_test_add_func ("/app-ui/recent", test_recent);
+  g_test_add_func ("/app-ui/export", test_export);
   g_test_add_func ("/app-ui/filters", test_filters);
 #ifdef HAVE_XTST
   if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
