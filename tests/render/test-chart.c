@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include "render-test-util.h"
+#include "iochart-blocks.h"
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
 #include "render/iochart-svg.h"
@@ -1153,6 +1154,28 @@ hue_of (guint32 rgba)
   return fmod (h * 60 + 360, 360);
 }
 
+/* Time ticks read in the unit of the axis' far end, with the decimals the step needs: a 5 ms view
+ * 300 ms into a capture read "299500 µs", "300000 µs" (the step's unit). */
+static void
+test_tick_units (void)
+{
+  static const struct { double rel, step, last; const char *want; } ticks[] = {
+    { 299500000, 500000, 302000000, "299.5 ms" },
+    { 299510000, 10000, 300000000, "299.51 ms" },
+    { 300000000, 100000000, 900000000, "300 ms" },
+    { 4800000000.0, 100000000, 5000000000.0, "4.8 s" },
+    { 1200000000, 1000000, 1300000000, "1.200 s" },
+    { 12000, 2000, 50000, "12 µs" },
+    { 500, 100, 900, "500 ns" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
+    {
+      g_autofree char *got = iochart_blocks_format_tick (ticks[i].rel, ticks[i].step, ticks[i].last);
+      g_assert_cmpstr (got, ==, ticks[i].want);
+    }
+}
+
 /* A lane's subline (its class, bytes and share of I/O) shows whole from the narrowest chart up:
  * at 640-700 px the full "be · 388 KiB · I/O 63 ms of 989 ms (6%)" was cut to "be · 388 KiB ·
  * I/O 63 ms…", at 900 px to "… 63 ms of 989…"; the longest of shorter forms that fits is drawn
@@ -1325,6 +1348,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/strip-subtitles-fit", test_strip_subtitles_fit);
   g_test_add_func ("/chart/classes-apart", test_classes_apart);
   g_test_add_func ("/chart/lane-sublines", test_lane_sublines);
+  g_test_add_func ("/chart/tick-units", test_tick_units);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);
   g_test_add_func ("/chart/sector-map-sparse", test_sector_map_sparse);
