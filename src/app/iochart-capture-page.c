@@ -672,7 +672,9 @@ static void
 episode_activated (IochartCapturePage *self, guint index)
 {
   const IochartStealEpisode *ep = iochart_steal_get_episode (self->steal, index);
-  gint64 pad = MAX ((ep->end_ns - ep->start_ns) * 4, 20 * G_GINT64_CONSTANT (1000000));
+  /* the episode a fifth of the view or more, between what came before and after it: with 20 ms
+   * either side a sub-millisecond episode was a sliver of the view */
+  gint64 pad = MAX ((ep->end_ns - ep->start_ns) * 2, 2 * G_GINT64_CONSTANT (1000000));
 
   iochart_timeline_view_set_range (self->timeline, ep->start_ns - pad, ep->end_ns + pad);
   iochart_timeline_view_set_selection (self->timeline, ep->start_ns, ep->end_ns);

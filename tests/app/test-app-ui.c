@@ -716,6 +716,47 @@ test_type_ahead (void)
   close_tabs ();
 }
 
+/* The steal episode list: a click on an episode's row (XTest) selects the episode on the chart and
+ * zooms around it, the side panel then giving the selection's steal. */
+static void
+test_episode_click (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartSteal *steal = iochart_view_get_steal (iochart_timeline_view_get_view (tl));
+  IochartStealEpisode ep_copy;
+  const IochartStealEpisode *ep;
+  GtkWidget *row;
+  gint64 from, to, f, t;
+
+  g_assert_cmpuint (iochart_steal_get_n_episodes (steal), ==, 1);
+  ep_copy = *iochart_steal_get_episode (steal, 0);   /* the view's steal goes with its next layout */
+  ep = &ep_copy;
+  /* the panel's one list box: the episodes, the first row the first */
+  row = GTK_WIDGET (gtk_list_box_get_row_at_index (GTK_LIST_BOX (find_widget (GTK_WIDGET (iochart_capture_page_get_panel (page)),
+                                                                             GTK_TYPE_LIST_BOX)), 0));
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_get_mapped (row));
+  g_assert_false (iochart_timeline_view_get_selection (tl, &from, &to));
+  x_motion (row, gtk_widget_get_width (row) / 2.0, gtk_widget_get_height (row) / 2.0);
+  x_button (1, TRUE);
+  x_button (1, FALSE);
+  settle ();
+  g_assert_true (iochart_timeline_view_get_selection (tl, &from, &to));
+  g_assert_cmpint (from, ==, ep->start_ns);
+  g_assert_cmpint (to, ==, ep->end_ns);
+  iochart_timeline_view_get_range (tl, &f, &t);
+  g_test_message ("episode %" G_GINT64_FORMAT " ns long: view %" G_GINT64_FORMAT " ns", ep->end_ns - ep->start_ns, t - f);
+  g_assert_cmpint (f, <, ep->start_ns);
+  g_assert_cmpint (t, >, ep->end_ns);
+  /* zoomed from 1.8 s to the episode and its surroundings: it is a tenth of the view at least
+   * (1.4% with 20 ms either side) */
+  g_assert_cmpfloat ((double) (ep->end_ns - ep->start_ns) / (double) (t - f), >=, 0.1);
+  g_assert_nonnull (strstr (iochart_range_panel_get_steal_text (iochart_capture_page_get_panel (page)), "1 episode"));
+  g_assert_cmpuint (app_test_screenshot ("app-ui-episode-clicked.png"), >, 40);
+  close_tabs ();
+}
+
 /* The wheel without a modifier: up and down scroll the lanes (the time stays), left and right
  * (a tilted wheel or a touchpad's sideways scroll) pan by a tenth, as Shift with up and down does. */
 static void
@@ -880,6 +921,7 @@ main (int argc, char **argv)
       g_test_add_func ("/app-ui/keys", test_keys);
       g_test_add_func ("/app-ui/wheel", test_wheel);
       g_test_add_func ("/app-ui/type-ahead", test_type_ahead);
+      g_test_add_func ("/app-ui/episode-click", test_episode_click);
       g_test_add_func ("/app-ui/steal-tooltip", test_steal_tooltip);
     }
 #endif
