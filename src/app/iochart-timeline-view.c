@@ -957,21 +957,20 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
 {
   IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
   const IochartDlItem *hit = self->dl ? iochart_display_list_hit (self->dl, x, y) : NULL;
-
-  g_autofree char *requests = NULL;
+  g_autofree char *figures = NULL, *text = NULL;
 
   if (hit == NULL || hit->tooltip == NULL)
     return FALSE;
   /* over a lane's band: the request under the pointer first, then the lane's facts */
-  if (hit->meta && g_str_has_prefix (hit->meta, "lane:") && self->view)
-    requests = iochart_timeline_view_describe_at (self, x, y);
-  if (requests)
-    {
-      g_autofree char *text = g_strdup_printf ("%s\n\n%s", requests, hit->tooltip);
-      gtk_tooltip_set_text (tooltip, text);
-    }
-  else
-    gtk_tooltip_set_text (tooltip, hit->tooltip);
+  if (hit->meta && g_str_has_prefix (hit->meta, "lane:") && self->view &&
+      (figures = iochart_timeline_view_describe_at (self, x, y)))
+    text = g_strdup_printf ("%s\n\n%s", figures, hit->tooltip);
+  /* over a strip's area or line: what it shows, then the figures of the pixel's bins */
+  else if ((hit->kind == IOCHART_DL_POLYGON || hit->kind == IOCHART_DL_POLYLINE) && self->view &&
+           (figures = iochart_view_describe_column (self->view, time_at (self, x),
+                                                    iochart_timeline_view_get_origin_ns (self))))
+    text = g_strdup_printf ("%s\n%s", hit->tooltip, figures);
+  gtk_tooltip_set_text (tooltip, text ? text : hit->tooltip);
   return TRUE;
 }
 

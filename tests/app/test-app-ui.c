@@ -888,6 +888,64 @@ test_steal_tooltip (void)
   x_motion (GTK_WIDGET (tl), 5, 5);
   close_tabs ();
 }
+
+/* Hovering a strip's area (a bin): the tooltip says what the strip shows, then the pixel's figures
+ * from its bins (the time, the bytes read per class with the rate, completions, in flight,
+ * latency), as the core describes that column. */
+static void
+test_bin_tooltip (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartDisplayList *dl = iochart_timeline_view_get_display_list (tl);
+  const IochartDlItem *title = NULL, *hit = NULL;
+  g_autofree char *want = NULL, *figures = NULL;
+  GtkWidget *tip = NULL;
+  double ax, aw, x = 0, y = 0;
+  gint64 from, to;
+  const char *text;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl) && !title; i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && g_strcmp0 (item->text, "Throughput") == 0)
+        title = item;
+    }
+  g_assert_nonnull (title);
+  g_assert_true (iochart_display_list_get_time_axis (dl, &ax, &aw, &from, &to));
+  /* a point over the read throughput's area, from the right (the sample's busiest part) */
+  for (double px = ax + aw - 3; px > ax && !hit; px -= 2)
+    for (double py = title->y; py < title->y + 80 && !hit; py += 2)
+      {
+        const IochartDlItem *h = iochart_display_list_hit (dl, px, py);
+        if (h && h->kind == IOCHART_DL_POLYGON && h->tooltip && g_str_has_prefix (h->tooltip, "read throughput"))
+          hit = h, x = px, y = py;
+      }
+  g_assert_nonnull (hit);
+  figures = iochart_view_describe_column (iochart_timeline_view_get_view (tl),
+                                          from + (gint64) ((floor (x) - ax) / aw * (double) (to - from)),
+                                          iochart_timeline_view_get_origin_ns (tl));
+  g_assert_nonnull (figures);
+  want = g_strdup_printf ("%s\n%s", hit->tooltip, figures);
+  x_motion (GTK_WIDGET (tl), x - 1, y);
+  x_motion (GTK_WIDGET (tl), x, y);
+  for (int i = 0; i < 60 && tip == NULL; i++)
+    {
+      app_test_run_for (50000);
+      tip = tooltip_window (GTK_WIDGET (tl));
+    }
+  g_assert_nonnull (tip);
+  text = gtk_label_get_text (GTK_LABEL (find_widget (tip, GTK_TYPE_LABEL)));
+  g_test_message ("tooltip at %.0f,%.0f:\n%s", x, y, text);
+  g_assert_cmpstr (text, ==, want);
+  g_assert_nonnull (strstr (text, "\nat "));
+  g_assert_nonnull (strstr (text, "\nread "));
+  g_assert_nonnull (strstr (text, "/s): "));
+  app_test_run_for (200000);
+  g_assert_cmpuint (app_test_screenshot_native (tip, "app-ui-bin-tooltip.png"), >, 2);
+  x_motion (GTK_WIDGET (tl), 5, 5);
+  close_tabs ();
+}
 #endif
 
 int
@@ -923,6 +981,7 @@ main (int argc, char **argv)
       g_test_add_func ("/app-ui/type-ahead", test_type_ahead);
       g_test_add_func ("/app-ui/episode-click", test_episode_click);
       g_test_add_func ("/app-ui/steal-tooltip", test_steal_tooltip);
+      g_test_add_func ("/app-ui/bin-tooltip", test_bin_tooltip);
     }
 #endif
   return g_test_run ();

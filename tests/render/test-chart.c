@@ -8,6 +8,7 @@
 #include "render/iochart-cairo.h"
 #include "render/iochart-svg.h"
 #include "render/iochart-diff-chart.h"
+#include "iochart-format.h"
 
 /* A `find -exec cat` in best-effort, an idle `dd`, a journal thread, and one request on the disk
  * below the loop device. */
@@ -1154,6 +1155,48 @@ hue_of (guint32 rgba)
   return fmod (h * 60 + 360, 360);
 }
 
+/* The figures of the pixel column under a strip's tooltip: one 64 KiB be read on the device from
+ * 10 ms to 20 ms, at 15 ms its rate (64 KiB / 10 ms), one request in flight, its completion in
+ * the column of 20 ms; nothing at 50 ms; outside the view, no column. */
+static void
+test_describe_column (void)
+{
+  static const TestRq rqs[] = {
+    { DEV_LOOP, 1000, 128, "R", 10, "a", IOCHART_CLASS_BE, 9 * MS, 9 * MS, 10 * MS, 20 * MS },
+    { DEV_LOOP, 9000, 8, "R", 10, "a", IOCHART_CLASS_BE, 99 * MS, 99 * MS, 99 * MS, 100 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  g_autoptr(IochartView) view = NULL;
+  gint64 origin = 0;   /* the requests' times are the capture's clock */
+  g_autofree char *rate = iochart_format_bytes (65536 / 0.010);
+  g_autofree char *want_rate = g_strdup_printf ("/s): be ");
+  g_autofree char *mid = NULL, *done = NULL, *idle = NULL, *before = NULL;
+
+  vo.width = 1100;
+  vo.from_ns = origin;
+  vo.to_ns = origin + 100 * MS;
+  view = iochart_view_new (c, &vo);
+  mid = iochart_view_describe_column (view, origin + 15 * MS, origin);
+  g_test_message ("at 15 ms:\n%s", mid);
+  g_assert_nonnull (mid);
+  /* the column's start to its 0.1 ms, its width */
+  g_assert_true (g_regex_match_simple ("^at 1[45]\\.[0-9] ms, over 1[0-9][0-9] µs\n", mid, 0, 0));
+  g_assert_nonnull (strstr (mid, rate));
+  g_assert_nonnull (strstr (mid, want_rate));
+  g_assert_nonnull (strstr (mid, "\n1.0 in flight on average"));
+  g_assert_null (strstr (mid, "completed"));
+  g_assert_null (strstr (mid, "written"));
+  done = iochart_view_describe_column (view, origin + 20 * MS - 1, origin);
+  g_test_message ("at 20 ms:\n%s", done);
+  g_assert_nonnull (strstr (done, "\n1 request completed ("));
+  g_assert_nonnull (strstr (done, "non-idle latency p50 "));
+  idle = iochart_view_describe_column (view, origin + 50 * MS, origin);
+  g_assert_nonnull (strstr (idle, "no I/O on the device"));
+  before = iochart_view_describe_column (view, origin - MS, origin);
+  g_assert_null (before);
+}
+
 /* Time ticks read in the unit of the axis' far end, with the decimals the step needs: a 5 ms view
  * 300 ms into a capture read "299500 µs", "300000 µs" (the step's unit). */
 static void
@@ -1349,6 +1392,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/classes-apart", test_classes_apart);
   g_test_add_func ("/chart/lane-sublines", test_lane_sublines);
   g_test_add_func ("/chart/tick-units", test_tick_units);
+  g_test_add_func ("/chart/describe-column", test_describe_column);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);
   g_test_add_func ("/chart/sector-map-sparse", test_sector_map_sparse);
