@@ -1008,6 +1008,17 @@ anchor_at (IochartTimelineView *self, double x)
   return CLAMP ((x - x0) / w, 0, 1);
 }
 
+/* Whether the window around the chart has lanes to scroll up or down to: else the plain wheel,
+ * with nothing to scroll, pans. */
+static gboolean
+lanes_scroll (IochartTimelineView *self)
+{
+  GtkWidget *sw = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj = sw ? gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw)) : NULL;
+
+  return adj && gtk_adjustment_get_upper (adj) - gtk_adjustment_get_lower (adj) > gtk_adjustment_get_page_size (adj) + 1;
+}
+
 static gboolean
 scroll (GtkEventControllerScroll *controller, double dx, double dy, IochartTimelineView *self)
 {
@@ -1019,7 +1030,7 @@ scroll (GtkEventControllerScroll *controller, double dx, double dy, IochartTimel
       iochart_timeline_view_zoom (self, pow (1.25, -dy), anchor_at (self, self->pointer_x));
       return TRUE;
     }
-  if (dx != 0 || (state & GDK_SHIFT_MASK))
+  if (dx != 0 || (state & GDK_SHIFT_MASK) || !lanes_scroll (self))
     {
       iochart_timeline_view_pan (self, 0.1 * (dx != 0 ? dx : dy));
       return TRUE;

@@ -758,7 +758,8 @@ test_episode_click (void)
 }
 
 /* The wheel without a modifier: up and down scroll the lanes (the time stays), left and right
- * (a tilted wheel or a touchpad's sideways scroll) pan by a tenth, as Shift with up and down does. */
+ * (a tilted wheel or a touchpad's sideways scroll) pan by a tenth, as Shift with up and down does;
+ * with no lanes to scroll to, up and down pan. */
 static void
 test_wheel (void)
 {
@@ -809,6 +810,20 @@ test_wheel (void)
   span (tl, &f, &t);
   g_assert_cmpint (llabs ((f - f0) - (gint64) (0.1 * (t0 - f0))), <, 1000);
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, v0);
+
+  /* lanes that all fit (one lane kept): nothing to scroll, so the plain wheel pans */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
+  iochart_capture_page_set_search (page, "jbd2");
+  span (tl, &f0, &t0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), <=, gtk_adjustment_get_page_size (adj) + 1);
+  x_motion (GTK_WIDGET (tl), 400, 150);
+  x_button (4, TRUE);
+  x_button (4, FALSE);
+  span (tl, &f, &t);
+  g_test_message ("wheel up, nothing to scroll: from %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT " ns", f0, f);
+  g_assert_cmpint (t - f, ==, t0 - f0);
+  g_assert_cmpint (llabs ((f0 - f) - (gint64) (0.1 * (t0 - f0))), <, 1000);
+  iochart_capture_page_set_search (page, "");
   close_tabs ();
   gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
   settle ();
