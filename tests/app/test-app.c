@@ -1830,6 +1830,18 @@ test_gallery (void)
           iochart_capture_page_update_figures (page);
           settle ();
           screenshot (name);
+          if (widths[w] < 1000)
+            {
+              /* narrow, the panel under the chart: its lanes too, scrolled to */
+              GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW));
+              GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (sw);
+              g_autofree char *lanes_name = g_strdup_printf ("app-gallery-%s-%d-%s-end.png", kinds[k].name, widths[w],
+                                                             dark ? "dark" : "light");
+
+              gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+              screenshot (lanes_name);
+              gtk_adjustment_set_value (adj, 0);
+            }
           {
             GtkPaned *paned = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_PANED));
             GtkWidget *chart = gtk_paned_get_start_child (paned);
