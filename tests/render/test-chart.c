@@ -1197,6 +1197,46 @@ test_describe_column (void)
   g_assert_null (before);
 }
 
+/* The name drawn for the lane whose tooltip (its facts) starts with head, or NULL. */
+static const char *
+lane_name_text (IochartDisplayList *dl, const char *head)
+{
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && item->tooltip && g_str_has_prefix (item->tooltip, head) &&
+          strstr (item->tooltip, "\nclass ") && g_str_has_prefix (item->text, head))
+        return item->text;
+    }
+  return NULL;
+}
+
+/* A lane's name too long for a narrow chart drops what its descendants ran before it is cut:
+ * "find[20000] + 3" at 640 px (was "find[20000] + 3 × s…"), the whole name at 1600 px. */
+static void
+test_lane_name_cut (void)
+{
+  static const TestProc procs[] = {
+    { 1 * MS, 100, 20000, "find" },
+    { 10 * MS, 20000, 20001, "something-long" }, { 13 * MS, 20001, 0, NULL },
+    { 20 * MS, 20000, 20002, "something-long" }, { 23 * MS, 20002, 0, NULL },
+    { 30 * MS, 20000, 20003, "something-long" }, { 33 * MS, 20003, 0, NULL },
+    { 900 * MS, 20000, 0, NULL },
+  };
+  static const TestRq rqs[] = {
+    { DEV_LOOP, 100, 8, "R", 20000, "find", IOCHART_CLASS_BE, 5 * MS, 5 * MS, 6 * MS, 7 * MS },
+    { DEV_LOOP, 1000, 8, "R", 20001, "something-long", IOCHART_CLASS_BE, 10 * MS, 10 * MS, 11 * MS, 12 * MS },
+    { DEV_LOOP, 2000, 8, "R", 20002, "something-long", IOCHART_CLASS_BE, 20 * MS, 20 * MS, 21 * MS, 22 * MS },
+    { DEV_LOOP, 3000, 8, "R", 20003, "something-long", IOCHART_CLASS_BE, 30 * MS, 30 * MS, 31 * MS, 32 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture_full (rqs, G_N_ELEMENTS (rqs), procs, G_N_ELEMENTS (procs));
+  g_autoptr(IochartDisplayList) narrow = draw (c, IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
+  g_autoptr(IochartDisplayList) wide = draw (c, 1600, IOCHART_THEME_LIGHT);
+
+  g_assert_cmpstr (lane_name_text (wide, "find[20000]"), ==, "find[20000] + 3 × something-long");
+  g_assert_cmpstr (lane_name_text (narrow, "find[20000]"), ==, "find[20000] + 3");
+}
+
 /* Time ticks read in the unit of the axis' far end, with the decimals the step needs: a 5 ms view
  * 300 ms into a capture read "299500 µs", "300000 µs" (the step's unit). */
 static void
@@ -1392,6 +1432,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/classes-apart", test_classes_apart);
   g_test_add_func ("/chart/lane-sublines", test_lane_sublines);
   g_test_add_func ("/chart/tick-units", test_tick_units);
+  g_test_add_func ("/chart/lane-name-cut", test_lane_name_cut);
   g_test_add_func ("/chart/describe-column", test_describe_column);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);

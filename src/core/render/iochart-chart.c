@@ -853,6 +853,22 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form, double room)
                           ? "of life" : "between first and last I/O", pct);
 }
 
+/* A lane's name for room px: whole if it fits, else without what its descendants ran
+ * ("find[15442] + 24", not "find[15442] + 24 ×…"; the tooltip has it), else cut at the end, so
+ * that the head's pid stays where it can. */
+static char *
+lane_name (const IochartLane *lane, double room)
+{
+  const char *plus = strstr (lane->label, "] + ");
+  const char *end = plus ? strchr (plus + 4, ' ') : NULL;
+  g_autofree char *counted = end ? g_strndup (lane->label, end - lane->label) : NULL;
+
+  if (iochart_text_width (lane->label, FONT, TRUE) > room && counted &&
+      iochart_text_width (counted, FONT, TRUE) <= room)
+    return g_steal_pointer (&counted);
+  return iochart_text_ellipsize (lane->label, FONT, TRUE, room);
+}
+
 static guint
 pick_class (guint8 mask, IochartClass fallback)
 {
@@ -975,8 +991,7 @@ lanes_section (Chart *c)
       g_autofree char *meta = g_strdup_printf ("lane:%u", l);
       /* the processes of an expanded lane sit indented under a bracket */
       double indent = lane->expanded_from != IOCHART_NO_PROCESS ? 10 : 0;
-      g_autofree char *name = iochart_text_ellipsize (lane->label, FONT, TRUE,
-                                                      c->b.x0 - MARGIN - 22 - indent);
+      g_autofree char *name = lane_name (lane, c->b.x0 - MARGIN - 22 - indent);
       g_autofree char *facts = lane_facts (c, lane, FALSE, c->b.x0 - MARGIN - 22 - indent);
       gint64 a = lane->start_ns != IOCHART_TIME_UNKNOWN ? lane->start_ns : lane->first_io_ns;
       gint64 b = lane->exit_ns != IOCHART_TIME_UNKNOWN ? lane->exit_ns : lane->last_io_ns;
