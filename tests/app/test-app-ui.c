@@ -517,6 +517,29 @@ test_export (void)
   close_tabs ();
 }
 
+/* Files given on the command line (GApplication's open, which `iochart-gtk FILE...` calls): one
+ * tab in the window, the files of one run together, loaded. */
+static void
+test_command_line (void)
+{
+  g_autofree char *path = g_build_filename (source_root, "samples", "blktrace", "bfq-idle-vs-be-dd", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+  IochartCapturePage *page;
+  AdwTabView *tabs;
+
+  g_assert_null (iochart_window_get_current_page (window));
+  g_application_open (app, &file, 1, "");
+  page = iochart_window_get_current_page (window);
+  g_assert_nonnull (page);
+  tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_TAB_VIEW));
+  g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, 1);
+  wait_loaded (page);
+  g_assert_true (iochart_capture_page_is_ready (page));
+  g_assert_cmpstr (iochart_capture_page_get_title (page), ==, "bfq-idle-vs-be-dd");
+  close_tabs ();
+}
+
 /* Retry: a cancelled load offers to load again, and does; a reader's error does not offer it. */
 static void
 test_retry (void)
@@ -984,6 +1007,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-ui/size", test_size);
   g_test_add_func ("/app-ui/toolbar-fits", test_toolbar_fits);
   g_test_add_func ("/app-ui/open-dialog", test_open_dialog);
+  g_test_add_func ("/app-ui/command-line", test_command_line);
   g_test_add_func ("/app-ui/retry", test_retry);
   g_test_add_func ("/app-ui/recent", test_recent);
   g_test_add_func ("/app-ui/export", test_export);
