@@ -1230,6 +1230,48 @@ test_bootchart (void)
   }
 }
 
+/* The sector map zooms with the view: zoomed to 0.6 s - 0.9 s, its band is that of the data
+ * requests issued there (every one inside it), narrower than the whole capture's. */
+static void
+test_sector_zoom (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartView *view = iochart_timeline_view_get_view (tl);
+  IochartCapture *c = iochart_view_get_capture (view);
+  IochartBins *bins = iochart_view_get_bins (view);
+  guint64 full_lo = bins->min_sector, full_hi = bins->max_sector, lo = G_MAXUINT64, hi = 0;
+  gint64 origin = iochart_timeline_view_get_origin_ns (tl), from = origin + 600000000, to = origin + 900000000;
+  guint n = 0;
+
+  iochart_timeline_view_set_range (tl, from, to);
+  settle ();
+  view = iochart_timeline_view_get_view (tl);
+  bins = iochart_view_get_bins (view);
+  for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+    {
+      IochartRequest rq;
+
+      iochart_capture_get_request (c, i, &rq);
+      if (rq.device != (guint) iochart_view_get_device (view) || rq.bytes == 0 || rq.op == IOCHART_OP_FLUSH ||
+          rq.issue_ns == IOCHART_TIME_UNKNOWN || rq.issue_ns < from || rq.issue_ns > to)
+        continue;
+      lo = MIN (lo, rq.sector);
+      hi = MAX (hi, rq.sector + rq.bytes / 512);
+      n++;
+    }
+  g_test_message ("%u requests; band %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " (theirs %" G_GUINT64_FORMAT
+                  "..%" G_GUINT64_FORMAT "), whole capture %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
+                  n, bins->min_sector, bins->max_sector, lo, hi, full_lo, full_hi);
+  g_assert_cmpuint (n, >, 10);
+  g_assert_false (bins->sector_trimmed);
+  g_assert_cmpuint (bins->min_sector, <=, lo);
+  g_assert_cmpuint (bins->max_sector, >=, hi - 1);
+  g_assert_cmpuint (bins->max_sector - bins->min_sector, <, full_hi - full_lo);
+  screenshot ("app-sector-zoom.png");
+  action ("zoom-fit");
+}
+
 /* The band of lane l in dl: the y extent of the items in its group. */
 static gboolean
 lane_band_y (IochartDisplayList *dl, guint l, double *y0, double *y1)
@@ -1895,6 +1937,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/text", test_text);
   g_test_add_func ("/app/bootchart", test_bootchart);
   g_test_add_func ("/app/request-tooltip", test_request_tooltip);
+  g_test_add_func ("/app/sector-zoom", test_sector_zoom);
   g_test_add_func ("/app/bad-file", test_bad_file);
   g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/warped-frame", test_warped_frame);
