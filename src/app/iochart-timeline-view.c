@@ -562,6 +562,39 @@ iochart_timeline_view_set_expanded (IochartTimelineView *self, guint32 head, gbo
   invalidate_all (self);
 }
 
+/* The lane whose row holds y, or -1: a click on its name or between its requests means it too
+ * (only its drawn requests and class mark answer a hit). A row is its group's rects' extent, the
+ * class mark's, and the few pixels to the next row. */
+static int
+lane_at_y (IochartTimelineView *self, double y)
+{
+  int lane = -1, found = -1;
+  double y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+
+  for (guint i = 0; self->dl && i < iochart_display_list_get_n_items (self->dl) && found < 0; i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (self->dl, i);
+
+      if (item->kind == IOCHART_DL_GROUP_BEGIN)
+        {
+          lane = item->meta && g_str_has_prefix (item->meta, "lane:") ? atoi (item->meta + 5) : -1;
+          y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+        }
+      else if (item->kind == IOCHART_DL_GROUP_END)
+        {
+          if (lane >= 0 && y >= y0 - 4 && y < y1 + 4)
+            found = lane;
+          lane = -1;
+        }
+      else if (lane >= 0 && item->kind == IOCHART_DL_RECT)
+        {
+          y0 = MIN (y0, item->y);
+          y1 = MAX (y1, item->y + item->h);
+        }
+    }
+  return found;
+}
+
 static void
 click (IochartTimelineView *self, double x, double y)
 {
@@ -575,7 +608,7 @@ click (IochartTimelineView *self, double x, double y)
       return;
     }
   iochart_timeline_view_activate_lane (self, hit && hit->meta && g_str_has_prefix (hit->meta, "lane:")
-                                             ? atoi (hit->meta + 5) : -1);
+                                             ? atoi (hit->meta + 5) : lane_at_y (self, y));
 }
 
 /* ---- data and filters ---- */

@@ -1394,6 +1394,81 @@ test_request_tooltip (void)
   action ("zoom-fit");
 }
 
+#ifdef HAVE_XTST
+/* Real clicks (XTest): anywhere in a lane's row, between its requests or on its name, highlight
+ * it and the panel gives its figures (only a drawn request answered: a click between them, or on
+ * the name, took the highlight away); above the lanes the highlight goes; a middle-button drag
+ * pans. */
+static void
+test_lane_click (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  GtkWidget *w = GTK_WIDGET (tl);
+  IochartDisplayList *dl = iochart_timeline_view_get_display_list (tl);
+  double y0, y1, ax, aw;
+  gint64 from, to, f, t;
+  int l = lane_named (tl, "find[15443]");
+
+  if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("not an X11 display");
+      return;
+    }
+  g_assert_cmpint (l, >=, 0);
+  g_assert_true (lane_band_y (dl, l, &y0, &y1));
+  g_assert_true (iochart_display_list_get_time_axis (dl, &ax, &aw, &from, &to));
+  /* in view (the chart scrolls: the lanes are under its strips) */
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (
+                              gtk_widget_get_ancestor (w, GTK_TYPE_SCROLLED_WINDOW))), y0 - 300);
+  settle ();
+  dl = iochart_timeline_view_get_display_list (tl);   /* the chart's list goes with each layout */
+  g_assert_true (lane_band_y (dl, l, &y0, &y1));
+  /* between its requests (nothing drawn there) */
+  g_assert_null (iochart_display_list_hit (dl, ax + aw / 2, (y0 + y1) / 2));
+  x_motion (w, ax + aw / 2, (y0 + y1) / 2);
+  x_button (1, TRUE);
+  x_button (1, FALSE);
+  settle ();
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, l);
+  g_assert_nonnull (strstr (iochart_range_panel_get_lane_text (iochart_capture_page_get_panel (page)), "in the view"));
+  screenshot ("app-lane-clicked.png");
+  {
+    double f0, f1;
+
+    g_assert_true (lane_band_y (iochart_timeline_view_get_display_list (tl), 0, &f0, &f1));
+    x_motion (w, ax + aw / 2, f0 - 16);   /* the section's heading, above the first lane */
+  }
+  x_button (1, TRUE);
+  x_button (1, FALSE);
+  settle ();
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, -1);
+  /* its name, left of the plot */
+  x_motion (w, 40, y0 + 8);
+  x_button (1, TRUE);
+  x_button (1, FALSE);
+  settle ();
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, l);
+  iochart_timeline_view_activate_lane (tl, -1);
+
+  /* the middle button drags the view: left by a fifth of the plot shows a fifth later */
+  action ("zoom-in");
+  iochart_timeline_view_get_range (tl, &from, &to);
+  x_motion (w, ax + aw * 0.6, (y0 + y1) / 2);
+  x_button (2, TRUE);
+  for (int i = 1; i <= 8; i++)
+    x_motion (w, ax + aw * 0.6 - floor (aw * 0.2) * i / 8, (y0 + y1) / 2);
+  x_button (2, FALSE);
+  settle ();
+  iochart_timeline_view_get_range (tl, &f, &t);
+  g_test_message ("middle drag: from %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT " ns", from, f);
+  g_assert_cmpint (t - f, ==, to - from);
+  g_assert_cmpint (llabs ((f - from) - (gint64) (floor (aw * 0.2) / aw * (double) (to - from))), <=,
+                   2 * ((to - from) / (gint64) aw + 1));
+  action ("zoom-fit");
+}
+#endif
+
 static void
 test_bad_file (void)
 {
@@ -1938,6 +2013,9 @@ main (int argc, char **argv)
   g_test_add_func ("/app/bootchart", test_bootchart);
   g_test_add_func ("/app/request-tooltip", test_request_tooltip);
   g_test_add_func ("/app/sector-zoom", test_sector_zoom);
+#ifdef HAVE_XTST
+  g_test_add_func ("/app/lane-click", test_lane_click);
+#endif
   g_test_add_func ("/app/bad-file", test_bad_file);
   g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/warped-frame", test_warped_frame);
