@@ -1212,7 +1212,9 @@ lane_name_text (IochartDisplayList *dl, const char *head)
 }
 
 /* A lane's name too long for a narrow chart drops what its descendants ran before it is cut:
- * "find[20000] + 3" at 640 px (was "find[20000] + 3 × s…"), the whole name at 1600 px. */
+ * "find[20000] + 3" at 640 px (was "find[20000] + 3 × s…"), the whole name at 1600 px; a
+ * process's own name is cut before its pid and count ("make-text-s…[12501]", was "make-text-sampl[1…";
+ * the sample's "make-te…[12394] + 1" at 690 px). */
 static void
 test_lane_name_cut (void)
 {
@@ -1228,6 +1230,7 @@ test_lane_name_cut (void)
     { DEV_LOOP, 1000, 8, "R", 20001, "something-long", IOCHART_CLASS_BE, 10 * MS, 10 * MS, 11 * MS, 12 * MS },
     { DEV_LOOP, 2000, 8, "R", 20002, "something-long", IOCHART_CLASS_BE, 20 * MS, 20 * MS, 21 * MS, 22 * MS },
     { DEV_LOOP, 3000, 8, "R", 20003, "something-long", IOCHART_CLASS_BE, 30 * MS, 30 * MS, 31 * MS, 32 * MS },
+    { DEV_LOOP, 5000, 8, "R", 12501, "make-text-sampl", IOCHART_CLASS_BE, 40 * MS, 40 * MS, 41 * MS, 42 * MS },
   };
   g_autoptr(IochartCapture) c = test_capture_full (rqs, G_N_ELEMENTS (rqs), procs, G_N_ELEMENTS (procs));
   g_autoptr(IochartDisplayList) narrow = draw (c, IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
@@ -1235,6 +1238,9 @@ test_lane_name_cut (void)
 
   g_assert_cmpstr (lane_name_text (wide, "find[20000]"), ==, "find[20000] + 3 × something-long");
   g_assert_cmpstr (lane_name_text (narrow, "find[20000]"), ==, "find[20000] + 3");
+  /* a process's own name cut before its pid, which tells it apart */
+  g_assert_cmpstr (lane_name_text (wide, "make-text-sampl[12501]"), ==, "make-text-sampl[12501]");
+  g_assert_true (g_str_has_suffix (lane_name_text (narrow, "make-text"), "…[12501]"));
 }
 
 /* Time ticks read in the unit of the axis' far end, with the decimals the step needs: a 5 ms view

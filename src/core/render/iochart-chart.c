@@ -854,19 +854,29 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form, double room)
 }
 
 /* A lane's name for room px: whole if it fits, else without what its descendants ran
- * ("find[15442] + 24", not "find[15442] + 24 ×…"; the tooltip has it), else cut at the end, so
- * that the head's pid stays where it can. */
+ * ("find[15442] + 24", not "find[15442] + 24 ×…"; the tooltip has it), else its process's name
+ * cut before the pid and count, which tell it apart ("make-text-s…[12394] + 1", not
+ * "make-text-sampl[1…"), else cut at the end. */
 static char *
 lane_name (const IochartLane *lane, double room)
 {
-  const char *plus = strstr (lane->label, "] + ");
+  const char *label = lane->label, *plus = strstr (label, "] + ");
   const char *end = plus ? strchr (plus + 4, ' ') : NULL;
-  g_autofree char *counted = end ? g_strndup (lane->label, end - lane->label) : NULL;
+  g_autofree char *shorter = end ? g_strndup (label, end - label) : g_strdup (label);
+  const char *tail = strchr (shorter, '[');
 
-  if (iochart_text_width (lane->label, FONT, TRUE) > room && counted &&
-      iochart_text_width (counted, FONT, TRUE) <= room)
-    return g_steal_pointer (&counted);
-  return iochart_text_ellipsize (lane->label, FONT, TRUE, room);
+  if (iochart_text_width (label, FONT, TRUE) <= room)
+    return g_strdup (label);
+  if (iochart_text_width (shorter, FONT, TRUE) <= room)
+    return g_steal_pointer (&shorter);
+  if (tail && tail > shorter && iochart_text_width (tail, FONT, TRUE) < room * 0.7)
+    {
+      g_autofree char *name = g_strndup (shorter, tail - shorter);
+      g_autofree char *cut = iochart_text_ellipsize (name, FONT, TRUE, room - iochart_text_width (tail, FONT, TRUE));
+
+      return g_strconcat (cut, tail, NULL);
+    }
+  return iochart_text_ellipsize (label, FONT, TRUE, room);
 }
 
 static guint
