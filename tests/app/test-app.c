@@ -1907,6 +1907,31 @@ assert_placeholder_shown (IochartCapturePage *page)
   g_assert_cmpint (gtk_widget_get_width (text), >=, w);
 }
 
+/* The what-if page of the gallery: one run (bfq, the idle find made best-effort), its panel and,
+ * scrolled to, its chart under the observed one. */
+static void
+gallery_whatif (IochartCapturePage *page, int width, gboolean dark)
+{
+  IochartWhatifPanel *whatif = iochart_capture_page_get_whatif (page);
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  const char *policies[] = { "bfq", NULL };
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  g_autofree char *name = g_strdup_printf ("app-gallery-whatif-%d-%s.png", width, dark ? "dark" : "light");
+  g_autofree char *sim = g_strdup_printf ("app-gallery-whatif-%d-%s-simulated.png", width, dark ? "dark" : "light");
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (
+                         gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW)));
+
+  iochart_whatif_panel_set_choices (whatif, policies, FALSE, "observed", "15443=be", NULL);
+  action ("whatif-run");
+  while (iochart_whatif_panel_is_running (whatif) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (iochart_whatif_panel_get_n_runs (whatif), ==, 1);
+  screenshot (name);
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+  screenshot (sim);
+  gtk_adjustment_set_value (adj, 0);
+}
+
 /* What a user sees of each capture kind, light and dark, in a narrow (700 px) and a wide (2500 px)
  * window, a range selected: screenshots to look at (app-gallery-*.png), the chart not clipped by
  * the panel beside it, the figures there. */
@@ -1971,6 +1996,8 @@ test_gallery (void)
             else
               g_assert_cmpint (gtk_widget_get_width (chart), <=, widths[w]);
           }
+          if (g_str_equal (kinds[k].name, "dat"))
+            gallery_whatif (page, widths[w], dark);
           if (g_str_equal (kinds[k].name, "bootchart"))
             g_assert_nonnull (iochart_range_panel_get_boot_range (iochart_capture_page_get_panel (page)));
           else
