@@ -1231,6 +1231,9 @@ test_lane_name_cut (void)
     { DEV_LOOP, 2000, 8, "R", 20002, "something-long", IOCHART_CLASS_BE, 20 * MS, 20 * MS, 21 * MS, 22 * MS },
     { DEV_LOOP, 3000, 8, "R", 20003, "something-long", IOCHART_CLASS_BE, 30 * MS, 30 * MS, 31 * MS, 32 * MS },
     { DEV_LOOP, 5000, 8, "R", 12501, "make-text-sampl", IOCHART_CLASS_BE, 40 * MS, 40 * MS, 41 * MS, 42 * MS },
+    /* flushes only: folded into "others" */
+    { DEV_LOOP, 0, 0, "FWS", 30001, "kworker/a", IOCHART_CLASS_NONE, 50 * MS, -1, 50 * MS, 51 * MS },
+    { DEV_LOOP, 0, 0, "FWS", 30002, "kworker/b", IOCHART_CLASS_NONE, 60 * MS, -1, 60 * MS, 61 * MS },
   };
   g_autoptr(IochartCapture) c = test_capture_full (rqs, G_N_ELEMENTS (rqs), procs, G_N_ELEMENTS (procs));
   g_autoptr(IochartDisplayList) narrow = draw (c, IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
@@ -1241,6 +1244,9 @@ test_lane_name_cut (void)
   /* a process's own name cut before its pid, which tells it apart */
   g_assert_cmpstr (lane_name_text (wide, "make-text-sampl[12501]"), ==, "make-text-sampl[12501]");
   g_assert_true (g_str_has_suffix (lane_name_text (narrow, "make-text"), "…[12501]"));
+  /* the folded lanes' count without their processes' */
+  g_assert_cmpstr (lane_name_text (wide, "others"), ==, "others: 2 lanes, 2 processes");
+  g_assert_cmpstr (lane_name_text (narrow, "others"), ==, "others: 2 lanes");
 }
 
 /* Time ticks read in the unit of the axis' far end, with the decimals the step needs: a 5 ms view

@@ -853,15 +853,17 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form, double room)
                           ? "of life" : "between first and last I/O", pct);
 }
 
-/* A lane's name for room px: whole if it fits, else without what its descendants ran
- * ("find[15442] + 24", not "find[15442] + 24 ×…"; the tooltip has it), else its process's name
- * cut before the pid and count, which tell it apart ("make-text-s…[12394] + 1", not
- * "make-text-sampl[1…"), else cut at the end. */
+/* A lane's name for room px: whole if it fits, else without what its descendants ran or the
+ * folded lanes' processes ("find[15442] + 24", not "find[15442] + 24 ×…"; "others: 2 lanes",
+ * not "others: 2 lanes, 2 p…"; the tooltip has it), else its process's name cut before the pid
+ * and count, which tell it apart ("make-te…[12394] + 1", not "make-text-sampl[1…"), else cut at
+ * the end. */
 static char *
 lane_name (const IochartLane *lane, double room)
 {
   const char *label = lane->label, *plus = strstr (label, "] + ");
-  const char *end = plus ? strchr (plus + 4, ' ') : NULL;
+  /* "find[15442] + 24", "others: 2 lanes" */
+  const char *end = plus ? strchr (plus + 4, ' ') : strstr (label, ", ");
   g_autofree char *shorter = end ? g_strndup (label, end - label) : g_strdup (label);
   const char *tail = strchr (shorter, '[');
 
