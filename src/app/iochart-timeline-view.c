@@ -562,37 +562,37 @@ iochart_timeline_view_set_expanded (IochartTimelineView *self, guint32 head, gbo
   invalidate_all (self);
 }
 
-/* The lane whose row holds y, or -1: a click on its name or between its requests means it too
- * (only its drawn requests and class mark answer a hit). A row is its group's rects' extent, the
- * class mark's, and the few pixels to the next row. */
-static int
+/* The group of the lane whose row holds y, or NULL: a click on its name or between its requests
+ * means it too (only its drawn requests and class mark answer a hit). A row is its group's rects'
+ * extent, the class mark's, and the few pixels to the next row. */
+static const IochartDlItem *
 lane_at_y (IochartTimelineView *self, double y)
 {
-  int lane = -1, found = -1;
+  const IochartDlItem *group = NULL;
   double y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
 
-  for (guint i = 0; self->dl && i < iochart_display_list_get_n_items (self->dl) && found < 0; i++)
+  for (guint i = 0; self->dl && i < iochart_display_list_get_n_items (self->dl); i++)
     {
       const IochartDlItem *item = iochart_display_list_get_item (self->dl, i);
 
       if (item->kind == IOCHART_DL_GROUP_BEGIN)
         {
-          lane = item->meta && g_str_has_prefix (item->meta, "lane:") ? atoi (item->meta + 5) : -1;
+          group = item->meta && g_str_has_prefix (item->meta, "lane:") ? item : NULL;
           y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
         }
       else if (item->kind == IOCHART_DL_GROUP_END)
         {
-          if (lane >= 0 && y >= y0 - 4 && y < y1 + 4)
-            found = lane;
-          lane = -1;
+          if (group && y >= y0 - 4 && y < y1 + 4)
+            return group;
+          group = NULL;
         }
-      else if (lane >= 0 && item->kind == IOCHART_DL_RECT)
+      else if (group && item->kind == IOCHART_DL_RECT)
         {
           y0 = MIN (y0, item->y);
           y1 = MAX (y1, item->y + item->h);
         }
     }
-  return found;
+  return NULL;
 }
 
 static void
@@ -607,8 +607,9 @@ click (IochartTimelineView *self, double x, double y)
       iochart_timeline_view_set_selection (self, ep->start_ns, ep->end_ns);
       return;
     }
-  iochart_timeline_view_activate_lane (self, hit && hit->meta && g_str_has_prefix (hit->meta, "lane:")
-                                             ? atoi (hit->meta + 5) : lane_at_y (self, y));
+  if (!(hit && hit->meta && g_str_has_prefix (hit->meta, "lane:")))
+    hit = lane_at_y (self, y);
+  iochart_timeline_view_activate_lane (self, hit ? atoi (hit->meta + 5) : -1);
 }
 
 /* ---- data and filters ---- */
@@ -992,7 +993,8 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
   const IochartDlItem *hit = self->dl ? iochart_display_list_hit (self->dl, x, y) : NULL;
   g_autofree char *figures = NULL, *text = NULL;
 
-  if (hit == NULL || hit->tooltip == NULL)
+  /* between a lane's requests: its facts */
+  if ((hit == NULL || hit->tooltip == NULL) && (hit = lane_at_y (self, y)) == NULL)
     return FALSE;
   /* over a lane's band: the request under the pointer first, then the lane's facts */
   if (hit->meta && g_str_has_prefix (hit->meta, "lane:") && self->view &&

@@ -852,18 +852,6 @@ test_wheel (void)
   settle ();
 }
 
-/* The tooltip popup shown now over w's window, or NULL. */
-static GtkWidget *
-tooltip_window (GtkWidget *w)
-{
-  GtkWidget *root = GTK_WIDGET (gtk_widget_get_native (w));
-
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
-    if (g_str_equal (G_OBJECT_TYPE_NAME (c), "GtkTooltipWindow") && gtk_widget_get_mapped (c))
-      return c;
-  return NULL;
-}
-
 /* Hovering a steal episode's shading shows what stole, for how long and who waited. */
 static void
 test_steal_tooltip (void)
@@ -898,16 +886,8 @@ test_steal_tooltip (void)
   hit = iochart_display_list_hit (dl, x, y);
   g_assert_true (hit == item);
   g_test_message ("episode shading %.0f,%.0f %.0fx%.0f: %s", item->x, item->y, item->w, item->h, item->tooltip);
-  x_motion (GTK_WIDGET (tl), x - 1, y);
-  x_motion (GTK_WIDGET (tl), x, y);
-  for (int i = 0; i < 60 && tip == NULL; i++)
-    {
-      app_test_run_for (50000);
-      tip = tooltip_window (GTK_WIDGET (tl));
-    }
-  g_assert_nonnull (tip);
-  g_assert_nonnull (find_widget (tip, GTK_TYPE_LABEL));
-  text = gtk_label_get_text (GTK_LABEL (find_widget (tip, GTK_TYPE_LABEL)));
+  text = x_hover_tooltip (GTK_WIDGET (tl), x, y, &tip);
+  g_assert_nonnull (text);
   g_test_message ("tooltip: %s", text);
   g_assert_cmpstr (text, ==, item->tooltip);
   g_assert_true (g_str_has_prefix (text, "idle steal "));
@@ -965,15 +945,8 @@ test_bin_tooltip (void)
                                           iochart_timeline_view_get_origin_ns (tl));
   g_assert_nonnull (figures);
   want = g_strdup_printf ("%s\n%s", hit->tooltip, figures);
-  x_motion (GTK_WIDGET (tl), x - 1, y);
-  x_motion (GTK_WIDGET (tl), x, y);
-  for (int i = 0; i < 60 && tip == NULL; i++)
-    {
-      app_test_run_for (50000);
-      tip = tooltip_window (GTK_WIDGET (tl));
-    }
-  g_assert_nonnull (tip);
-  text = gtk_label_get_text (GTK_LABEL (find_widget (tip, GTK_TYPE_LABEL)));
+  text = x_hover_tooltip (GTK_WIDGET (tl), x, y, &tip);
+  g_assert_nonnull (text);
   g_test_message ("tooltip at %.0f,%.0f:\n%s", x, y, text);
   g_assert_cmpstr (text, ==, want);
   g_assert_nonnull (strstr (text, "\nat "));

@@ -1397,8 +1397,8 @@ test_request_tooltip (void)
 #ifdef HAVE_XTST
 /* Real clicks (XTest): anywhere in a lane's row, between its requests or on its name, highlight
  * it and the panel gives its figures (only a drawn request answered: a click between them, or on
- * the name, took the highlight away); above the lanes the highlight goes; a middle-button drag
- * pans. */
+ * the name, took the highlight away), and the pointer between its requests shows its facts (it
+ * showed nothing); above the lanes the highlight goes; a middle-button drag pans. */
 static void
 test_lane_click (void)
 {
@@ -1424,9 +1424,17 @@ test_lane_click (void)
   settle ();
   dl = iochart_timeline_view_get_display_list (tl);   /* the chart's list goes with each layout */
   g_assert_true (lane_band_y (dl, l, &y0, &y1));
-  /* between its requests (nothing drawn there) */
+  /* between its requests (nothing drawn there): its facts on hover, and a click highlights it */
   g_assert_null (iochart_display_list_hit (dl, ax + aw / 2, (y0 + y1) / 2));
-  x_motion (w, ax + aw / 2, (y0 + y1) / 2);
+  {
+    const char *tip = x_hover_tooltip (w, ax + aw / 2, (y0 + y1) / 2, NULL);
+    const IochartLane *lane = iochart_lanes_get_lane (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)), l);
+
+    g_test_message ("tooltip between its requests: %s", tip);
+    g_assert_nonnull (tip);
+    g_assert_true (g_str_has_prefix (tip, lane->label));
+    g_assert_nonnull (strstr (tip, "\nclass idle, "));
+  }
   x_button (1, TRUE);
   x_button (1, FALSE);
   settle ();
