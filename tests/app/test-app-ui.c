@@ -806,6 +806,18 @@ test_wheel (void)
   g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj));
   g_test_message ("wheel down: lanes scrolled %.0f -> %.0f px", v0, gtk_adjustment_get_value (adj));
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, v0);
+  {
+    /* the time ruler stays put over the scrolled chart (it is the page's one drawing area) */
+    GtkWidget *ruler = find_widget (GTK_WIDGET (page), GTK_TYPE_DRAWING_AREA);
+    graphene_rect_t r, chart;
+
+    g_assert_nonnull (ruler);
+    g_assert_false (gtk_widget_is_ancestor (ruler, sw));
+    g_assert_true (gtk_widget_get_mapped (ruler));
+    g_assert_true (gtk_widget_compute_bounds (ruler, GTK_WIDGET (window), &r));
+    g_assert_true (gtk_widget_compute_bounds (sw, GTK_WIDGET (window), &chart));
+    g_assert_cmpfloat (r.origin.y + r.size.height, <=, chart.origin.y + 1);   /* over it, not in it */
+  }
   g_assert_cmpint (f, ==, f0);
   g_assert_cmpint (t, ==, t0);
   x_button (4, TRUE);
