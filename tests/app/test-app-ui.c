@@ -651,7 +651,8 @@ key (KeySym sym)
 }
 
 /* Keys through the X server into the timeline's key handler: + and - zoom by 1.5 around the
- * middle, the arrows pan by a fifth, 0 and Home fit. */
+ * middle, the arrows pan by a fifth, 0 and Home fit; Ctrl+Return (the window's accelerator) zooms
+ * to the selection, Escape clears it. */
 static void
 test_keys (void)
 {
@@ -693,6 +694,17 @@ test_keys (void)
   span (tl, &f, &t);
   g_assert_cmpint (f, ==, f0);
   g_assert_cmpint (t, ==, t0);
+  /* Ctrl+Return zooms to the selection; Escape clears it */
+  iochart_timeline_view_set_selection (tl, f0 + (t0 - f0) / 4, f0 + (t0 - f0) / 2);
+  x_key (XK_Control_L, TRUE);
+  key (XK_Return);
+  x_key (XK_Control_L, FALSE);
+  span (tl, &f, &t);
+  g_assert_cmpint (f, ==, f0 + (t0 - f0) / 4);
+  g_assert_cmpint (t, ==, f0 + (t0 - f0) / 2);
+  g_assert_true (iochart_timeline_view_get_selection (tl, &f, &t));
+  key (XK_Escape);
+  g_assert_false (iochart_timeline_view_get_selection (tl, &f, &t));
   close_tabs ();
 }
 
