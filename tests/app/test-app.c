@@ -1301,7 +1301,7 @@ lane_band_y (IochartDisplayList *dl, guint l, double *y0, double *y1)
 
 /* Hovering a request in a lane: the tooltip tells its process, class and where the class came
  * from, op, size, sector and its queue/insert/issue/complete times, as `iochart export` writes
- * that request. */
+ * that request; shown so under the pointer (XTest). */
 static void
 test_request_tooltip (void)
 {
@@ -1391,6 +1391,27 @@ test_request_tooltip (void)
   }
   /* outside the plot (the lane's label) no request is described */
   g_assert_null (iochart_timeline_view_describe_at (tl, 20, (y0 + y1) / 2));
+#ifdef HAVE_XTST
+  if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      /* the pointer there (XTest): the tooltip shown is that text, then the lane's facts */
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (
+                             gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW)));
+      g_autofree char *want = NULL;
+      const char *shown;
+
+      gtk_adjustment_set_value (adj, y0 - 300);
+      settle ();
+      want = iochart_timeline_view_describe_at (tl, x, (y0 + y1) / 2);
+      shown = x_hover_tooltip (GTK_WIDGET (tl), x, (y0 + y1) / 2, NULL);
+      g_assert_nonnull (want);
+      g_assert_nonnull (shown);
+      g_assert_true (g_str_has_prefix (shown, want));
+      g_assert_true (g_str_has_prefix (shown + strlen (want), "\n\n"));
+      x_motion (GTK_WIDGET (tl), 5, 5);
+      gtk_adjustment_set_value (adj, 0);
+    }
+#endif
   action ("zoom-fit");
 }
 
