@@ -439,7 +439,12 @@ export_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
   g_autofree char *name = NULL;
 
   if (page == NULL || !iochart_capture_page_is_ready (page))
-    return;
+    {
+      /* the header's Export is there before any capture: say why nothing opens */
+      adw_toast_overlay_add_toast (self->toasts, adw_toast_new (page ? _("The capture is not loaded yet: nothing to export")
+                                                                     : _("Open a capture first: its view is what is exported")));
+      return;
+    }
   g_clear_object (&self->chooser);
   self->chooser = gtk_file_chooser_native_new (_("Export the View (.svg, .png or .pdf)"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
