@@ -360,6 +360,11 @@ fill_filters (IochartCapturePage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->class_dropdown), self->bootchart == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->search), self->bootchart == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->order_dropdown), self->bootchart == NULL);
+  /* type-ahead: what is typed over the charts (a key they do not take) starts the search */
+  gtk_search_entry_set_key_capture_widget (self->search, self->bootchart == NULL
+                                           ? gtk_widget_get_ancestor (GTK_WIDGET (self->timeline),
+                                                                      GTK_TYPE_SCROLLED_WINDOW)
+                                           : NULL);
   place_search (self);
   if (self->capture == NULL)
     return;
@@ -450,6 +455,22 @@ iochart_capture_page_set_filters (IochartCapturePage *self, int device, int klas
   gtk_drop_down_set_selected (self->device_dropdown, device < 0 ? 0 : (guint) device + 1);
   gtk_drop_down_set_selected (self->class_dropdown, k);
   apply_filters (self);
+}
+
+/* Typed over the chart: the keys go on to the search (Escape there ends it), the letters typed
+ * kept (a plain focus grab selects them, and the next key would replace them) */
+static void
+search_started (IochartCapturePage *self)
+{
+  gtk_text_grab_focus_without_selecting (GTK_TEXT (gtk_editable_get_delegate (GTK_EDITABLE (self->search))));
+}
+
+/* Escape in the search: everything shown again, the keys back to the chart */
+static void
+search_stopped (IochartCapturePage *self)
+{
+  iochart_capture_page_set_search (self, "");
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }
 
 void
@@ -651,7 +672,9 @@ static void
 episode_activated (IochartCapturePage *self, guint index)
 {
   const IochartStealEpisode *ep = iochart_steal_get_episode (self->steal, index);
-  gint64 pad = MAX ((ep->end_ns - ep->start_ns) * 4, 20 * G_GINT64_CONSTANT (1000000));
+  /* the episode a fifth of the view or more, between what came before and after it: with 20 ms
+   * either side a sub-millisecond episode was a sliver of the view */
+  gint64 pad = MAX ((ep->end_ns - ep->start_ns) * 2, 2 * G_GINT64_CONSTANT (1000000));
 
   iochart_timeline_view_set_range (self->timeline, ep->start_ns - pad, ep->end_ns + pad);
   iochart_timeline_view_set_selection (self->timeline, ep->start_ns, ep->end_ns);
@@ -1009,6 +1032,8 @@ iochart_capture_page_init (IochartCapturePage *self)
   self->sim_views = g_ptr_array_new ();
   gtk_drawing_area_set_draw_func (self->ruler, draw_ruler, self, NULL);
   g_signal_connect_swapped (self->ruler, "resize", G_CALLBACK (ruler_resized), self);
+  g_signal_connect_swapped (self->search, "stop-search", G_CALLBACK (search_stopped), self);
+  g_signal_connect_swapped (self->search, "search-started", G_CALLBACK (search_started), self);
   g_signal_connect_swapped (style, "notify::dark", G_CALLBACK (dark_changed), self);
   dark_changed (self);
 }

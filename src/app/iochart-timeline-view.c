@@ -562,6 +562,39 @@ iochart_timeline_view_set_expanded (IochartTimelineView *self, guint32 head, gbo
   invalidate_all (self);
 }
 
+/* The group of the lane whose row holds y, or NULL: a click on its name or between its requests
+ * means it too (only its drawn requests and class mark answer a hit). A row is its group's rects'
+ * extent, the class mark's, and the few pixels to the next row. */
+static const IochartDlItem *
+lane_at_y (IochartTimelineView *self, double y)
+{
+  const IochartDlItem *group = NULL;
+  double y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+
+  for (guint i = 0; self->dl && i < iochart_display_list_get_n_items (self->dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (self->dl, i);
+
+      if (item->kind == IOCHART_DL_GROUP_BEGIN)
+        {
+          group = item->meta && g_str_has_prefix (item->meta, "lane:") ? item : NULL;
+          y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+        }
+      else if (item->kind == IOCHART_DL_GROUP_END)
+        {
+          if (group && y >= y0 - 4 && y < y1 + 4)
+            return group;
+          group = NULL;
+        }
+      else if (group && item->kind == IOCHART_DL_RECT)
+        {
+          y0 = MIN (y0, item->y);
+          y1 = MAX (y1, item->y + item->h);
+        }
+    }
+  return NULL;
+}
+
 static void
 click (IochartTimelineView *self, double x, double y)
 {
@@ -574,8 +607,9 @@ click (IochartTimelineView *self, double x, double y)
       iochart_timeline_view_set_selection (self, ep->start_ns, ep->end_ns);
       return;
     }
-  iochart_timeline_view_activate_lane (self, hit && hit->meta && g_str_has_prefix (hit->meta, "lane:")
-                                             ? atoi (hit->meta + 5) : -1);
+  if (!(hit && hit->meta && g_str_has_prefix (hit->meta, "lane:")))
+    hit = lane_at_y (self, y);
+  iochart_timeline_view_activate_lane (self, hit ? atoi (hit->meta + 5) : -1);
 }
 
 /* ---- data and filters ---- */
@@ -957,21 +991,21 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
 {
   IochartTimelineView *self = IOCHART_TIMELINE_VIEW (widget);
   const IochartDlItem *hit = self->dl ? iochart_display_list_hit (self->dl, x, y) : NULL;
+  g_autofree char *figures = NULL, *text = NULL;
 
-  g_autofree char *requests = NULL;
-
-  if (hit == NULL || hit->tooltip == NULL)
+  /* between a lane's requests: its facts */
+  if ((hit == NULL || hit->tooltip == NULL) && (hit = lane_at_y (self, y)) == NULL)
     return FALSE;
   /* over a lane's band: the request under the pointer first, then the lane's facts */
-  if (hit->meta && g_str_has_prefix (hit->meta, "lane:") && self->view)
-    requests = iochart_timeline_view_describe_at (self, x, y);
-  if (requests)
-    {
-      g_autofree char *text = g_strdup_printf ("%s\n\n%s", requests, hit->tooltip);
-      gtk_tooltip_set_text (tooltip, text);
-    }
-  else
-    gtk_tooltip_set_text (tooltip, hit->tooltip);
+  if (hit->meta && g_str_has_prefix (hit->meta, "lane:") && self->view &&
+      (figures = iochart_timeline_view_describe_at (self, x, y)))
+    text = g_strdup_printf ("%s\n\n%s", figures, hit->tooltip);
+  /* over a strip's area or line: what it shows, then the figures of the pixel's bins */
+  else if ((hit->kind == IOCHART_DL_POLYGON || hit->kind == IOCHART_DL_POLYLINE) && self->view &&
+           (figures = iochart_view_describe_column (self->view, time_at (self, x),
+                                                    iochart_timeline_view_get_origin_ns (self))))
+    text = g_strdup_printf ("%s\n%s", hit->tooltip, figures);
+  gtk_tooltip_set_text (tooltip, text ? text : hit->tooltip);
   return TRUE;
 }
 
@@ -1009,6 +1043,17 @@ anchor_at (IochartTimelineView *self, double x)
   return CLAMP ((x - x0) / w, 0, 1);
 }
 
+/* Whether the window around the chart has lanes to scroll up or down to: else the plain wheel,
+ * with nothing to scroll, pans. */
+static gboolean
+lanes_scroll (IochartTimelineView *self)
+{
+  GtkWidget *sw = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj = sw ? gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw)) : NULL;
+
+  return adj && gtk_adjustment_get_upper (adj) - gtk_adjustment_get_lower (adj) > gtk_adjustment_get_page_size (adj) + 1;
+}
+
 static gboolean
 scroll (GtkEventControllerScroll *controller, double dx, double dy, IochartTimelineView *self)
 {
@@ -1020,7 +1065,7 @@ scroll (GtkEventControllerScroll *controller, double dx, double dy, IochartTimel
       iochart_timeline_view_zoom (self, pow (1.25, -dy), anchor_at (self, self->pointer_x));
       return TRUE;
     }
-  if (dx != 0 || (state & GDK_SHIFT_MASK))
+  if (dx != 0 || (state & GDK_SHIFT_MASK) || !lanes_scroll (self))
     {
       iochart_timeline_view_pan (self, 0.1 * (dx != 0 ? dx : dy));
       return TRUE;

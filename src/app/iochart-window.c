@@ -27,10 +27,17 @@ iochart_window_get_current_page (IochartWindow *self)
   return child ? IOCHART_CAPTURE_PAGE (child) : NULL;
 }
 
+static void fill_recent (IochartWindow *self);
+
 static void
 update_stack (IochartWindow *self)
 {
-  gtk_stack_set_visible_child_name (self->stack, adw_tab_view_get_n_pages (self->tabs) > 0 ? "tabs" : "empty");
+  gboolean empty = adw_tab_view_get_n_pages (self->tabs) == 0;
+
+  /* back on the start page after the last tab closed: the captures opened meanwhile are listed */
+  if (empty && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "empty") != 0)
+    fill_recent (self);
+  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "tabs");
 }
 
 static void page_title_changed (IochartCapturePage *page, GParamSpec *pspec, AdwTabPage *tab);
@@ -308,17 +315,27 @@ recent_activated (GtkListBox *box, GtkListBoxRow *row, gpointer user_data)
   iochart_window_open_files (self, &file, 1);
 }
 
-/* Captures opened before, newest first, shown on the empty page. */
+static int
+newest_first (GtkRecentInfo *a, GtkRecentInfo *b)
+{
+  /* the times are the infos' own */
+  return g_date_time_compare (gtk_recent_info_get_modified (b), gtk_recent_info_get_modified (a));
+}
+
+/* Captures opened before, newest first, shown on the empty page: as many as the recent-limit key says. */
 static void
 fill_recent (IochartWindow *self)
 {
   GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
-  guint shown = 0;
+  guint shown = 0, limit = self->settings ? (guint) g_settings_get_int (self->settings, "recent-limit") : 8;
+  GtkWidget *row;
 
-  for (GList *l = items; l && shown < 8; l = l->next)
+  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))))
+    gtk_list_box_remove (self->recent_list, row);
+  items = g_list_sort (items, (GCompareFunc) newest_first);
+  for (GList *l = items; l && shown < limit; l = l->next)
     {
       GtkRecentInfo *info = l->data;
-      GtkWidget *row;
       g_autofree char *path = NULL;
 
       if (!gtk_recent_info_has_application (info, g_get_application_name ()) || !gtk_recent_info_exists (info))
@@ -392,6 +409,28 @@ export_response (GtkNativeDialog *dialog, int response, gpointer user_data)
   g_clear_object (&self->chooser);
 }
 
+/* The name the export offers: the capture's less its compression and format suffixes, as SVG
+ * ("ionice-bfq.svg", not "ionice-bfq.dat.svg"). */
+static char *
+export_name (const char *title)
+{
+  static const char *suffixes[] = { ".gz", ".xz", ".zst", ".dat", ".txt", ".trace", ".tgz", ".tar" };
+  g_autofree char *base = g_strdup (title);
+  gboolean cut = TRUE;
+
+  while (cut)
+    {
+      cut = FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+        if (g_str_has_suffix (base, suffixes[i]) && strlen (base) > strlen (suffixes[i]))
+          {
+            base[strlen (base) - strlen (suffixes[i])] = '\0';
+            cut = TRUE;
+          }
+    }
+  return g_strconcat (base, ".svg", NULL);
+}
+
 static void
 export_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -400,10 +439,16 @@ export_activated (GSimpleAction *action, GVariant *param, gpointer user_data)
   g_autofree char *name = NULL;
 
   if (page == NULL || !iochart_capture_page_is_ready (page))
-    return;
-  self->chooser = gtk_file_chooser_native_new (_("Export the View"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+    {
+      /* the header's Export is there before any capture: say why nothing opens */
+      adw_toast_overlay_add_toast (self->toasts, adw_toast_new (page ? _("The capture is not loaded yet: nothing to export")
+                                                                     : _("Open a capture first: its view is what is exported")));
+      return;
+    }
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (_("Export the View (.svg, .png or .pdf)"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
-  name = g_strdup_printf ("%s.svg", iochart_capture_page_get_title (page));
+  name = export_name (iochart_capture_page_get_title (page));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
   g_signal_connect (self->chooser, "response", G_CALLBACK (export_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));

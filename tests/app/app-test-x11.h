@@ -17,3 +17,9 @@ void     x_button (guint      button,
                    gboolean   press);
 void     x_key    (KeySym     sym,
                    gboolean   press);
+/* The pointer moved onto (x, y) of w (from a pixel to its left, as a hand moves): the text of
+ * the tooltip that shows there within 3 s, or NULL; *tip (may be NULL) its popup. */
+const char *x_hover_tooltip (GtkWidget  *w,
+                             double      x,
+                             double      y,
+                             GtkWidget **tip);

@@ -2,6 +2,7 @@
  * handlers: the window size kept in GSettings (the build tree's schema, the memory backend) and the
  * main menu's Style section; the Open dialog; keys, the wheel and the tooltip through the X server
  * (XTest) into the timeline's controllers; the device and class drop-downs; Retry after Cancel. */
+#include <glib/gstdio.h>
 #include "app-test-util.h"
 #include "iochart-capture-page.h"
 #ifdef HAVE_XTST
@@ -361,6 +362,209 @@ test_open_dialog (void)
   close_tabs ();
 }
 
+/* The start page's list of recent captures under w: the list box whose rows carry a uri (an
+ * AdwPreferencesGroup holds a list box of its own), or NULL when it lists none. */
+static GtkListBox *
+recent_list (GtkWidget *w)
+{
+  if (GTK_IS_LIST_BOX (w))
+    {
+      GtkWidget *r = gtk_widget_get_first_child (w);
+      return r && g_object_get_data (G_OBJECT (r), "uri") ? GTK_LIST_BOX (w) : NULL;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkListBox *found = recent_list (c);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+recent_rows (IochartWindow *w)
+{
+  GtkListBox *list = recent_list (GTK_WIDGET (w));
+  guint n = 0;
+
+  for (GtkWidget *r = list ? gtk_widget_get_first_child (GTK_WIDGET (list)) : NULL; r; r = gtk_widget_get_next_sibling (r))
+    n++;
+  return n;
+}
+
+/* Recent files: the start page shown again once the last tab closes lists what was opened
+ * meanwhile (it kept the list it had when the window opened), as many as the recent-limit key
+ * says, newest first; a row activated opens its capture. */
+static void
+test_recent (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (IOCHART_APP_ID);
+  IochartApplication *app = IOCHART_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+  const char *names[] = { "ionice-bfq.dat", "blk-ionice-loop.txt" };
+  IochartWindow *w;
+  GtkListBox *list;
+  IochartCapturePage *page;
+
+  g_assert_null (iochart_window_get_current_page (window));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      open_sample (names[i]);
+      app_test_run_for (1100000);   /* a second apart: the newer one is told by its time */
+    }
+  close_tabs ();
+  g_assert_cmpuint (recent_rows (window), >=, 2);
+  g_assert_cmpuint (app_test_screenshot ("app-ui-recent.png"), >, 2);
+
+  g_settings_set_int (settings, "recent-limit", 1);
+  w = iochart_window_new (app);
+  g_assert_cmpuint (recent_rows (w), ==, 1);
+  list = recent_list (GTK_WIDGET (w));
+  {
+    GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, 0);
+    g_autofree char *base = g_path_get_basename (g_object_get_data (G_OBJECT (row), "uri"));
+
+    g_assert_cmpstr (base, ==, names[1]);
+    /* activated: the capture opens in the window */
+    gtk_window_present (GTK_WINDOW (w));
+    app_test_run_for (100000);
+    g_signal_emit_by_name (list, "row-activated", row);
+    page = iochart_window_get_current_page (w);
+    g_assert_nonnull (page);
+    g_assert_cmpstr (iochart_capture_page_get_title (page), ==, names[1]);
+  }
+  gtk_window_destroy (GTK_WINDOW (w));
+  g_settings_set_int (settings, "recent-limit", 0);
+  w = iochart_window_new (app);
+  g_assert_cmpuint (recent_rows (w), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (w));
+  g_settings_reset (settings, "recent-limit");
+  app_test_run_for (100000);
+}
+
+/* A label under w whose text starts with prefix, or NULL. */
+static GtkWidget *
+find_label_with (GtkWidget *w, const char *prefix)
+{
+  if (GTK_IS_LABEL (w) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (w)), prefix))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_with (c, prefix);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The text of the chart's header line that starts with prefix in dl. */
+static const char *
+header_text (IochartDisplayList *dl, const char *prefix)
+{
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && g_str_has_prefix (item->text, prefix))
+        return item->text;
+    }
+  return NULL;
+}
+
+/* Export (Ctrl+E, the header's Export): with no capture a toast says why no dialog opens; the save
+ * dialog offers the capture's name as SVG; the
+ * file accepted there is the view as it is on screen, zoomed (its header's range), in the format
+ * its name asks for; a toast says so. */
+static void
+test_export (void)
+{
+  IochartCapturePage *page;
+  IochartTimelineView *tl;
+  g_autofree char *dir = g_build_filename (app_test_shots (), "export-dialog", NULL);
+  const char *names[] = { "view.svg", "view.png" };
+  const char *range;
+
+  /* with no capture: no dialog, a toast says why (before, nothing happened) */
+  close_tabs ();
+  g_action_group_activate_action (G_ACTION_GROUP (window), "export", NULL);
+  app_test_run_for (300000);
+  g_assert_null (toplevel_of_type (GTK_TYPE_FILE_CHOOSER_DIALOG));
+  g_assert_nonnull (find_label_with (GTK_WIDGET (window), "Open a capture first"));
+  page = open_sample ("ionice-bfq.dat");
+  tl = iochart_capture_page_get_timeline (page);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "pan-right", NULL);
+  settle ();
+  range = header_text (iochart_timeline_view_get_display_list (tl), "device ");
+  g_assert_nonnull (range);
+  g_test_message ("on screen: %s", range);
+  g_assert_null (strstr (range, " 0 s – "));   /* zoomed: not the whole capture */
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_autoptr(GFile) folder = g_file_new_for_path (dir);
+      g_autofree char *data = NULL, *name = NULL;
+      gsize len = 0;
+      GtkWindow *dialog = NULL;
+
+      g_unlink (path);
+      g_action_group_activate_action (G_ACTION_GROUP (window), "export", NULL);
+      for (int k = 0; k < 100 && dialog == NULL; k++)
+        {
+          app_test_run_for (50000);
+          dialog = toplevel_of_type (GTK_TYPE_FILE_CHOOSER_DIALOG);
+        }
+      g_assert_nonnull (dialog);
+      g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (dialog)), ==, GTK_FILE_CHOOSER_ACTION_SAVE);
+      name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
+      g_assert_cmpstr (name, ==, "ionice-bfq.svg");   /* not ionice-bfq.dat.svg */
+      if (i == 0)
+        {
+          app_test_run_for (300000);
+          g_assert_cmpuint (app_test_screenshot_native (GTK_WIDGET (dialog), "app-ui-export-dialog.png"), >, 2);
+        }
+      g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL));
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), names[i]);
+      app_test_run_for (200000);
+      gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+      app_test_run_for (300000);
+      g_assert_null (toplevel_of_type (GTK_TYPE_FILE_CHOOSER_DIALOG));
+      g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+      g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", names[i], len);
+      if (i == 0)
+        {
+          g_assert_true (g_str_has_prefix (data, "<?xml"));
+          g_assert_nonnull (strstr (data, range));   /* the range on screen */
+        }
+      else
+        g_assert_true (len > 1000 && memcmp (data, "\x89PNG", 4) == 0);
+    }
+  close_tabs ();
+}
+
+/* Files given on the command line (GApplication's open, which `iochart-gtk FILE...` calls): one
+ * tab in the window, the files of one run together, loaded. */
+static void
+test_command_line (void)
+{
+  g_autofree char *path = g_build_filename (source_root, "samples", "blktrace", "bfq-idle-vs-be-dd", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+  IochartCapturePage *page;
+  AdwTabView *tabs;
+
+  g_assert_null (iochart_window_get_current_page (window));
+  g_application_open (app, &file, 1, "");
+  page = iochart_window_get_current_page (window);
+  g_assert_nonnull (page);
+  tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_TAB_VIEW));
+  g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, 1);
+  wait_loaded (page);
+  g_assert_true (iochart_capture_page_is_ready (page));
+  g_assert_cmpstr (iochart_capture_page_get_title (page), ==, "bfq-idle-vs-be-dd");
+  close_tabs ();
+}
+
 /* Retry: a cancelled load offers to load again, and does; a reader's error does not offer it. */
 static void
 test_retry (void)
@@ -472,7 +676,8 @@ key (KeySym sym)
 }
 
 /* Keys through the X server into the timeline's key handler: + and - zoom by 1.5 around the
- * middle, the arrows pan by a fifth, 0 and Home fit. */
+ * middle, the arrows pan by a fifth, 0 and Home fit; Ctrl+Return (the window's accelerator) zooms
+ * to the selection, Escape clears it. */
 static void
 test_keys (void)
 {
@@ -514,11 +719,107 @@ test_keys (void)
   span (tl, &f, &t);
   g_assert_cmpint (f, ==, f0);
   g_assert_cmpint (t, ==, t0);
+  /* Ctrl+Return zooms to the selection; Escape clears it */
+  iochart_timeline_view_set_selection (tl, f0 + (t0 - f0) / 4, f0 + (t0 - f0) / 2);
+  x_key (XK_Control_L, TRUE);
+  key (XK_Return);
+  x_key (XK_Control_L, FALSE);
+  span (tl, &f, &t);
+  g_assert_cmpint (f, ==, f0 + (t0 - f0) / 4);
+  g_assert_cmpint (t, ==, f0 + (t0 - f0) / 2);
+  g_assert_true (iochart_timeline_view_get_selection (tl, &f, &t));
+  key (XK_Escape);
+  g_assert_false (iochart_timeline_view_get_selection (tl, &f, &t));
+  close_tabs ();
+}
+
+/* Type-ahead: letters typed over the chart (keys it does not take) go to the process search,
+ * which takes the focus and filters the lanes; + still zooms; Escape there clears the search and
+ * gives the keys back to the chart. */
+static void
+test_type_ahead (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  GtkWidget *search = find_process_search (GTK_WIDGET (page));
+  IochartLanes *lanes;
+  guint n_all;
+  gint64 f0, t0, f, t;
+
+  x_motion (GTK_WIDGET (tl), 300, 150);
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (tl)));
+  n_all = iochart_lanes_get_n_lanes (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)));
+  span (tl, &f0, &t0);
+  key (XK_plus);
+  span (tl, &f, &t);
+  g_assert_cmpint (t - f, <, t0 - f0);
+  key (XK_0);   /* fit: a digit the chart takes */
+  span (tl, &f, &t);
+  g_assert_cmpint (t - f, ==, t0 - f0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "");
+  key (XK_j);
+  key (XK_b);
+  key (XK_d);
+  app_test_run_for (400000);   /* search-changed comes after a pause in the typing */
+  settle ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "jbd");
+  g_assert_nonnull (gtk_widget_get_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_TYPE_SEARCH_ENTRY));
+  lanes = iochart_view_get_lanes (iochart_timeline_view_get_view (tl));
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, 1);
+  g_assert_nonnull (strstr (iochart_lanes_get_lane (lanes, 0)->label, "jbd2"));
+  g_assert_cmpuint (app_test_screenshot ("app-ui-type-ahead.png"), >, 40);
+  key (XK_Escape);
+  settle ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "");
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (tl)));
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (iochart_view_get_lanes (iochart_timeline_view_get_view (tl))), ==, n_all);
+  close_tabs ();
+}
+
+/* The steal episode list: a click on an episode's row (XTest) selects the episode on the chart and
+ * zooms around it, the side panel then giving the selection's steal. */
+static void
+test_episode_click (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartSteal *steal = iochart_view_get_steal (iochart_timeline_view_get_view (tl));
+  IochartStealEpisode ep_copy;
+  const IochartStealEpisode *ep;
+  GtkWidget *row;
+  gint64 from, to, f, t;
+
+  g_assert_cmpuint (iochart_steal_get_n_episodes (steal), ==, 1);
+  ep_copy = *iochart_steal_get_episode (steal, 0);   /* the view's steal goes with its next layout */
+  ep = &ep_copy;
+  /* the panel's one list box: the episodes, the first row the first */
+  row = GTK_WIDGET (gtk_list_box_get_row_at_index (GTK_LIST_BOX (find_widget (GTK_WIDGET (iochart_capture_page_get_panel (page)),
+                                                                             GTK_TYPE_LIST_BOX)), 0));
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_get_mapped (row));
+  g_assert_false (iochart_timeline_view_get_selection (tl, &from, &to));
+  x_motion (row, gtk_widget_get_width (row) / 2.0, gtk_widget_get_height (row) / 2.0);
+  x_button (1, TRUE);
+  x_button (1, FALSE);
+  settle ();
+  g_assert_true (iochart_timeline_view_get_selection (tl, &from, &to));
+  g_assert_cmpint (from, ==, ep->start_ns);
+  g_assert_cmpint (to, ==, ep->end_ns);
+  iochart_timeline_view_get_range (tl, &f, &t);
+  g_test_message ("episode %" G_GINT64_FORMAT " ns long: view %" G_GINT64_FORMAT " ns", ep->end_ns - ep->start_ns, t - f);
+  g_assert_cmpint (f, <, ep->start_ns);
+  g_assert_cmpint (t, >, ep->end_ns);
+  /* zoomed from 1.8 s to the episode and its surroundings: it is a tenth of the view at least
+   * (1.4% with 20 ms either side) */
+  g_assert_cmpfloat ((double) (ep->end_ns - ep->start_ns) / (double) (t - f), >=, 0.1);
+  g_assert_nonnull (strstr (iochart_range_panel_get_steal_text (iochart_capture_page_get_panel (page)), "1 episode"));
+  g_assert_cmpuint (app_test_screenshot ("app-ui-episode-clicked.png"), >, 40);
   close_tabs ();
 }
 
 /* The wheel without a modifier: up and down scroll the lanes (the time stays), left and right
- * (a tilted wheel or a touchpad's sideways scroll) pan by a tenth, as Shift with up and down does. */
+ * (a tilted wheel or a touchpad's sideways scroll) pan by a tenth, as Shift with up and down does;
+ * with no lanes to scroll to, up and down pan. */
 static void
 test_wheel (void)
 {
@@ -542,6 +843,18 @@ test_wheel (void)
   g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj));
   g_test_message ("wheel down: lanes scrolled %.0f -> %.0f px", v0, gtk_adjustment_get_value (adj));
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, v0);
+  {
+    /* the time ruler stays put over the scrolled chart (it is the page's one drawing area) */
+    GtkWidget *ruler = find_widget (GTK_WIDGET (page), GTK_TYPE_DRAWING_AREA);
+    graphene_rect_t r, chart;
+
+    g_assert_nonnull (ruler);
+    g_assert_false (gtk_widget_is_ancestor (ruler, sw));
+    g_assert_true (gtk_widget_get_mapped (ruler));
+    g_assert_true (gtk_widget_compute_bounds (ruler, GTK_WIDGET (window), &r));
+    g_assert_true (gtk_widget_compute_bounds (sw, GTK_WIDGET (window), &chart));
+    g_assert_cmpfloat (r.origin.y + r.size.height, <=, chart.origin.y + 1);   /* over it, not in it */
+  }
   g_assert_cmpint (f, ==, f0);
   g_assert_cmpint (t, ==, t0);
   x_button (4, TRUE);
@@ -569,21 +882,23 @@ test_wheel (void)
   span (tl, &f, &t);
   g_assert_cmpint (llabs ((f - f0) - (gint64) (0.1 * (t0 - f0))), <, 1000);
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, v0);
+
+  /* lanes that all fit (one lane kept): nothing to scroll, so the plain wheel pans */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
+  iochart_capture_page_set_search (page, "jbd2");
+  span (tl, &f0, &t0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), <=, gtk_adjustment_get_page_size (adj) + 1);
+  x_motion (GTK_WIDGET (tl), 400, 150);
+  x_button (4, TRUE);
+  x_button (4, FALSE);
+  span (tl, &f, &t);
+  g_test_message ("wheel up, nothing to scroll: from %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT " ns", f0, f);
+  g_assert_cmpint (t - f, ==, t0 - f0);
+  g_assert_cmpint (llabs ((f0 - f) - (gint64) (0.1 * (t0 - f0))), <, 1000);
+  iochart_capture_page_set_search (page, "");
   close_tabs ();
   gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
   settle ();
-}
-
-/* The tooltip popup shown now over w's window, or NULL. */
-static GtkWidget *
-tooltip_window (GtkWidget *w)
-{
-  GtkWidget *root = GTK_WIDGET (gtk_widget_get_native (w));
-
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
-    if (g_str_equal (G_OBJECT_TYPE_NAME (c), "GtkTooltipWindow") && gtk_widget_get_mapped (c))
-      return c;
-  return NULL;
 }
 
 /* Hovering a steal episode's shading shows what stole, for how long and who waited. */
@@ -620,16 +935,8 @@ test_steal_tooltip (void)
   hit = iochart_display_list_hit (dl, x, y);
   g_assert_true (hit == item);
   g_test_message ("episode shading %.0f,%.0f %.0fx%.0f: %s", item->x, item->y, item->w, item->h, item->tooltip);
-  x_motion (GTK_WIDGET (tl), x - 1, y);
-  x_motion (GTK_WIDGET (tl), x, y);
-  for (int i = 0; i < 60 && tip == NULL; i++)
-    {
-      app_test_run_for (50000);
-      tip = tooltip_window (GTK_WIDGET (tl));
-    }
-  g_assert_nonnull (tip);
-  g_assert_nonnull (find_widget (tip, GTK_TYPE_LABEL));
-  text = gtk_label_get_text (GTK_LABEL (find_widget (tip, GTK_TYPE_LABEL)));
+  text = x_hover_tooltip (GTK_WIDGET (tl), x, y, &tip);
+  g_assert_nonnull (text);
   g_test_message ("tooltip: %s", text);
   g_assert_cmpstr (text, ==, item->tooltip);
   g_assert_true (g_str_has_prefix (text, "idle steal "));
@@ -645,6 +952,57 @@ test_steal_tooltip (void)
   }
   app_test_run_for (200000);
   g_assert_cmpuint (app_test_screenshot_native (tip, "app-ui-steal-tooltip.png"), >, 2);
+  x_motion (GTK_WIDGET (tl), 5, 5);
+  close_tabs ();
+}
+
+/* Hovering a strip's area (a bin): the tooltip says what the strip shows, then the pixel's figures
+ * from its bins (the time, the bytes read per class with the rate, completions, in flight,
+ * latency), as the core describes that column. */
+static void
+test_bin_tooltip (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartDisplayList *dl = iochart_timeline_view_get_display_list (tl);
+  const IochartDlItem *title = NULL, *hit = NULL;
+  g_autofree char *want = NULL, *figures = NULL;
+  GtkWidget *tip = NULL;
+  double ax, aw, x = 0, y = 0;
+  gint64 from, to;
+  const char *text;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl) && !title; i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && g_strcmp0 (item->text, "Throughput") == 0)
+        title = item;
+    }
+  g_assert_nonnull (title);
+  g_assert_true (iochart_display_list_get_time_axis (dl, &ax, &aw, &from, &to));
+  /* a point over the read throughput's area, from the right (the sample's busiest part) */
+  for (double px = ax + aw - 3; px > ax && !hit; px -= 2)
+    for (double py = title->y; py < title->y + 80 && !hit; py += 2)
+      {
+        const IochartDlItem *h = iochart_display_list_hit (dl, px, py);
+        if (h && h->kind == IOCHART_DL_POLYGON && h->tooltip && g_str_has_prefix (h->tooltip, "read throughput"))
+          hit = h, x = px, y = py;
+      }
+  g_assert_nonnull (hit);
+  figures = iochart_view_describe_column (iochart_timeline_view_get_view (tl),
+                                          from + (gint64) ((floor (x) - ax) / aw * (double) (to - from)),
+                                          iochart_timeline_view_get_origin_ns (tl));
+  g_assert_nonnull (figures);
+  want = g_strdup_printf ("%s\n%s", hit->tooltip, figures);
+  text = x_hover_tooltip (GTK_WIDGET (tl), x, y, &tip);
+  g_assert_nonnull (text);
+  g_test_message ("tooltip at %.0f,%.0f:\n%s", x, y, text);
+  g_assert_cmpstr (text, ==, want);
+  g_assert_nonnull (strstr (text, "\nat "));
+  g_assert_nonnull (strstr (text, "\nread "));
+  g_assert_nonnull (strstr (text, "/s): "));
+  app_test_run_for (200000);
+  g_assert_cmpuint (app_test_screenshot_native (tip, "app-ui-bin-tooltip.png"), >, 2);
   x_motion (GTK_WIDGET (tl), 5, 5);
   close_tabs ();
 }
@@ -671,14 +1029,20 @@ main (int argc, char **argv)
   g_test_add_func ("/app-ui/size", test_size);
   g_test_add_func ("/app-ui/toolbar-fits", test_toolbar_fits);
   g_test_add_func ("/app-ui/open-dialog", test_open_dialog);
+  g_test_add_func ("/app-ui/command-line", test_command_line);
   g_test_add_func ("/app-ui/retry", test_retry);
+  g_test_add_func ("/app-ui/recent", test_recent);
+  g_test_add_func ("/app-ui/export", test_export);
   g_test_add_func ("/app-ui/filters", test_filters);
 #ifdef HAVE_XTST
   if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
     {
       g_test_add_func ("/app-ui/keys", test_keys);
       g_test_add_func ("/app-ui/wheel", test_wheel);
+      g_test_add_func ("/app-ui/type-ahead", test_type_ahead);
+      g_test_add_func ("/app-ui/episode-click", test_episode_click);
       g_test_add_func ("/app-ui/steal-tooltip", test_steal_tooltip);
+      g_test_add_func ("/app-ui/bin-tooltip", test_bin_tooltip);
     }
 #endif
   return g_test_run ();

@@ -1230,6 +1230,48 @@ test_bootchart (void)
   }
 }
 
+/* The sector map zooms with the view: zoomed to 0.6 s - 0.9 s, its band is that of the data
+ * requests issued there (every one inside it), narrower than the whole capture's. */
+static void
+test_sector_zoom (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  IochartView *view = iochart_timeline_view_get_view (tl);
+  IochartCapture *c = iochart_view_get_capture (view);
+  IochartBins *bins = iochart_view_get_bins (view);
+  guint64 full_lo = bins->min_sector, full_hi = bins->max_sector, lo = G_MAXUINT64, hi = 0;
+  gint64 origin = iochart_timeline_view_get_origin_ns (tl), from = origin + 600000000, to = origin + 900000000;
+  guint n = 0;
+
+  iochart_timeline_view_set_range (tl, from, to);
+  settle ();
+  view = iochart_timeline_view_get_view (tl);
+  bins = iochart_view_get_bins (view);
+  for (guint i = 0; i < iochart_capture_get_n_requests (c); i++)
+    {
+      IochartRequest rq;
+
+      iochart_capture_get_request (c, i, &rq);
+      if (rq.device != (guint) iochart_view_get_device (view) || rq.bytes == 0 || rq.op == IOCHART_OP_FLUSH ||
+          rq.issue_ns == IOCHART_TIME_UNKNOWN || rq.issue_ns < from || rq.issue_ns > to)
+        continue;
+      lo = MIN (lo, rq.sector);
+      hi = MAX (hi, rq.sector + rq.bytes / 512);
+      n++;
+    }
+  g_test_message ("%u requests; band %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " (theirs %" G_GUINT64_FORMAT
+                  "..%" G_GUINT64_FORMAT "), whole capture %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
+                  n, bins->min_sector, bins->max_sector, lo, hi, full_lo, full_hi);
+  g_assert_cmpuint (n, >, 10);
+  g_assert_false (bins->sector_trimmed);
+  g_assert_cmpuint (bins->min_sector, <=, lo);
+  g_assert_cmpuint (bins->max_sector, >=, hi - 1);
+  g_assert_cmpuint (bins->max_sector - bins->min_sector, <, full_hi - full_lo);
+  screenshot ("app-sector-zoom.png");
+  action ("zoom-fit");
+}
+
 /* The band of lane l in dl: the y extent of the items in its group. */
 static gboolean
 lane_band_y (IochartDisplayList *dl, guint l, double *y0, double *y1)
@@ -1259,7 +1301,7 @@ lane_band_y (IochartDisplayList *dl, guint l, double *y0, double *y1)
 
 /* Hovering a request in a lane: the tooltip tells its process, class and where the class came
  * from, op, size, sector and its queue/insert/issue/complete times, as `iochart export` writes
- * that request. */
+ * that request; shown so under the pointer (XTest). */
 static void
 test_request_tooltip (void)
 {
@@ -1349,8 +1391,112 @@ test_request_tooltip (void)
   }
   /* outside the plot (the lane's label) no request is described */
   g_assert_null (iochart_timeline_view_describe_at (tl, 20, (y0 + y1) / 2));
+#ifdef HAVE_XTST
+  if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      /* the pointer there (XTest): the tooltip shown is that text, then the lane's facts */
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (
+                             gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW)));
+      g_autofree char *want = NULL;
+      const char *shown;
+
+      gtk_adjustment_set_value (adj, y0 - 300);
+      settle ();
+      want = iochart_timeline_view_describe_at (tl, x, (y0 + y1) / 2);
+      shown = x_hover_tooltip (GTK_WIDGET (tl), x, (y0 + y1) / 2, NULL);
+      g_assert_nonnull (want);
+      g_assert_nonnull (shown);
+      g_assert_true (g_str_has_prefix (shown, want));
+      g_assert_true (g_str_has_prefix (shown + strlen (want), "\n\n"));
+      x_motion (GTK_WIDGET (tl), 5, 5);
+      gtk_adjustment_set_value (adj, 0);
+    }
+#endif
   action ("zoom-fit");
 }
+
+#ifdef HAVE_XTST
+/* Real clicks (XTest): anywhere in a lane's row, between its requests or on its name, highlight
+ * it and the panel gives its figures (only a drawn request answered: a click between them, or on
+ * the name, took the highlight away), and the pointer between its requests shows its facts (it
+ * showed nothing); above the lanes the highlight goes; a middle-button drag pans. */
+static void
+test_lane_click (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  GtkWidget *w = GTK_WIDGET (tl);
+  IochartDisplayList *dl = iochart_timeline_view_get_display_list (tl);
+  double y0, y1, ax, aw;
+  gint64 from, to, f, t;
+  int l = lane_named (tl, "find[15443]");
+
+  if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("not an X11 display");
+      return;
+    }
+  g_assert_cmpint (l, >=, 0);
+  g_assert_true (lane_band_y (dl, l, &y0, &y1));
+  g_assert_true (iochart_display_list_get_time_axis (dl, &ax, &aw, &from, &to));
+  /* in view (the chart scrolls: the lanes are under its strips) */
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (
+                              gtk_widget_get_ancestor (w, GTK_TYPE_SCROLLED_WINDOW))), y0 - 300);
+  settle ();
+  dl = iochart_timeline_view_get_display_list (tl);   /* the chart's list goes with each layout */
+  g_assert_true (lane_band_y (dl, l, &y0, &y1));
+  /* between its requests (nothing drawn there): its facts on hover, and a click highlights it */
+  g_assert_null (iochart_display_list_hit (dl, ax + aw / 2, (y0 + y1) / 2));
+  {
+    const char *tip = x_hover_tooltip (w, ax + aw / 2, (y0 + y1) / 2, NULL);
+    const IochartLane *lane = iochart_lanes_get_lane (iochart_view_get_lanes (iochart_timeline_view_get_view (tl)), l);
+
+    g_test_message ("tooltip between its requests: %s", tip);
+    g_assert_nonnull (tip);
+    g_assert_true (g_str_has_prefix (tip, lane->label));
+    g_assert_nonnull (strstr (tip, "\nclass idle, "));
+  }
+  x_button (1, TRUE);
+  x_button (1, FALSE);
+  settle ();
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, l);
+  g_assert_nonnull (strstr (iochart_range_panel_get_lane_text (iochart_capture_page_get_panel (page)), "in the view"));
+  screenshot ("app-lane-clicked.png");
+  {
+    double f0, f1;
+
+    g_assert_true (lane_band_y (iochart_timeline_view_get_display_list (tl), 0, &f0, &f1));
+    x_motion (w, ax + aw / 2, f0 - 16);   /* the section's heading, above the first lane */
+  }
+  x_button (1, TRUE);
+  x_button (1, FALSE);
+  settle ();
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, -1);
+  /* its name, left of the plot */
+  x_motion (w, 40, y0 + 8);
+  x_button (1, TRUE);
+  x_button (1, FALSE);
+  settle ();
+  g_assert_cmpint (iochart_timeline_view_get_highlighted_lane (tl), ==, l);
+  iochart_timeline_view_activate_lane (tl, -1);
+
+  /* the middle button drags the view: left by a fifth of the plot shows a fifth later */
+  action ("zoom-in");
+  iochart_timeline_view_get_range (tl, &from, &to);
+  x_motion (w, ax + aw * 0.6, (y0 + y1) / 2);
+  x_button (2, TRUE);
+  for (int i = 1; i <= 8; i++)
+    x_motion (w, ax + aw * 0.6 - floor (aw * 0.2) * i / 8, (y0 + y1) / 2);
+  x_button (2, FALSE);
+  settle ();
+  iochart_timeline_view_get_range (tl, &f, &t);
+  g_test_message ("middle drag: from %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT " ns", from, f);
+  g_assert_cmpint (t - f, ==, to - from);
+  g_assert_cmpint (llabs ((f - from) - (gint64) (floor (aw * 0.2) / aw * (double) (to - from))), <=,
+                   2 * ((to - from) / (gint64) aw + 1));
+  action ("zoom-fit");
+}
+#endif
 
 static void
 test_bad_file (void)
@@ -1790,6 +1936,31 @@ assert_placeholder_shown (IochartCapturePage *page)
   g_assert_cmpint (gtk_widget_get_width (text), >=, w);
 }
 
+/* The what-if page of the gallery: one run (bfq, the idle find made best-effort), its panel and,
+ * scrolled to, its chart under the observed one. */
+static void
+gallery_whatif (IochartCapturePage *page, int width, gboolean dark)
+{
+  IochartWhatifPanel *whatif = iochart_capture_page_get_whatif (page);
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  const char *policies[] = { "bfq", NULL };
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  g_autofree char *name = g_strdup_printf ("app-gallery-whatif-%d-%s.png", width, dark ? "dark" : "light");
+  g_autofree char *sim = g_strdup_printf ("app-gallery-whatif-%d-%s-simulated.png", width, dark ? "dark" : "light");
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (
+                         gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW)));
+
+  iochart_whatif_panel_set_choices (whatif, policies, FALSE, "observed", "15443=be", NULL);
+  action ("whatif-run");
+  while (iochart_whatif_panel_is_running (whatif) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (iochart_whatif_panel_get_n_runs (whatif), ==, 1);
+  screenshot (name);
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+  screenshot (sim);
+  gtk_adjustment_set_value (adj, 0);
+}
+
 /* What a user sees of each capture kind, light and dark, in a narrow (700 px) and a wide (2500 px)
  * window, a range selected: screenshots to look at (app-gallery-*.png), the chart not clipped by
  * the panel beside it, the figures there. */
@@ -1830,6 +2001,18 @@ test_gallery (void)
           iochart_capture_page_update_figures (page);
           settle ();
           screenshot (name);
+          if (widths[w] < 1000)
+            {
+              /* narrow, the panel under the chart: its lanes too, scrolled to */
+              GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_SCROLLED_WINDOW));
+              GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (sw);
+              g_autofree char *lanes_name = g_strdup_printf ("app-gallery-%s-%d-%s-end.png", kinds[k].name, widths[w],
+                                                             dark ? "dark" : "light");
+
+              gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+              screenshot (lanes_name);
+              gtk_adjustment_set_value (adj, 0);
+            }
           {
             GtkPaned *paned = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (tl), GTK_TYPE_PANED));
             GtkWidget *chart = gtk_paned_get_start_child (paned);
@@ -1842,6 +2025,8 @@ test_gallery (void)
             else
               g_assert_cmpint (gtk_widget_get_width (chart), <=, widths[w]);
           }
+          if (g_str_equal (kinds[k].name, "dat"))
+            gallery_whatif (page, widths[w], dark);
           if (g_str_equal (kinds[k].name, "bootchart"))
             g_assert_nonnull (iochart_range_panel_get_boot_range (iochart_capture_page_get_panel (page)));
           else
@@ -1883,6 +2068,10 @@ main (int argc, char **argv)
   g_test_add_func ("/app/text", test_text);
   g_test_add_func ("/app/bootchart", test_bootchart);
   g_test_add_func ("/app/request-tooltip", test_request_tooltip);
+  g_test_add_func ("/app/sector-zoom", test_sector_zoom);
+#ifdef HAVE_XTST
+  g_test_add_func ("/app/lane-click", test_lane_click);
+#endif
   g_test_add_func ("/app/bad-file", test_bad_file);
   g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/warped-frame", test_warped_frame);

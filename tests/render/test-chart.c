@@ -3,10 +3,12 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include "render-test-util.h"
+#include "iochart-blocks.h"
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
 #include "render/iochart-svg.h"
 #include "render/iochart-diff-chart.h"
+#include "iochart-format.h"
 
 /* A `find -exec cat` in best-effort, an idle `dd`, a journal thread, and one request on the disk
  * below the loop device. */
@@ -1153,11 +1155,166 @@ hue_of (guint32 rgba)
   return fmod (h * 60 + 360, 360);
 }
 
-/* On a dark ground lightness hardly tells two blues apart: there every coloured class (all but
- * none's grey) has a hue of its own, 30 degrees from the others' at least, and the chart of a
- * capture with unknown requests draws them in it. */
+/* The figures of the pixel column under a strip's tooltip: one 64 KiB be read on the device from
+ * 10 ms to 20 ms, at 15 ms its rate (64 KiB / 10 ms), one request in flight, its completion in
+ * the column of 20 ms; nothing at 50 ms; outside the view, no column. */
 static void
-test_dark_classes_apart (void)
+test_describe_column (void)
+{
+  static const TestRq rqs[] = {
+    { DEV_LOOP, 1000, 128, "R", 10, "a", IOCHART_CLASS_BE, 9 * MS, 9 * MS, 10 * MS, 20 * MS },
+    { DEV_LOOP, 9000, 8, "R", 10, "a", IOCHART_CLASS_BE, 99 * MS, 99 * MS, 99 * MS, 100 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
+  IochartViewOptions vo = IOCHART_VIEW_OPTIONS_INIT;
+  g_autoptr(IochartView) view = NULL;
+  gint64 origin = 0;   /* the requests' times are the capture's clock */
+  g_autofree char *rate = iochart_format_bytes (65536 / 0.010);
+  g_autofree char *want_rate = g_strdup_printf ("/s): be ");
+  g_autofree char *mid = NULL, *done = NULL, *idle = NULL, *before = NULL;
+
+  vo.width = 1100;
+  vo.from_ns = origin;
+  vo.to_ns = origin + 100 * MS;
+  view = iochart_view_new (c, &vo);
+  mid = iochart_view_describe_column (view, origin + 15 * MS, origin);
+  g_test_message ("at 15 ms:\n%s", mid);
+  g_assert_nonnull (mid);
+  /* the column's start to its 0.1 ms, its width */
+  g_assert_true (g_regex_match_simple ("^at 1[45]\\.[0-9] ms, over 1[0-9][0-9] µs\n", mid, 0, 0));
+  g_assert_nonnull (strstr (mid, rate));
+  g_assert_nonnull (strstr (mid, want_rate));
+  g_assert_nonnull (strstr (mid, "\n1.0 in flight on average"));
+  g_assert_null (strstr (mid, "completed"));
+  g_assert_null (strstr (mid, "written"));
+  done = iochart_view_describe_column (view, origin + 20 * MS - 1, origin);
+  g_test_message ("at 20 ms:\n%s", done);
+  g_assert_nonnull (strstr (done, "\n1 request completed ("));
+  g_assert_nonnull (strstr (done, "non-idle latency p50 "));
+  idle = iochart_view_describe_column (view, origin + 50 * MS, origin);
+  g_assert_nonnull (strstr (idle, "no I/O on the device"));
+  before = iochart_view_describe_column (view, origin - MS, origin);
+  g_assert_null (before);
+}
+
+/* The name drawn for the lane whose tooltip (its facts) starts with head, or NULL. */
+static const char *
+lane_name_text (IochartDisplayList *dl, const char *head)
+{
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      if (item->kind == IOCHART_DL_TEXT && item->tooltip && g_str_has_prefix (item->tooltip, head) &&
+          strstr (item->tooltip, "\nclass ") && g_str_has_prefix (item->text, head))
+        return item->text;
+    }
+  return NULL;
+}
+
+/* A lane's name too long for a narrow chart drops what its descendants ran before it is cut:
+ * "find[20000] + 3" at 640 px (was "find[20000] + 3 × s…"), the whole name at 1600 px; a
+ * process's own name is cut before its pid and count ("make-text-s…[12501]", was "make-text-sampl[1…";
+ * the sample's "make-te…[12394] + 1" at 690 px). */
+static void
+test_lane_name_cut (void)
+{
+  static const TestProc procs[] = {
+    { 1 * MS, 100, 20000, "find" },
+    { 10 * MS, 20000, 20001, "something-long" }, { 13 * MS, 20001, 0, NULL },
+    { 20 * MS, 20000, 20002, "something-long" }, { 23 * MS, 20002, 0, NULL },
+    { 30 * MS, 20000, 20003, "something-long" }, { 33 * MS, 20003, 0, NULL },
+    { 900 * MS, 20000, 0, NULL },
+  };
+  static const TestRq rqs[] = {
+    { DEV_LOOP, 100, 8, "R", 20000, "find", IOCHART_CLASS_BE, 5 * MS, 5 * MS, 6 * MS, 7 * MS },
+    { DEV_LOOP, 1000, 8, "R", 20001, "something-long", IOCHART_CLASS_BE, 10 * MS, 10 * MS, 11 * MS, 12 * MS },
+    { DEV_LOOP, 2000, 8, "R", 20002, "something-long", IOCHART_CLASS_BE, 20 * MS, 20 * MS, 21 * MS, 22 * MS },
+    { DEV_LOOP, 3000, 8, "R", 20003, "something-long", IOCHART_CLASS_BE, 30 * MS, 30 * MS, 31 * MS, 32 * MS },
+    { DEV_LOOP, 5000, 8, "R", 12501, "make-text-sampl", IOCHART_CLASS_BE, 40 * MS, 40 * MS, 41 * MS, 42 * MS },
+    /* flushes only: folded into "others" */
+    { DEV_LOOP, 0, 0, "FWS", 30001, "kworker/a", IOCHART_CLASS_NONE, 50 * MS, -1, 50 * MS, 51 * MS },
+    { DEV_LOOP, 0, 0, "FWS", 30002, "kworker/b", IOCHART_CLASS_NONE, 60 * MS, -1, 60 * MS, 61 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture_full (rqs, G_N_ELEMENTS (rqs), procs, G_N_ELEMENTS (procs));
+  g_autoptr(IochartDisplayList) narrow = draw (c, IOCHART_VIEW_MIN_WIDTH, IOCHART_THEME_LIGHT);
+  g_autoptr(IochartDisplayList) wide = draw (c, 1600, IOCHART_THEME_LIGHT);
+
+  g_assert_cmpstr (lane_name_text (wide, "find[20000]"), ==, "find[20000] + 3 × something-long");
+  g_assert_cmpstr (lane_name_text (narrow, "find[20000]"), ==, "find[20000] + 3");
+  /* a process's own name cut before its pid, which tells it apart */
+  g_assert_cmpstr (lane_name_text (wide, "make-text-sampl[12501]"), ==, "make-text-sampl[12501]");
+  g_assert_true (g_str_has_suffix (lane_name_text (narrow, "make-text"), "…[12501]"));
+  /* the folded lanes' count without their processes' */
+  g_assert_cmpstr (lane_name_text (wide, "others"), ==, "others: 2 lanes, 2 processes");
+  g_assert_cmpstr (lane_name_text (narrow, "others"), ==, "others: 2 lanes");
+}
+
+/* Time ticks read in the unit of the axis' far end, with the decimals the step needs: a 5 ms view
+ * 300 ms into a capture read "299500 µs", "300000 µs" (the step's unit). */
+static void
+test_tick_units (void)
+{
+  static const struct { double rel, step, last; const char *want; } ticks[] = {
+    { 299500000, 500000, 302000000, "299.5 ms" },
+    { 299510000, 10000, 300000000, "299.51 ms" },
+    { 300000000, 100000000, 900000000, "300 ms" },
+    { 4800000000.0, 100000000, 5000000000.0, "4.8 s" },
+    { 1200000000, 1000000, 1300000000, "1.200 s" },
+    { 12000, 2000, 50000, "12 µs" },
+    { 500, 100, 900, "500 ns" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
+    {
+      g_autofree char *got = iochart_blocks_format_tick (ticks[i].rel, ticks[i].step, ticks[i].last);
+      g_assert_cmpstr (got, ==, ticks[i].want);
+    }
+}
+
+/* A lane's subline (its class, bytes and share of I/O) shows whole from the narrowest chart up:
+ * at 640-700 px the full "be · 388 KiB · I/O 63 ms of 989 ms (6%)" was cut to "be · 388 KiB ·
+ * I/O 63 ms…", at 900 px to "… 63 ms of 989…"; the longest of shorter forms that fits is drawn
+ * instead ("be · 388 KiB · I/O 6%"), the tooltip keeping every figure. */
+static void
+test_lane_sublines (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  const guint widths[] = { IOCHART_VIEW_MIN_WIDTH, 700, 900, 1600 };
+  guint full = 0;
+
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      g_autoptr(IochartDisplayList) dl = draw (c, widths[w], IOCHART_THEME_LIGHT);
+      guint n = 0;
+
+      for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+        {
+          const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+
+          /* the lane's second line: its tooltip is the lane's facts */
+          if (item->kind != IOCHART_DL_TEXT || !item->tooltip || !strstr (item->tooltip, "\nclass ") ||
+              strchr (item->text, '[') || strstr (item->text, " · ") == NULL)
+            continue;
+          g_test_message ("%u px: %s", widths[w], item->text);
+          g_assert_false (g_str_has_suffix (item->text, "…"));
+          /* the share of I/O stays even at the narrowest */
+          g_assert_nonnull (strstr (item->text, "%"));
+          full += strstr (item->text, " of ") != NULL;
+          n++;
+        }
+      g_assert_cmpuint (n, >=, 3);
+    }
+  /* wide enough, the whole line */
+  g_assert_cmpuint (full, >, 0);
+}
+
+/* In both styles every class colour stands 3:1 at least against the ground (WCAG's for graphics:
+ * light unknown's sky blue was 2.3:1 on white, none's grey 2.8:1), and every coloured class (all
+ * but none's grey) has a hue of its own, 30 degrees from the others' at least: lightness hardly
+ * tells two blues apart (light unknown's sky blue had be's hue, 202 degrees; on the dark ground
+ * it read as be). A chart of a capture with unknown requests draws them in it. */
+static void
+test_classes_apart (void)
 {
   static const IochartClass coloured[] = { IOCHART_CLASS_RT, IOCHART_CLASS_BE, IOCHART_CLASS_IDLE,
                                            IOCHART_CLASS_UNKNOWN };
@@ -1166,25 +1323,35 @@ test_dark_classes_apart (void)
     { DEV_LOOP, 200, 8, "R", 11, "b", IOCHART_CLASS_UNKNOWN, 5 * MS, 5 * MS, 6 * MS, 7 * MS },
   };
   g_autoptr(IochartCapture) c = test_capture (rqs, G_N_ELEMENTS (rqs));
-  g_autoptr(IochartDisplayList) dl = draw (c, 900, IOCHART_THEME_DARK);
-  guint32 unknown = iochart_class_color (IOCHART_THEME_DARK, IOCHART_CLASS_UNKNOWN);
-  guint drawn = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (coloured); i++)
-    for (guint j = i + 1; j < G_N_ELEMENTS (coloured); j++)
-      {
-        double d = fabs (hue_of (iochart_class_color (IOCHART_THEME_DARK, coloured[i])) -
-                         hue_of (iochart_class_color (IOCHART_THEME_DARK, coloured[j])));
-        g_assert_cmpfloat (MIN (d, 360 - d), >=, 30);
-      }
-  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+  for (IochartTheme theme = IOCHART_THEME_LIGHT; theme <= IOCHART_THEME_DARK; theme++)
     {
-      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
-      drawn += item->kind == IOCHART_DL_RECT && item->fill == unknown;
+      g_autoptr(IochartDisplayList) dl = draw (c, 900, theme);
+      guint32 unknown = iochart_class_color (theme, IOCHART_CLASS_UNKNOWN);
+      guint32 bg = iochart_display_list_get_background (dl);
+      guint drawn = 0;
+
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        {
+          g_test_message ("%s %s: %08x, %.2f:1", theme == IOCHART_THEME_DARK ? "dark" : "light",
+                          iochart_class_name (k), iochart_class_color (theme, k),
+                          contrast (iochart_class_color (theme, k), bg));
+          g_assert_cmpfloat (contrast (iochart_class_color (theme, k), bg), >=, 3.0);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (coloured); i++)
+        for (guint j = i + 1; j < G_N_ELEMENTS (coloured); j++)
+          {
+            double d = fabs (hue_of (iochart_class_color (theme, coloured[i])) -
+                             hue_of (iochart_class_color (theme, coloured[j])));
+            g_assert_cmpfloat (MIN (d, 360 - d), >=, 30);
+          }
+      for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+        {
+          const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+          drawn += item->kind == IOCHART_DL_RECT && item->fill == unknown;
+        }
+      g_assert_cmpuint (drawn, >, 0);
     }
-  g_assert_cmpuint (drawn, >, 0);
-  /* the light theme keeps its colours: sky blue, lighter than be's blue on white */
-  g_assert_cmphex (iochart_class_color (IOCHART_THEME_LIGHT, IOCHART_CLASS_UNKNOWN), ==, 0x56b4e9ff);
 }
 
 /* Where the throughput strip's read/write baseline ("0") sits, as a share of the way from its top
@@ -1274,7 +1441,11 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/latency-classes-apart", test_latency_classes_apart);
   g_test_add_func ("/chart/latency-contrast", test_latency_contrast);
   g_test_add_func ("/chart/strip-subtitles-fit", test_strip_subtitles_fit);
-  g_test_add_func ("/chart/dark-classes-apart", test_dark_classes_apart);
+  g_test_add_func ("/chart/classes-apart", test_classes_apart);
+  g_test_add_func ("/chart/lane-sublines", test_lane_sublines);
+  g_test_add_func ("/chart/tick-units", test_tick_units);
+  g_test_add_func ("/chart/lane-name-cut", test_lane_name_cut);
+  g_test_add_func ("/chart/describe-column", test_describe_column);
   g_test_add_func ("/chart/sector-map-zoom", test_sector_map_zoom);
   g_test_add_func ("/chart/sector-map-outlier", test_sector_map_outlier);
   g_test_add_func ("/chart/sector-map-sparse", test_sector_map_sparse);

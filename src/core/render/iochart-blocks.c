@@ -286,14 +286,15 @@ iochart_blocks_format_tick (double rel_ns, double step, double last_ns)
   double div = 1e9;
   int decimals;
 
-  /* an axis that reaches seconds reads in seconds: 4.8 s, not 4800 ms */
+  /* the unit of the axis' far end, the decimals the step's: 4.8 s, not 4800 ms; 299.5 ms, not
+   * 299500 µs (a 5 ms view 300 ms into the capture) */
   if (last_ns >= 1e9)
     ;
-  else if (step < 1e3)
+  else if (last_ns < 1e3)
     unit = "ns", div = 1;
-  else if (step < 1e6)
+  else if (last_ns < 1e6)
     unit = "µs", div = 1e3;
-  else if (step < 1e9)
+  else
     unit = "ms", div = 1e6;
   decimals = MAX (0, (int) -floor (log10 (step / div) + 1e-9));
   return g_strdup_printf ("%.*f %s", decimals, rel_ns / div, unit);

@@ -22,7 +22,8 @@ typedef struct {
   guint32             p99_fg, p99_idle;
 } Palette;
 
-/* Class colours: Okabe-Ito, told apart under every common colour-vision deficiency. */
+/* Class colours: Okabe-Ito, told apart under every common colour-vision deficiency; each 3:1
+ * against its ground at least (WCAG's for graphics), and each coloured class of a hue of its own. */
 static const Palette light = {
   .base = { .bg = 0xffffffff, .fg = 0x202020ff, .dim = 0x606060ff, .grid = 0xe4e4e4ff, .frame = 0xb0b0b0ff,
             .steal_shade = 0xd55e0026 },
@@ -32,11 +33,12 @@ static const Palette light = {
   /* be's blue darkened 17% toward black (6.9:1), idle's green 30% (6.2:1) */
   .p99_fg = 0x005f94ff, .p99_idle = 0x006f50ff,
   .classes = {
-    [IOCHART_CLASS_NONE]    = 0x999999ff,
-    [IOCHART_CLASS_RT]      = 0xcc79a7ff,   /* reddish purple */
-    [IOCHART_CLASS_BE]      = 0x0072b2ff,   /* blue */
-    [IOCHART_CLASS_IDLE]    = 0x009e73ff,   /* bluish green */
-    [IOCHART_CLASS_UNKNOWN] = 0x56b4e9ff,   /* sky blue: lighter than be's on white */
+    [IOCHART_CLASS_NONE]    = 0x8a8a8aff,   /* grey (3.5:1; 999999 was 2.8:1) */
+    [IOCHART_CLASS_RT]      = 0xcc79a7ff,   /* reddish purple (3.1:1) */
+    [IOCHART_CLASS_BE]      = 0x0072b2ff,   /* blue (5.2:1) */
+    [IOCHART_CLASS_IDLE]    = 0x009e73ff,   /* bluish green (3.4:1) */
+    /* the dark theme's yellow darkened (3.6:1): sky blue (56b4e9) was be's hue, 2.3:1 on white */
+    [IOCHART_CLASS_UNKNOWN] = 0x9e8600ff,
   },
 };
 static const Palette dark = {
@@ -809,8 +811,9 @@ sector_strip (Chart *c)
 
 /* ---- lanes ---- */
 
+/* A lane's figures: in full (long_form, its tooltip), else a line for room px. */
 static char *
-lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
+lane_facts (Chart *c, const IochartLane *lane, gboolean long_form, double room)
 {
   gint64 from = iochart_view_get_from_ns (c->view), to = iochart_view_get_to_ns (c->view);
   gint64 life = iochart_lane_get_life_ns (lane, from, to);
@@ -823,7 +826,24 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
   g_autofree char *klass = iochart_lane_class_text (lane);
 
   if (!long_form)
-    return g_strdup_printf ("%s · %s · I/O %s of %s (%.0f%%)", klass, bytes, out, lived, pct);
+    {
+      /* the lane's subline: the longest of these that fits its room (the tooltip has them all) */
+      char *forms[] = {
+        g_strdup_printf ("%s · %s · I/O %s of %s (%.0f%%)", klass, bytes, out, lived, pct),
+        g_strdup_printf ("%s · %s · I/O %s (%.0f%%)", klass, bytes, out, pct),
+        g_strdup_printf ("%s · %s · I/O %.0f%%", klass, bytes, pct),
+        g_strdup_printf ("%s · %s", klass, bytes),
+      };
+      guint n = G_N_ELEMENTS (forms), i = 0;
+      char *line;
+
+      while (i + 1 < n && iochart_text_width (forms[i], FONT_SMALL, FALSE) > room)
+        i++;
+      line = iochart_text_ellipsize (forms[i], FONT_SMALL, FALSE, room);
+      for (guint k = 0; k < n; k++)
+        g_free (forms[k]);
+      return line;
+    }
   return g_strdup_printf ("%s\nclass %s, %s in %s request%s, %s process%s\n"
                           "I/O outstanding %s of %s %s (%.1f%%)",
                           lane->label, klass, bytes, rq, lane->n_requests == 1 ? "" : "s", procs,
@@ -831,6 +851,34 @@ lane_facts (Chart *c, const IochartLane *lane, gboolean long_form)
                           iochart_lane_get_life_ns (lane, from, to) > 0 &&
                           (lane->start_ns != IOCHART_TIME_UNKNOWN || lane->exit_ns != IOCHART_TIME_UNKNOWN)
                           ? "of life" : "between first and last I/O", pct);
+}
+
+/* A lane's name for room px: whole if it fits, else without what its descendants ran or the
+ * folded lanes' processes ("find[15442] + 24", not "find[15442] + 24 ×…"; "others: 2 lanes",
+ * not "others: 2 lanes, 2 p…"; the tooltip has it), else its process's name cut before the pid
+ * and count, which tell it apart ("make-te…[12394] + 1", not "make-text-sampl[1…"), else cut at
+ * the end. */
+static char *
+lane_name (const IochartLane *lane, double room)
+{
+  const char *label = lane->label, *plus = strstr (label, "] + ");
+  /* "find[15442] + 24", "others: 2 lanes" */
+  const char *end = plus ? strchr (plus + 4, ' ') : strstr (label, ", ");
+  g_autofree char *shorter = end ? g_strndup (label, end - label) : g_strdup (label);
+  const char *tail = strchr (shorter, '[');
+
+  if (iochart_text_width (label, FONT, TRUE) <= room)
+    return g_strdup (label);
+  if (iochart_text_width (shorter, FONT, TRUE) <= room)
+    return g_steal_pointer (&shorter);
+  if (tail && tail > shorter && iochart_text_width (tail, FONT, TRUE) < room * 0.7)
+    {
+      g_autofree char *name = g_strndup (shorter, tail - shorter);
+      g_autofree char *cut = iochart_text_ellipsize (name, FONT, TRUE, room - iochart_text_width (tail, FONT, TRUE));
+
+      return g_strconcat (cut, tail, NULL);
+    }
+  return iochart_text_ellipsize (label, FONT, TRUE, room);
 }
 
 static guint
@@ -951,15 +999,12 @@ lanes_section (Chart *c)
           c->b.y += 16;
         }
       top = c->b.y;
-      g_autofree char *tip = lane_facts (c, lane, TRUE);
+      g_autofree char *tip = lane_facts (c, lane, TRUE, 0);
       g_autofree char *meta = g_strdup_printf ("lane:%u", l);
       /* the processes of an expanded lane sit indented under a bracket */
       double indent = lane->expanded_from != IOCHART_NO_PROCESS ? 10 : 0;
-      g_autofree char *name = iochart_text_ellipsize (lane->label, FONT, TRUE,
-                                                      c->b.x0 - MARGIN - 22 - indent);
-      g_autofree char *facts_full = lane_facts (c, lane, FALSE);
-      g_autofree char *facts = iochart_text_ellipsize (facts_full, FONT_SMALL, FALSE,
-                                                       c->b.x0 - MARGIN - 22 - indent);
+      g_autofree char *name = lane_name (lane, c->b.x0 - MARGIN - 22 - indent);
+      g_autofree char *facts = lane_facts (c, lane, FALSE, c->b.x0 - MARGIN - 22 - indent);
       gint64 a = lane->start_ns != IOCHART_TIME_UNKNOWN ? lane->start_ns : lane->first_io_ns;
       gint64 b = lane->exit_ns != IOCHART_TIME_UNKNOWN ? lane->exit_ns : lane->last_io_ns;
       double xa, xb;

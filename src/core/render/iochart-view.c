@@ -1,6 +1,8 @@
 /* iochart-view.c: range, device, lanes and bins of one chart */
+#include <string.h>
 #include "iochart-view.h"
 #include "iochart-format.h"
+#include "iochart-blocks.h"
 #include "../analysis/iochart-bin-index.h"
 #include "../analysis/iochart-bins-private.h"
 
@@ -379,5 +381,78 @@ iochart_view_describe_requests (IochartView *view, int lane, gint64 from_ns, gin
   describe (view, &best, origin_ns, out);
   if (hits > 1)
     g_string_append_printf (out, "\nand %u more request%s under the pointer", hits - 1, hits == 2 ? "" : "s");
+  return g_string_free (out, FALSE);
+}
+
+/* "read 64 KiB (31 MiB/s): be 48 KiB, idle 16 KiB", or nothing when the column moved none. */
+static void
+describe_bytes (const IochartBins *bins, guint i, guint dir, double column_ns, GString *out)
+{
+  double total = 0;
+  g_autofree char *all = NULL, *rate = NULL;
+  const char *sep = ": ";
+
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    total += bins->bytes[k][dir][i];
+  if (total <= 0)
+    return;
+  all = iochart_format_bytes (total);
+  rate = iochart_format_bytes (total / column_ns * 1e9);
+  g_string_append_printf (out, "\n%s %s (%s/s)", dir == 0 ? "read" : "written", all, rate);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    if (bins->bytes[k][dir][i] > 0)
+      {
+        g_autofree char *b = iochart_format_bytes (bins->bytes[k][dir][i]);
+        g_string_append_printf (out, "%s%s %s", sep, iochart_class_name (k), b);
+        sep = ", ";
+      }
+}
+
+char *
+iochart_view_describe_column (IochartView *view, gint64 at_ns, gint64 origin_ns)
+{
+  const IochartBins *bins = view->bins;
+  double column_ns, done = 0, inflight = 0, at;
+  g_autofree char *from = NULL, *width = NULL;
+  GString *out;
+  guint column;
+
+  if (bins == NULL || bins->n_columns == 0 || at_ns < bins->from_ns || at_ns > bins->to_ns)
+    return NULL;
+  column = MIN ((guint) ((double) (at_ns - bins->from_ns) / bins->ns_per_column), bins->n_columns - 1);
+  column_ns = iochart_bins_column_ns (bins, column);
+  /* to the column's precision: "at 1.763 s", not "at 1.8 s" */
+  at = (double) (bins->from_ns - origin_ns) + column * bins->ns_per_column;
+  from = iochart_blocks_format_tick (at, column_ns, at);
+  width = iochart_format_duration (column_ns);
+  out = g_string_new (NULL);
+  g_string_append_printf (out, "at %s, over %s", from, width);
+  describe_bytes (bins, column, 0, column_ns, out);
+  describe_bytes (bins, column, 1, column_ns, out);
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      done += bins->completions[k][column];
+      inflight += bins->inflight_ns[k][column];
+    }
+  if (done > 0)
+    {
+      g_autofree char *n = iochart_format_plural ((guint64) done, "request completed", "requests completed");
+      g_string_append_printf (out, "\n%s (%.0f/s)", n, done / column_ns * 1e9);
+    }
+  if (inflight > 0)
+    g_string_append_printf (out, "\n%.1f in flight on average", inflight / column_ns);
+  for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+    {
+      double p50 = iochart_bins_latency_quantile (bins, g, column, 0.5);
+      double p99 = iochart_bins_latency_quantile (bins, g, column, 0.99);
+
+      if (p50 >= 0)
+        {
+          g_autofree char *a = iochart_format_duration (p50), *b = iochart_format_duration (p99);
+          g_string_append_printf (out, "\n%s latency p50 %s, p99 %s", g == IOCHART_LAT_IDLE ? "idle" : "non-idle", a, b);
+        }
+    }
+  if (!strchr (out->str, '\n'))
+    g_string_append (out, "\nno I/O on the device");
   return g_string_free (out, FALSE);
 }

@@ -101,5 +101,12 @@ char           *iochart_view_describe_requests (IochartView *view,
                                                 gint64       from_ns,
                                                 gint64       to_ns,
                                                 gint64       origin_ns);
+/* For a tooltip over the strips: the pixel column holding at_ns, its time since origin_ns and what
+ * its bins hold: the bytes read and written per class with the rate, the completions with theirs,
+ * the requests in flight on average, the latency's p50 and p99 ("at 1.2 s, over 2.1 ms\nread 64 KiB
+ * (31 MiB/s): be 64 KiB\n…"); NULL outside the view. */
+char           *iochart_view_describe_column (IochartView *view,
+                                              gint64       at_ns,
+                                              gint64       origin_ns);
 
 G_END_DECLS
