@@ -184,7 +184,7 @@ iochart_capture_process_matches (IochartCapture *self, guint process, const char
   const IochartComm *comms;
   char *end;
   gint64 pid;
-  guint n;
+  guint n = 0;
 
   g_return_val_if_fail (IOCHART_IS_CAPTURE (self), FALSE);
   g_return_val_if_fail (process < self->processes->len, FALSE);
