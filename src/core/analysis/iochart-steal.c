@@ -763,6 +763,34 @@ count_classes (IochartSteal *self, const IochartStealOptions *o)
     }
 }
 
+/* Whether every device the options ask for would be iochart_steal_device_is_unknown(): issued
+ * requests of unknown class and none of the idle class, counted as count_classes() does. */
+static gboolean
+all_unknown (IochartCapture *capture, const IochartStealOptions *o)
+{
+  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
+  guint n_dev = iochart_capture_get_n_devices (capture);
+  g_autofree guint64 *idle = g_new0 (guint64, MAX (n_dev, 1));
+  g_autofree guint64 *unknown = g_new0 (guint64, MAX (n_dev, 1));
+
+  for (guint j = 0; j < n; j++)
+    {
+      IochartRequest rq;
+
+      _iochart_capture_unpack (capture, o->requests ? o->requests[j] : j, &rq);
+      if (!iochart_counts_request_in (&rq, o->device, o->from_ns, o->to_ns) || rq.device >= n_dev)
+        continue;
+      if (rq.klass == IOCHART_CLASS_IDLE)
+        idle[rq.device] += rq.issues;
+      else if (rq.klass == IOCHART_CLASS_UNKNOWN)
+        unknown[rq.device] += rq.issues;
+    }
+  for (guint d = 0; d < n_dev; d++)
+    if ((o->device < 0 || (guint) o->device == d) && (idle[d] > 0 || unknown[d] == 0))
+      return FALSE;
+  return n_dev > 0;
+}
+
 gboolean
 iochart_steal_device_is_unknown (const IochartStealDevice *d)
 {
@@ -1539,6 +1567,7 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   g_autoptr(GArray) events = NULL;
   Sweep s = { 0 };
   int primary_dev;
+  gboolean unswept = FALSE;
 
   if (options == NULL)
     options = &defaults;
@@ -1579,16 +1608,26 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
     sweep_fast (&s, options, packed);
   else if (packed)
     sweep_packed (&s, capture, options, packed);
+  else if (options->counts_if_unknown && all_unknown (capture, options))
+    unswept = TRUE;
   else
     events = collect_events (capture, options, s.n_processes);
   for (guint d = 0; !packed && d < iochart_capture_get_n_devices (capture); d++)
     {
       Cursor cur = { 0 };
-      const Event *ev = (const Event *) events->data;
+      const Event *ev;
       guint lo = 0, hi;
 
       if (options->device >= 0 && (guint) options->device != d)
         continue;
+      if (unswept)
+        {
+          IochartStealDevice dev = { .device = d, .idle = g_array_new (FALSE, FALSE, sizeof (IochartStealShare)) };
+
+          g_array_append_val (self->devices, dev);   /* count_classes() below fills its counts */
+          continue;
+        }
+      ev = (const Event *) events->data;
       while (lo < events->len && ev[lo].device < d)
         lo++;
       for (hi = lo; hi < events->len && ev[hi].device == d; hi++)
