@@ -742,37 +742,19 @@ iochart_steal_pick_device (IochartCapture *capture)
   return best;
 }
 
+/* The issues of idle-class and unknown-class requests per device index (n_devices each). */
+typedef struct {
+  guint64 *idle, *unknown;
+} ClassIssues;
+
 static void
-count_classes (IochartSteal *self, const IochartStealOptions *o)
-{
-  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (self->capture);
-
-  for (guint j = 0; j < n; j++)
-    {
-      IochartRequest rq;
-      IochartStealDevice *d;
-
-      _iochart_capture_unpack (self->capture, o->requests ? o->requests[j] : j, &rq);
-      if (!iochart_counts_request_in (&rq, o->device, o->from_ns, o->to_ns) ||
-          (d = (IochartStealDevice *) iochart_steal_find_device (self, rq.device)) == NULL)
-        continue;
-      if (rq.klass == IOCHART_CLASS_IDLE)
-        d->idle_requests += rq.issues;
-      else if (rq.klass == IOCHART_CLASS_UNKNOWN)
-        d->unknown_requests += rq.issues;
-    }
-}
-
-/* Whether every device the options ask for would be iochart_steal_device_is_unknown(): issued
- * requests of unknown class and none of the idle class, counted as count_classes() does. */
-static gboolean
-all_unknown (IochartCapture *capture, const IochartStealOptions *o)
+class_issues_count (ClassIssues *ci, IochartCapture *capture, const IochartStealOptions *o)
 {
   guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
   guint n_dev = iochart_capture_get_n_devices (capture);
-  g_autofree guint64 *idle = g_new0 (guint64, MAX (n_dev, 1));
-  g_autofree guint64 *unknown = g_new0 (guint64, MAX (n_dev, 1));
 
+  ci->idle = g_new0 (guint64, MAX (n_dev, 1));
+  ci->unknown = g_new0 (guint64, MAX (n_dev, 1));
   for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
@@ -781,14 +763,41 @@ all_unknown (IochartCapture *capture, const IochartStealOptions *o)
       if (!iochart_counts_request_in (&rq, o->device, o->from_ns, o->to_ns) || rq.device >= n_dev)
         continue;
       if (rq.klass == IOCHART_CLASS_IDLE)
-        idle[rq.device] += rq.issues;
+        ci->idle[rq.device] += rq.issues;
       else if (rq.klass == IOCHART_CLASS_UNKNOWN)
-        unknown[rq.device] += rq.issues;
+        ci->unknown[rq.device] += rq.issues;
     }
+}
+
+static void
+class_issues_clear (ClassIssues *ci)
+{
+  g_clear_pointer (&ci->idle, g_free);
+  g_clear_pointer (&ci->unknown, g_free);
+}
+
+/* Whether every device the options ask for would be iochart_steal_device_is_unknown(). */
+static gboolean
+class_issues_all_unknown (const ClassIssues *ci, IochartCapture *capture, const IochartStealOptions *o)
+{
+  guint n_dev = iochart_capture_get_n_devices (capture);
+
   for (guint d = 0; d < n_dev; d++)
-    if ((o->device < 0 || (guint) o->device == d) && (idle[d] > 0 || unknown[d] == 0))
+    if ((o->device < 0 || (guint) o->device == d) && (ci->idle[d] > 0 || ci->unknown[d] == 0))
       return FALSE;
   return n_dev > 0;
+}
+
+static void
+count_classes (IochartSteal *self, const ClassIssues *ci)
+{
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      IochartStealDevice *d = &g_array_index (self->devices, IochartStealDevice, i);
+
+      d->idle_requests = ci->idle[d->device];
+      d->unknown_requests = ci->unknown[d->device];
+    }
 }
 
 gboolean
@@ -1568,6 +1577,7 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   Sweep s = { 0 };
   int primary_dev;
   gboolean unswept = FALSE;
+  ClassIssues ci = { NULL, NULL };
 
   if (options == NULL)
     options = &defaults;
@@ -1600,6 +1610,8 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   s.ep_touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   s.ep_waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+  if (!packed)
+    class_issues_count (&ci, capture, options);
   if (packed && packed->all && s.gap_ns == IOCHART_STEAL_DEFAULT_GAP_NS && s.n_columns == 0 &&
       options->from_ns == IOCHART_TIME_UNKNOWN && options->to_ns == IOCHART_TIME_UNKNOWN)
     copy_all (&s, packed);
@@ -1608,7 +1620,7 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
     sweep_fast (&s, options, packed);
   else if (packed)
     sweep_packed (&s, capture, options, packed);
-  else if (options->counts_if_unknown && all_unknown (capture, options))
+  else if (options->counts_if_unknown && class_issues_all_unknown (&ci, capture, options))
     unswept = TRUE;
   else
     events = collect_events (capture, options, s.n_processes);
@@ -1639,7 +1651,8 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
     }
   g_array_sort (self->episodes, episode_cmp);
   if (!packed)
-    count_classes (self, options);
+    count_classes (self, &ci);
+  class_issues_clear (&ci);
 
   primary_dev = options->device >= 0 ? options->device : iochart_steal_pick_device (capture);
   for (guint i = 0; i < self->devices->len; i++)
