@@ -352,6 +352,8 @@ iochart_info_command (int argc, char **argv)
       st.device = so.device;
       st.from_ns = so.from_ns;
       st.to_ns = so.to_ns;
+      /* text says only how many requests have no class when none has a known idle class */
+      st.counts_if_unknown = !o.json;
       if (iochart_summary_options_filter (&so))
         {
           /* idle steal among the kept lanes' requests: those the summary found */

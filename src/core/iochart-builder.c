@@ -161,12 +161,17 @@ map_find (RqMap *m, guint32 dev, guint64 sector, guint32 nr, gboolean insert)
     }
 }
 
+/* A table holds the requests of one state, a queue's worth: it starts small and grows with the
+ * queue, so that the five tables stay in the first-level cache (at 1,024 slots each they did not,
+ * and a lookup's first probe missed it on most requests). */
+#define MAP_MIN_SLOTS 64
+
 static void
 map_grow (RqMap *m)
 {
   Slot *old = m->slots;
   gsize old_size = old ? m->mask + 1 : 0;
-  gsize size = MAX (1024, old_size * 2);
+  gsize size = MAX (MAP_MIN_SLOTS, old_size * 2);
 
   m->slots = g_new (Slot, size);
   for (gsize i = 0; i < size; i++)

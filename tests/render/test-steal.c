@@ -132,6 +132,42 @@ test_per_device (void)
   g_assert_cmpint (iochart_steal_get_primary (one)->stolen_ns, ==, 4 * MS);
 }
 
+/* A caller that says only how many requests have no class when no idle class is known (`iochart
+ * info` as text) asks for no sweep: the same counts, the other figures left 0. A device with
+ * idle-class requests is swept all the same. */
+static void
+test_counts_if_unknown (void)
+{
+  const TestRq unknown[] = {
+    { DEV_LOOP, 1000, 8, "R", 300, "reader", IOCHART_CLASS_UNKNOWN, 0, 0, 0, 10 * MS },
+    { DEV_LOOP, 5000, 8, "R", 200, "fg", IOCHART_CLASS_BE, 1 * MS, 1 * MS, 10 * MS, 20 * MS },
+  };
+  const TestRq idle[] = {
+    { DEV_LOOP, 1000, 8, "R", 300, "idle-reader", IOCHART_CLASS_IDLE, 0, 0, 0, 10 * MS },
+    { DEV_LOOP, 5000, 8, "R", 200, "fg-reader", IOCHART_CLASS_BE, 1 * MS, 1 * MS, 10 * MS, 20 * MS },
+  };
+  g_autoptr(IochartCapture) c = test_capture (unknown, G_N_ELEMENTS (unknown));
+  g_autoptr(IochartCapture) ci = test_capture (idle, G_N_ELEMENTS (idle));
+  IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
+  g_autoptr(IochartSteal) full = iochart_steal_new (c, NULL);
+  g_autoptr(IochartSteal) counts = NULL, swept = NULL;
+
+  o.counts_if_unknown = TRUE;
+  counts = iochart_steal_new (c, &o);
+  swept = iochart_steal_new (ci, &o);
+  g_assert_true (iochart_steal_device_is_unknown (only_device (full)));
+  g_assert_true (iochart_steal_device_is_unknown (only_device (counts)));
+  g_assert_cmpuint (only_device (counts)->unknown_requests, ==, 1);
+  g_assert_cmpuint (only_device (full)->unknown_requests, ==, 1);
+  g_assert_cmpuint (only_device (counts)->idle_requests, ==, 0);
+  g_assert_cmpint (only_device (full)->foreground_active_ns, ==, 20 * MS);   /* unknown counts as foreground */
+  g_assert_cmpint (only_device (counts)->foreground_active_ns, ==, 0);   /* not swept */
+  g_assert_cmpuint (only_device (counts)->idle->len, ==, 0);
+  g_assert_false (iochart_steal_device_is_unknown (only_device (swept)));
+  g_assert_cmpint (only_device (swept)->stolen_ns, ==, 9 * MS);
+  g_assert_cmpint (only_device (swept)->foreground_active_ns, ==, 19 * MS);
+}
+
 /* A range clips the integral; per-column figures add up to the totals. */
 static void
 test_range_and_columns (void)
@@ -341,6 +377,7 @@ main (int argc, char **argv)
   g_test_add_func ("/steal/idle-alone", test_idle_alone);
   g_test_add_func ("/steal/episode-gap", test_episode_gap);
   g_test_add_func ("/steal/per-device", test_per_device);
+  g_test_add_func ("/steal/counts-if-unknown", test_counts_if_unknown);
   g_test_add_func ("/steal/range-and-columns", test_range_and_columns);
   g_test_add_func ("/steal/json", test_json);
   g_test_add_func ("/steal/degenerate", test_degenerate);

@@ -756,24 +756,61 @@ iochart_steal_pick_device (IochartCapture *capture)
   return best;
 }
 
-static void
-count_classes (IochartSteal *self, const IochartStealOptions *o)
-{
-  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (self->capture);
+/* The issues of idle-class and unknown-class requests per device index (n_devices each). */
+typedef struct {
+  guint64 *idle, *unknown;
+} ClassIssues;
 
+static void
+class_issues_count (ClassIssues *ci, IochartCapture *capture, const IochartStealOptions *o)
+{
+  guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
+  guint n_dev = iochart_capture_get_n_devices (capture);
+
+  ci->idle = g_new0 (guint64, MAX (n_dev, 1));
+  ci->unknown = g_new0 (guint64, MAX (n_dev, 1));
   for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
-      IochartStealDevice *d;
 
-      _iochart_capture_unpack (self->capture, o->requests ? o->requests[j] : j, &rq);
-      if (!iochart_counts_request_in (&rq, o->device, o->from_ns, o->to_ns) ||
-          (d = (IochartStealDevice *) iochart_steal_find_device (self, rq.device)) == NULL)
+      _iochart_capture_unpack (capture, o->requests ? o->requests[j] : j, &rq);
+      if (!iochart_counts_request_in (&rq, o->device, o->from_ns, o->to_ns) || rq.device >= n_dev)
         continue;
       if (rq.klass == IOCHART_CLASS_IDLE)
-        d->idle_requests += rq.issues;
+        ci->idle[rq.device] += rq.issues;
       else if (rq.klass == IOCHART_CLASS_UNKNOWN)
-        d->unknown_requests += rq.issues;
+        ci->unknown[rq.device] += rq.issues;
+    }
+}
+
+static void
+class_issues_clear (ClassIssues *ci)
+{
+  g_clear_pointer (&ci->idle, g_free);
+  g_clear_pointer (&ci->unknown, g_free);
+}
+
+/* Whether every device the options ask for would be iochart_steal_device_is_unknown(). */
+static gboolean
+class_issues_all_unknown (const ClassIssues *ci, IochartCapture *capture, const IochartStealOptions *o)
+{
+  guint n_dev = iochart_capture_get_n_devices (capture);
+
+  for (guint d = 0; d < n_dev; d++)
+    if ((o->device < 0 || (guint) o->device == d) && (ci->idle[d] > 0 || ci->unknown[d] == 0))
+      return FALSE;
+  return n_dev > 0;
+}
+
+static void
+count_classes (IochartSteal *self, const ClassIssues *ci)
+{
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      IochartStealDevice *d = &g_array_index (self->devices, IochartStealDevice, i);
+
+      d->idle_requests = ci->idle[d->device];
+      d->unknown_requests = ci->unknown[d->device];
     }
 }
 
@@ -1601,6 +1638,8 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   g_autoptr(GArray) events = NULL;
   Sweep s = { 0 };
   int primary_dev;
+  gboolean unswept = FALSE;
+  ClassIssues ci = { NULL, NULL };
 
   if (options == NULL)
     options = &defaults;
@@ -1634,6 +1673,8 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   s.ep_touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   s.ep_waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+  if (!packed)
+    class_issues_count (&ci, capture, options);
   if (packed && packed->all && s.gap_ns == IOCHART_STEAL_DEFAULT_GAP_NS && s.n_columns == 0 &&
       options->from_ns == IOCHART_TIME_UNKNOWN && options->to_ns == IOCHART_TIME_UNKNOWN)
     copy_all (&s, packed);
@@ -1642,16 +1683,26 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
     sweep_fast (&s, options, packed);
   else if (packed)
     sweep_packed (&s, capture, options, packed);
+  else if (options->counts_if_unknown && class_issues_all_unknown (&ci, capture, options))
+    unswept = TRUE;
   else
     events = collect_events (capture, options, s.n_processes);
   for (guint d = 0; !packed && d < iochart_capture_get_n_devices (capture); d++)
     {
       Cursor cur = { 0 };
-      const Event *ev = (const Event *) events->data;
+      const Event *ev;
       guint lo = 0, hi;
 
       if (options->device >= 0 && (guint) options->device != d)
         continue;
+      if (unswept)
+        {
+          IochartStealDevice dev = { .device = d, .idle = g_array_new (FALSE, FALSE, sizeof (IochartStealShare)) };
+
+          g_array_append_val (self->devices, dev);   /* count_classes() below fills its counts */
+          continue;
+        }
+      ev = (const Event *) events->data;
       while (lo < events->len && ev[lo].device < d)
         lo++;
       for (hi = lo; hi < events->len && ev[hi].device == d; hi++)
@@ -1663,7 +1714,8 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
     }
   g_array_sort (self->episodes, episode_cmp);
   if (!packed)
-    count_classes (self, options);
+    count_classes (self, &ci);
+  class_issues_clear (&ci);
 
   primary_dev = options->device >= 0 ? options->device : iochart_steal_pick_device (capture);
   for (guint i = 0; i < self->devices->len; i++)

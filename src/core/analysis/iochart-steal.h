@@ -28,6 +28,10 @@ typedef struct {
   /* The device's bin index: with one device and a range, the sweep takes the device's events
    * presorted from it and only those of the range (requests is then not read): the same figures. */
   const struct _IochartBinIndex *index;
+  /* When every device analysed tells no class (iochart_steal_device_is_unknown()), its class
+   * counts are all there is to say: TRUE leaves the other figures 0 and skips the sweep, for a
+   * caller that prints only those counts then (`iochart info` as text). */
+  gboolean       counts_if_unknown;
 } IochartStealOptions;
 
 #define IOCHART_STEAL_OPTIONS_INIT { .device = -1, .from_ns = IOCHART_TIME_UNKNOWN, \
