@@ -736,6 +736,40 @@ test_steal_edge_resume (void)
   g_assert_cmpuint (stolen, >, 1000);
 }
 
+/* The bins from the index keep sector cells for the classes the device has only (be and idle
+ * here): the others read zero, one shared block, and every class's cells are the walk's. */
+static void
+test_sector_classes (void)
+{
+  g_autoptr(IochartCapture) c = burst_capture (44, 2000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+  guint want_classes = 1u << IOCHART_CLASS_BE | 1u << IOCHART_CLASS_IDLE;
+
+  g_assert_cmpuint (iochart_bin_index_get_sector_classes (index), ==, want_classes);
+  for (guint t = 0; t < 4; t++)
+    {
+      gint64 from = start + (end - start) * t / 8, to = end - (end - start) * t / 8;
+      g_autoptr(IochartBins) got = iochart_bins_new_indexed (index, NULL, from, to, 700, 37, NULL,
+                                                            IOCHART_LATENCY_Q2C);
+      g_autoptr(IochartBins) want = iochart_bins_new_full (c, 0, from, to, 700, 37, NULL, IOCHART_LATENCY_Q2C);
+      guint64 counted = 0;
+
+      g_assert_cmpuint (got->sector_classes, ==, want_classes);
+      g_assert_cmpuint (want->sector_classes, ==, IOCHART_BINS_ALL_CLASSES);
+      g_assert_true (got->sectors[IOCHART_CLASS_NONE] == got->sectors[IOCHART_CLASS_RT]);
+      g_assert_true (got->sectors[IOCHART_CLASS_NONE] == got->sectors[IOCHART_CLASS_UNKNOWN]);
+      g_assert_true (got->sectors[IOCHART_CLASS_BE] != got->sectors[IOCHART_CLASS_IDLE]);
+      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+        {
+          g_assert_cmpmem (got->sectors[k], (gsize) 700 * 37 * 4, want->sectors[k], (gsize) 700 * 37 * 4);
+          for (guint i = 0; i < 700 * 37; i++)
+            counted += want->sectors[k][i];
+        }
+      g_assert_cmpuint (counted, >, 1000);
+    }
+}
+
 /* Steal from the index's sorted events: random ranges and widths, both devices, gaps. */
 static void
 test_steal (void)
@@ -951,6 +985,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/steal", test_steal);
   g_test_add_func ("/bin-index/steal-sums", test_steal_sums);
   g_test_add_func ("/bin-index/steal-edge-resume", test_steal_edge_resume);
+  g_test_add_func ("/bin-index/sector-classes", test_sector_classes);
   g_test_add_func ("/bin-index/shared-passes", test_shared_passes);
   g_test_add_func ("/bin-index/size", test_size);
   g_test_add_func ("/bin-index/empty", test_empty);

@@ -769,6 +769,12 @@ fill_completions (const IochartBinIndex *self, IochartBins *bins)
     }
 }
 
+guint
+iochart_bin_index_get_sector_classes (const IochartBinIndex *index)
+{
+  return iochart_sector_index_get_classes (index->sm);
+}
+
 gboolean
 iochart_bin_index_fill_sectors (const IochartBinIndex *index, IochartBins *bins)
 {

@@ -722,6 +722,9 @@ sector_row_any (guint32 *restrict any, const IochartBins *bins, gsize at, guint 
       const guint32 *restrict s = bins->sectors[k] + at;
       guint32 seen = 0;
 
+      /* a class the bins count no cell of: zero throughout */
+      if (!(bins->sector_classes & (1u << k)))
+        continue;
       for (guint i = 0; i < n; i++)
         {
           any[i] |= s[i];
@@ -762,7 +765,7 @@ sector_strip (Chart *c)
   g_autofree guint32 *any_rows = g_new (guint32, (gsize) c->b.n * rows), *any_hl = g_new (guint32, c->b.n);
   g_autofree guint32 *inks = sector_inks (c);
   g_autofree guint *masks = g_new (guint, rows);
-  guint filled = 0, checked = 0;
+  guint dense[32], filled = 0, checked = 0;
   gboolean sparse;
   g_autofree char *max = NULL, *min = NULL;
   const char *subtitles[] = { "offset on the device",
@@ -782,6 +785,9 @@ sector_strip (Chart *c)
         filled += any[i] != 0;
     }
   sparse = filled < c->b.n;
+  /* a dense map's alpha by floor (log2 (count)) */
+  for (guint b = 0; b < 32; b++)
+    dense[b] = MIN (255, 130 + 40 * b) * c->alpha / 255;
   for (guint r = 0; r < rows; r++)
     {
       gsize at = (gsize) r * c->b.n;
@@ -823,8 +829,7 @@ sector_strip (Chart *c)
           if (total == 0)
             continue;
           /* floor (log2 (total)), as the bit it tops (a frame has 100k cells) */
-          a = MIN (255, 130 + 40 * (guint) (31 - __builtin_clz (total)));
-          a = mine > 0 ? 255 : sparse ? c->alpha : a * c->alpha / 255;
+          a = mine > 0 ? 255 : sparse ? c->alpha : dense[31 - __builtin_clz (total)];
           *(guint32 *) px = inks[k_best * 256 + a];
         }
     }
