@@ -349,6 +349,32 @@ test_lane_samples (void)
   check_top_n = 12;
 }
 
+static IochartCapture *burst_capture (guint32 seed, guint n);
+
+/* Per column searches that start where the last column's stride would land: on bursts (columns of
+ * many times next to columns of none, so that the guess falls short, right and past), tens to
+ * hundreds of columns, the walk's strips. */
+static void
+test_lane_strides (void)
+{
+  g_autoptr(IochartCapture) c = burst_capture (45, 4000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (45);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+
+  check_group = IOCHART_GROUP_CLASS;
+  check_top_n = 0;
+  for (guint t = 0; t < 30; t++)
+    {
+      gint64 span = (gint64) ((end - start) * g_rand_double_range (r, 0.3, 1));
+      gint64 from = start + (gint64) (g_rand_double (r) * (end - start - span));
+
+      check_range (c, index, 0, from, from + span, g_rand_int_range (r, 20, 300), IOCHART_LATENCY_Q2C);
+    }
+  check_group = IOCHART_GROUP_TREE;
+  check_top_n = 12;
+}
+
 /* The strips and the lanes filled together (the device's time queued kept for the folded lane)
  * are the same doubles as filled apart, the folded lane taken as the device's less the others. */
 static void
@@ -980,6 +1006,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/sector-rows", test_sector_rows);
   g_test_add_func ("/bin-index/fill-with-lanes", test_fill_with_lanes);
   g_test_add_func ("/bin-index/lane-samples", test_lane_samples);
+  g_test_add_func ("/bin-index/lane-strides", test_lane_strides);
   g_test_add_func ("/bin-index/lane-groupings", test_lane_groupings);
   g_test_add_func ("/bin-index/among", test_among);
   g_test_add_func ("/bin-index/steal", test_steal);
