@@ -592,6 +592,33 @@ cursor_init (const IochartBinIndex *self, Cursor *cur)
   memcpy (cur->u, self->class_start, sizeof cur->u);
 }
 
+/* Adds the totals of class c's entries before u (u in the class) to out: from the nearer stored
+ * prefix, before u or after it less the entries between. The totals are whole numbers (bytes,
+ * nanoseconds, counts), so the class's part is exact either way (below 2^53), and added to out
+ * once. */
+static void
+prefix_at (const IochartBinIndex *self, guint u, guint c, double *out)
+{
+  guint b0 = u / SPAN_BLOCK;
+  double part[N_SERIES] = { 0 };
+  const double *pu;
+
+  if (u % SPAN_BLOCK > SPAN_BLOCK / 2 && (b0 + 1) * SPAN_BLOCK <= self->n)
+    {
+      pu = self->prefix + (gsize) (b0 + 1) * N_SERIES;
+      for (guint i = u; i < (b0 + 1) * SPAN_BLOCK; i++)
+        entry_totals (self, &self->entries[i], part);
+      for (guint s = 0; s < N_SERIES; s++)
+        out[s] += (pu[s] - part[s]) - self->class_base[c][s];
+      return;
+    }
+  pu = self->prefix + (gsize) b0 * N_SERIES;
+  for (guint i = b0 * SPAN_BLOCK; i < u; i++)
+    entry_totals (self, &self->entries[i], part);
+  for (guint s = 0; s < N_SERIES; s++)
+    out[s] += (pu[s] - self->class_base[c][s]) + part[s];
+}
+
 /* G(x) of every series: the sum over entries that started before x, less what the ones still
  * open at x have not yet added. cur: NULL, or where the last G of an x no greater left off. */
 static void
@@ -600,9 +627,8 @@ integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *
   memset (out, 0, N_SERIES * sizeof (double));
   for (guint c = 0; c < N_LENGTHS; c++)
     {
-      guint lo = self->class_start[c], hi = self->class_start[c + 1], u, b0;
+      guint lo = self->class_start[c], hi = self->class_start[c + 1], u;
       gint64 t;
-      const double *pu;
 
       if (lo == hi)
         continue;
@@ -618,12 +644,7 @@ integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *
         }
       else
         u = lower_start (self, lo, hi, t);
-      b0 = u / SPAN_BLOCK;
-      pu = self->prefix + (gsize) b0 * N_SERIES;
-      for (guint s = 0; s < N_SERIES; s++)
-        out[s] += pu[s] - self->class_base[c][s];
-      for (guint i = b0 * SPAN_BLOCK; i < u; i++)
-        entry_totals (self, &self->entries[i], out);
+      prefix_at (self, u, c, out);
       /* the ones still open: started within the class's longest span before x */
       for (guint i = u; i > lo; i--)
         {
@@ -768,6 +789,12 @@ fill_completions (const IochartBinIndex *self, IochartBins *bins)
       have_before = TRUE;
       at = next;
     }
+}
+
+guint
+iochart_bin_index_get_sector_classes (const IochartBinIndex *index)
+{
+  return iochart_sector_index_get_classes (index->sm);
 }
 
 gboolean

@@ -69,6 +69,9 @@ const IochartLaneIndex   *iochart_bin_index_get_lane_index  (const IochartBinInd
  * with its range and columns set), and its latency histograms when has_latency says so. */
 void               iochart_bin_index_fill         (const IochartBinIndex *index,
                                                    IochartBins           *bins);
+/* The classes (1 << class) of the requests the sector map may count in a range (every class when
+ * the index could not keep them and the caller walks). */
+guint              iochart_bin_index_get_sector_classes (const IochartBinIndex *index);
 /* Sets the sector map's band of bins (allocated, zeroed, with its range, columns and rows set)
  * and counts its cells, from the device's data requests by issue time (a pass over those of the
  * range, no capture request decoded); FALSE when the index could not keep them (a sector past

@@ -6,6 +6,9 @@
 
 G_BEGIN_DECLS
 
+/* Every class (IochartBins's sector_classes). */
+#define IOCHART_BINS_ALL_CLASSES ((1u << IOCHART_N_CLASSES) - 1)
+
 /* The sector map's band is decided on at most about this many requests of the range. */
 #define IOCHART_SECTOR_SAMPLE 8192
 

@@ -382,9 +382,22 @@ bins_alloc_lanes (IochartBins *bins, IochartLanes *lanes)
     }
 }
 
-IochartBins *
-_iochart_bins_new_empty (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows,
-                         IochartLatencyKind latency_kind)
+/* The sector map's cells of the classes asked for, and one block of zeros for the others. */
+static void
+sectors_alloc (IochartBins *bins, guint classes)
+{
+  gsize cells = (gsize) bins->n_columns * bins->sector_rows;
+  guint n = (guint) __builtin_popcount (classes) + (classes != IOCHART_BINS_ALL_CLASSES), slot = 0;
+
+  bins->sector_classes = classes;
+  bins->sector_cells = g_new0 (guint32, cells * MAX (n, 1));
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    bins->sectors[k] = bins->sector_cells + cells * (classes & (1u << k) ? slot++ : n - 1);
+}
+
+static IochartBins *
+bins_new_empty (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, IochartLatencyKind latency_kind,
+                guint sector_classes)
 {
   IochartBins *bins = g_new0 (IochartBins, 1);
 
@@ -399,19 +412,26 @@ _iochart_bins_new_empty (gint64 from_ns, gint64 to_ns, guint n_columns, guint se
       bins->bytes[k][1] = g_new0 (double, n_columns);
       bins->completions[k] = g_new0 (double, n_columns);
       bins->inflight_ns[k] = g_new0 (double, n_columns);
-      bins->sectors[k] = g_new0 (guint32, (gsize) n_columns * MAX (sector_rows, 1));
     }
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     bins->latency[g] = g_new0 (guint32, (gsize) n_columns * IOCHART_LAT_BUCKETS);
   bins->sector_rows = MAX (sector_rows, 1);
+  sectors_alloc (bins, sector_classes);
   return bins;
+}
+
+IochartBins *
+_iochart_bins_new_empty (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows,
+                         IochartLatencyKind latency_kind)
+{
+  return bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind, IOCHART_BINS_ALL_CLASSES);
 }
 
 static IochartBins *
 bins_alloc (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, IochartLanes *lanes,
-            IochartLatencyKind latency_kind)
+            IochartLatencyKind latency_kind, guint sector_classes)
 {
-  IochartBins *bins = _iochart_bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind);
+  IochartBins *bins = bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind, sector_classes);
 
   bins_alloc_lanes (bins, lanes);
   return bins;
@@ -512,7 +532,8 @@ iochart_bins_new_lane (const IochartBins *like, IochartCapture *capture, int dev
   guint n;
 
   g_return_val_if_fail (like != NULL && IOCHART_IS_CAPTURE (capture) && lanes != NULL, NULL);
-  bins = bins_alloc (like->from_ns, like->to_ns, like->n_columns, like->sector_rows, lanes, like->latency_kind);
+  bins = bins_alloc (like->from_ns, like->to_ns, like->n_columns, like->sector_rows, lanes, like->latency_kind,
+                     IOCHART_BINS_ALL_CLASSES);
   bins->min_sector = like->min_sector;
   bins->max_sector = like->max_sector;
   bins->sector_trimmed = like->sector_trimmed;
@@ -544,7 +565,9 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
   g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
 
   capture = iochart_bin_index_get_capture (index);
-  bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind);
+  /* the sector map's cells: only those of the classes the index saw can count */
+  bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind,
+                     iochart_bin_index_get_sector_classes (index));
   latency = !iochart_bin_index_has_latency (index, bins->latency_kind);
   iochart_bin_index_fill_with_lanes (index, bins, lanes);
   sectors = iochart_bin_index_fill_sectors (index, bins);
@@ -581,8 +604,8 @@ iochart_bins_free (IochartBins *bins)
       g_free (bins->bytes[k][1]);
       g_free (bins->completions[k]);
       g_free (bins->inflight_ns[k]);
-      g_free (bins->sectors[k]);
     }
+  g_free (bins->sector_cells);
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     g_free (bins->latency[g]);
   for (guint l = 0; l < bins->n_lanes; l++)

@@ -43,6 +43,10 @@ struct _IochartBins {
    * 2^sector_level requests: 0 (all of them) unless the range issues over IOCHART_SECTOR_CELLS */
   guint    sector_level;
   guint32 *sectors[IOCHART_N_CLASSES];
+  /* the classes (1 << class) whose sectors[] may have a count: the others' cells are zero, one
+   * block they share (a frame zeroes and reads the classes its device has, not all five) */
+  guint    sector_classes;
+  guint32 *sector_cells;                    /* the one allocation sectors[] point into */
   /* lanes: per lane, per column */
   guint    n_lanes;
   double **lane_service_ns;                 /* time of its requests in flight (sum over requests) */

@@ -1327,6 +1327,41 @@ find_t (const Times *ts, guint lo, guint hi, gint64 T)
   return _iochart_gallop_i64 (ts->t, lo, hi, T);
 }
 
+/* find_x (real) or find_t from a guess of the answer in (lo, hi) (the last edge's stride on from
+ * lo: a range's columns are of one width, and a busy strip's times come about evenly): galloping
+ * from the guess, forward or back, a few probes when it is near; the same answer. */
+static inline __attribute__ ((always_inline)) guint
+find_near (const Times *ts, guint lo, guint hi, gboolean real, gint64 from, double x, gint64 T, guint guess)
+{
+  const gint64 *t = ts->t;
+  guint g = guess, step = 1, top;
+
+#define NEAR_BEFORE(k) (real ? (double) (t[k] - from) < x : t[k] < T)
+  if (g <= lo || g >= hi)
+    return real ? find_x (ts, lo, hi, from, x) : find_t (ts, lo, hi, T);
+  if (NEAR_BEFORE (g))
+    return real ? lower_x (t, g + 1, hi, from, x) : _iochart_gallop_i64 (t, g + 1, hi, T);
+  /* t[g] is not before the bound: back from it, doubling, to one that is (or lo) */
+  while (step <= g - lo && !NEAR_BEFORE (g - step))
+    {
+      g -= step;
+      step *= 2;
+    }
+  /* the answer is in (g - step, g] */
+  top = g;
+  g = step <= g - lo ? g - step + 1 : lo;
+  while (g < top)
+    {
+      guint mid = g + (top - g) / 2;
+      if (NEAR_BEFORE (mid))
+        g = mid + 1;
+      else
+        top = mid;
+    }
+#undef NEAR_BEFORE
+  return g;
+}
+
 static __int128
 sum_before (const Times *ts, guint i)
 {
@@ -1350,14 +1385,15 @@ ramps_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, doub
   r->base += sign * (p - lo);
   if (q - p > 24 * e->n)
     {
-      guint at = p;
+      guint at = p, stride = 0;
       __int128 s_at = sum_before (ts, p);
 
       for (guint c = 0; c < e->n && at < q; c++)
         {
-          guint next = c + 1 < e->n ? find_x (ts, at, q, e->from, e->x[c + 1]) : q;
+          guint next = c + 1 < e->n ? find_near (ts, at, q, TRUE, e->from, e->x[c + 1], 0, at + stride) : q;
           __int128 s_next;
 
+          stride = next - at;
           if (next == at)
             continue;
           s_next = sum_before (ts, next);
@@ -1394,12 +1430,13 @@ counts_add (const GroupStrips *gs, const Strip *st, guint w, const Edges *e, gin
   d[0] += p - lo;
   if (q - p > 24 * e->n)
     {
-      guint at = p;
+      guint at = p, stride = 0;
 
       for (guint c = 1; c <= e->n; c++)
         {
-          guint next = c < e->n ? find_t (ts, at, q, e->T[c]) : q;
+          guint next = c < e->n ? find_near (ts, at, q, FALSE, 0, 0, e->T[c], at + stride) : q;
           d[c] += next - at;
+          stride = next - at;
           at = next;
         }
       return;

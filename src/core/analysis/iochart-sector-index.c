@@ -30,6 +30,7 @@ struct _IochartSectorIndex {
   guint     run[SM_LEVELS + 1];   /* level l's requests: [run[SM_LEVELS - 1 - l], run[SM_LEVELS - l]) */
   GArray   *loose;           /* guint32 recs of data requests with no issue time */
   guint     n_seen;          /* data requests with an issue time (the first pass) */
+  guint     classes;         /* 1 << class of the data requests added */
   GArray   *pairs;           /* IochartRadixPair while building (NULL before the second pass) */
 };
 
@@ -94,6 +95,7 @@ add_sector (IochartSectorIndex *sm, GArray *pairs, const IochartRequest *rq, gui
     return TRUE;
   if (rq->sector >> SM_SECTOR_BITS || nr >> (64 - SM_SECTOR_BITS))
     return FALSE;
+  sm->classes |= 1u << MIN (rq->klass, IOCHART_N_CLASSES - 1);
   if (rq->issue_ns == IOCHART_TIME_UNKNOWN)
     {
       g_array_append_val (sm->loose, rec);
@@ -166,6 +168,12 @@ iochart_sector_index_free (IochartSectorIndex *sm)
   free_sectors (sm);
   g_clear_pointer (&sm->pairs, g_array_unref);
   g_free (sm);
+}
+
+guint
+iochart_sector_index_get_classes (const IochartSectorIndex *sm)
+{
+  return sm->usable ? sm->classes : IOCHART_BINS_ALL_CLASSES;
 }
 
 gsize

@@ -31,6 +31,9 @@ void                iochart_sector_index_add      (IochartSectorIndex       *ind
                                                    gboolean                  life);
 void                iochart_sector_index_finish   (IochartSectorIndex       *index);
 
+/* The classes (1 << class) of the data requests kept (every class when it could not keep them). */
+guint               iochart_sector_index_get_classes (const IochartSectorIndex *index);
+
 /* Bytes the index holds. */
 gsize               iochart_sector_index_get_size (const IochartSectorIndex *index);
 

@@ -7,6 +7,7 @@
 #include "iochart-bins.h"
 #include "iochart-bin-index.h"
 #include "iochart-radix-private.h"
+#include "iochart-bins-private.h"
 
 struct _IochartSteal {
   IochartCapture *capture;
@@ -492,6 +493,7 @@ typedef struct {
 /* Every STEAL_CHECK events: the device's stolen and foreground-active time before the event, and
  * the counts in force then, so that a column's figures are differences of running integrals. */
 #define STEAL_CHECK 64
+#define STEAL_SAMPLE 256
 
 typedef struct {
   double  stolen, active;
@@ -520,6 +522,10 @@ typedef struct {
 
 struct _IochartStealEvents {
   Check     *checks;
+  /* the time of every STEAL_SAMPLE-th event: a search for a column edge's events goes over these
+   * (about a MB at 10M requests) before a KB of the events themselves, not by probes missing the
+   * cache across all of them (hundreds of MB) */
+  gint64    *sample_ts;
   IochartSteal *all;   /* the device's whole steal at the default gap: a range's whole episodes */
   IdleRun   *idle_runs;
   guint      n_idle_runs;
@@ -994,6 +1000,7 @@ checks_begin (IochartStealEvents *self, guint n_slots)
   self->idle_before = g_new (double, MAX (n_idle, 1));
   b->idle_f = g_new (double, MAX (n_idle, 1));
   self->checks = g_new (Check, self->n / STEAL_CHECK + 1);
+  self->sample_ts = g_new (gint64, self->n / STEAL_SAMPLE + 1);
   return b;
 }
 
@@ -1006,6 +1013,8 @@ checks_event (ChecksBuild *b, guint i, gint64 t, guint kind, guint32 p)
 
   if (i % STEAL_CHECK == 0)
     b->self->checks[i / STEAL_CHECK] = *c;
+  if (i % STEAL_SAMPLE == 0)
+    b->self->sample_ts[i / STEAL_SAMPLE] = t;
   /* c->F and c->both are those at t: booked up to it */
   switch ((EventKind) kind)
     {
@@ -1095,36 +1104,61 @@ checks_end (ChecksBuild *b)
 
 static guint packed_lower (const IochartStealEvents *e, gint64 ts);
 
-/* Where the last integral of a column edge found its events (the next edge's are at or after). */
+/* First event at or after ts of [lo, n), those before lo being before ts: galloping over the
+ * samples' times from lo's, then a search among one sample's events. */
+static guint
+packed_lower_after (const IochartStealEvents *e, guint lo, gint64 ts, guint *epoch)
+{
+  guint n_samples = (e->n + STEAL_SAMPLE - 1) / STEAL_SAMPLE, j0 = (lo + STEAL_SAMPLE - 1) / STEAL_SAMPLE, j, hi;
+
+  /* sample j's event is the first at or after ts, or the answer lies between sample j - 1's and it */
+  j = _iochart_gallop_i64 (e->sample_ts, j0, n_samples, ts);
+  hi = j < n_samples ? j * STEAL_SAMPLE : e->n;
+  lo = j > j0 ? (j - 1) * STEAL_SAMPLE : lo;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (packed_ts (e, mid, epoch) < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Where the last integral of a column edge found its events (the next edge's are at or after),
+ * and its walk from their check as it stood before its last event (valid: walked): an edge
+ * whose events share that check goes on from there, not from the check again, the very same
+ * steps (a zoomed-in frame's edges are a few events apart, 64 a check). */
 typedef struct {
   guint end, epoch;
+  gboolean valid;
+  guint walked;        /* the last event's index: the walk applied and booked those before it */
+  Check before_last;
 } EdgeHint;
+
+static gboolean edge_resume = TRUE;
+
+gboolean
+_iochart_steal_set_edge_resume (gboolean resume)
+{
+  gboolean old = edge_resume;
+
+  edge_resume = resume;
+  return old;
+}
 
 /* First event at or after ts, searched from the hint's (galloping: the next column edge's is
  * near when zoomed in), the hint's epoch carried; the same as packed_lower. */
 static guint
 packed_lower_from (const IochartStealEvents *e, EdgeHint *hint, gint64 ts)
 {
-  guint lo = hint->end, hi, step = 1;
+  guint lo = hint->end;
 
   if (lo > 0 && packed_ts (e, lo - 1, &hint->epoch) >= ts)
     lo = 0;
-  while (lo + step - 1 < e->n && packed_ts (e, lo + step - 1, &hint->epoch) < ts)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (lo + step - 1, e->n);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (packed_ts (e, mid, &hint->epoch) < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  hint->end = lo;
-  return lo;
+  hint->end = packed_lower_after (e, lo, ts, &hint->epoch);
+  return hint->end;
 }
 
 /* The device's stolen and foreground-active time before x; hint: NULL, or the last edge's
@@ -1138,9 +1172,22 @@ steal_integral_from (const IochartStealEvents *e, double x, EdgeHint *hint)
   guint i = end > 0 ? (end - 1) / STEAL_CHECK * STEAL_CHECK : 0;
   Check c = e->checks[i / STEAL_CHECK];
 
+  if (hint && edge_resume && hint->valid && hint->walked / STEAL_CHECK == i / STEAL_CHECK && hint->walked >= i &&
+      hint->walked < end)
+    {
+      c = hint->before_last;
+      i = hint->walked;
+    }
   for (; i < end; i++)
     {
       double t = (double) packed_ts (e, i, &epoch);
+
+      if (hint && i + 1 == end)
+        {
+          hint->valid = TRUE;
+          hint->walked = i;
+          hint->before_last = c;
+        }
 
       check_apply (&c, e->pk[i] & ((1u << PK_KIND_BITS) - 1));
       check_book (&c, t, i + 1 < end ? (double) packed_ts (e, i + 1, &epoch) : x);
@@ -1159,7 +1206,7 @@ static void
 columns_from_checks (Sweep *s, const IochartStealEvents *e)
 {
   Check before, after;
-  EdgeHint hint = { 0, 0 };
+  EdgeHint hint = { 0 };
 
   if (e->n == 0)
     return;
@@ -1293,6 +1340,7 @@ iochart_steal_events_free (IochartStealEvents *events)
   g_free (events->wait_end);
   g_free (events->epochs);
   g_free (events->checks);
+  g_free (events->sample_ts);
   g_free (events->idle_issues.issue_ns);
   g_free (events->idle_issues.issues);
   g_free (events->unknown_issues.issue_ns);
@@ -1306,7 +1354,7 @@ iochart_steal_events_get_size (const IochartStealEvents *events)
   if (events == NULL)
     return 0;
   return sizeof *events + (gsize) events->n * 2 * sizeof (guint32) + events->n_epochs * sizeof (Epoch) +
-         ((gsize) events->n / STEAL_CHECK + 1) * sizeof (Check) +
+         ((gsize) events->n / STEAL_CHECK + 1) * sizeof (Check) + ((gsize) events->n / STEAL_SAMPLE + 1) * sizeof (gint64) +
          (gsize) (events->idle_issues.n + events->unknown_issues.n) * (sizeof (gint64) + sizeof (guint32)) +
          events->n_idle_runs * sizeof (IdleRun) + (gsize) events->n_idle_pairs * (2 * sizeof (gint64) + sizeof (double)) +
          events->n_wait_runs * sizeof (WaitRun) + (gsize) events->n_spans * 2 * sizeof (gint64);
@@ -1316,17 +1364,9 @@ iochart_steal_events_get_size (const IochartStealEvents *events)
 static guint
 packed_lower (const IochartStealEvents *e, gint64 ts)
 {
-  guint lo = 0, hi = e->n, epoch = 0;
+  guint epoch = 0;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (packed_ts (e, mid, &epoch) < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return packed_lower_after (e, 0, ts, &epoch);
 }
 
 /* The range's sweep from the device's sorted events: those of the requests open at its start

@@ -118,15 +118,16 @@ iochart_blocks_area (IochartBlocks *b, const double *lo, const double *hi, doubl
     any = hi[i] - (lo ? lo[i] : 0) > 1e-12;
   if (!any)
     return NULL;
+  /* written in place: an append a point cost as much as the rest of a strip's layout */
+  g_array_set_size (top, 2 * b->n);
+  g_array_set_size (bottom, 2 * b->n);
   for (guint i = 0; i < b->n; i++)
     {
-      double pt[2] = { iochart_blocks_col_center (b, i), base_y - hi[i] * scale };
-      g_array_append_vals (top, pt, 2);
-    }
-  for (guint i = b->n; i-- > 0;)
-    {
-      double pt[2] = { iochart_blocks_col_center (b, i), base_y - (lo ? lo[i] : 0) * scale };
-      g_array_append_vals (bottom, pt, 2);
+      double *t = &g_array_index (top, double, 2 * i), *d = &g_array_index (bottom, double, 2 * (b->n - 1 - i));
+
+      t[0] = d[0] = iochart_blocks_col_center (b, i);
+      t[1] = base_y - hi[i] * scale;
+      d[1] = base_y - (lo ? lo[i] : 0) * scale;
     }
   iochart_blocks_simplify (top);
   iochart_blocks_simplify (bottom);
@@ -147,10 +148,11 @@ iochart_blocks_polyline (IochartBlocks *b, const double *v, double base_y, doubl
   IochartDlItem *item;
   guint np;
 
+  g_array_set_size (pts, 2 * b->n);
   for (guint i = 0; i < b->n; i++)
     {
-      double pt[2] = { iochart_blocks_col_center (b, i), base_y - v[i] * scale };
-      g_array_append_vals (pts, pt, 2);
+      g_array_index (pts, double, 2 * i) = iochart_blocks_col_center (b, i);
+      g_array_index (pts, double, 2 * i + 1) = base_y - v[i] * scale;
     }
   iochart_blocks_simplify (pts);
   np = pts->len / 2;

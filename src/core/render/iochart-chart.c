@@ -711,18 +711,48 @@ sector_ticks (double lo_bytes, double hi_bytes, char **lo, char **hi)
     }
 }
 
-/* Per cell of a row (at: its first cell), any class's count (0: none), a class at a time. */
-static void
+/* Per cell of a row (at: its first cell), any class's count (0: none), a class at a time;
+ * returns the classes with a cell in the row (1 << class), the only ones a cell there can take. */
+static guint
 sector_row_any (guint32 *restrict any, const IochartBins *bins, gsize at, guint n)
 {
-  memcpy (any, bins->sectors[0] + at, n * sizeof (guint32));
-  for (guint k = 1; k < IOCHART_N_CLASSES; k++)
+  guint mask = 0;
+
+  memset (any, 0, n * sizeof (guint32));
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     {
       const guint32 *restrict s = bins->sectors[k] + at;
+      guint32 seen = 0;
 
+      /* a class the bins count no cell of: zero throughout */
+      if (!(bins->sector_classes & (1u << k)))
+        continue;
       for (guint i = 0; i < n; i++)
-        any[i] |= s[i];
+        {
+          any[i] |= s[i];
+          seen |= s[i];
+        }
+      mask |= seen ? 1u << k : 0;
     }
+  return mask;
+}
+
+/* Each class's colour at every alpha as cairo's ARGB32 (native-endian, premultiplied): a cell
+ * of the map costs a lookup, not three divisions (a wide frame fills 100k cells). */
+static guint32 *
+sector_inks (const Chart *c)
+{
+  guint32 *inks = g_new (guint32, IOCHART_N_CLASSES * 256);
+
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      guint32 rgba = c->pal->classes[k];
+
+      for (guint32 a = 0; a < 256; a++)
+        inks[k * 256 + a] = a << 24 | ((rgba >> 24) * a / 255) << 16 | (((rgba >> 16) & 0xff) * a / 255) << 8 |
+                            (((rgba >> 8) & 0xff) * a / 255);
+    }
+  return inks;
 }
 
 /* One pixel per column and sector band, coloured by the class with most requests there; a
@@ -735,7 +765,9 @@ sector_strip (Chart *c)
   guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
   /* each row's any-class counts, kept from the empty check for the pass that draws */
   g_autofree guint32 *any_rows = g_new (guint32, (gsize) c->b.n * rows), *any_hl = g_new (guint32, c->b.n);
-  guint filled = 0, checked = 0;
+  g_autofree guint32 *inks = sector_inks (c);
+  g_autofree guint *masks = g_new (guint, rows);
+  guint dense[32], filled = 0, checked = 0;
   gboolean sparse;
   g_autofree char *max = NULL, *min = NULL;
   const char *subtitles[] = { "offset on the device",
@@ -750,35 +782,42 @@ sector_strip (Chart *c)
     {
       guint32 *any = any_rows + (gsize) checked * c->b.n;
 
-      sector_row_any (any, c->bins, (gsize) checked * c->b.n, c->b.n);
+      masks[checked] = sector_row_any (any, c->bins, (gsize) checked * c->b.n, c->b.n);
       for (guint i = 0; i < c->b.n; i++)
         filled += any[i] != 0;
     }
   sparse = filled < c->b.n;
+  /* a dense map's alpha by floor (log2 (count)) */
+  for (guint b = 0; b < 32; b++)
+    dense[b] = MIN (255, 130 + 40 * b) * c->alpha / 255;
   for (guint r = 0; r < rows; r++)
     {
       gsize at = (gsize) r * c->b.n;
       guint32 *any = any_rows + at;
+      guint mask;
 
       /* most cells are empty: a pass over the row's classes at once passes them */
       if (r >= checked)
-        sector_row_any (any, c->bins, at, c->b.n);
+        masks[r] = sector_row_any (any, c->bins, at, c->b.n);
+      mask = masks[r];
       if (c->hl)
         {
-          sector_row_any (any_hl, c->hl, at, c->b.n);
+          mask |= sector_row_any (any_hl, c->hl, at, c->b.n);
           for (guint i = 0; i < c->b.n; i++)
             any[i] |= any_hl[i];
         }
       for (guint i = 0; i < c->b.n; i++)
         {
-          guint32 best = 0, total = 0, rgba, a, mine = 0;
+          guint32 best = 0, total = 0, a, mine = 0;
           guint k_best = 0;
           guint8 *px = pixels + (gsize) (rows - 1 - r) * stride + i * 4;
 
           if (any[i] == 0)
             continue;
-          for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+          /* a class with no cell in the row has none here: it changes nothing below */
+          for (guint m = mask; m; m &= m - 1)
             {
+              guint k = (guint) __builtin_ctz (m);
               guint32 v = c->bins->sectors[k][at + i];
               guint32 own = c->hl ? c->hl->sectors[k][at + i] : 0;
 
@@ -791,13 +830,9 @@ sector_strip (Chart *c)
             }
           if (total == 0)
             continue;
-          rgba = c->pal->classes[k_best];
           /* floor (log2 (total)), as the bit it tops (a frame has 100k cells) */
-          a = MIN (255, 130 + 40 * (guint) (31 - __builtin_clz (total)));
-          a = mine > 0 ? 255 : sparse ? c->alpha : a * c->alpha / 255;
-          /* cairo's ARGB32: native-endian, premultiplied */
-          *(guint32 *) px = a << 24 | ((rgba >> 24) * a / 255) << 16 | (((rgba >> 16) & 0xff) * a / 255) << 8 |
-                            (((rgba >> 8) & 0xff) * a / 255);
+          a = mine > 0 ? 255 : sparse ? c->alpha : dense[31 - __builtin_clz (total)];
+          *(guint32 *) px = inks[k_best * 256 + a];
         }
     }
   if (sparse)
