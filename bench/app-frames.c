@@ -14,7 +14,11 @@
  * the steal analysis of the episode list from it), then lays out and draws the first frame (the
  * whole capture); prints the best of 3 CPU times in seconds (load, index, steal, first frame,
  * all) and the best wall time of all on one line for app-frames.sh to compare with
- * `iochart info`'s. */
+ * `iochart info`'s.
+ *
+ * Environment: APP_FRAMES_PER_FRAME=1 prints each frame's span, layout and frame time;
+ * APP_FRAMES_CHECKSUM=1 each frame's display list's SHA-256 (diff two builds' outputs);
+ * APP_FRAMES_REPEAT=N lays out only the whole capture N times (for callgrind). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -90,6 +94,19 @@ paint (IochartDisplayList *dl, cairo_surface_t *surface, gint64 from, gint64 to,
     iochart_cairo_draw (dl, cr);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
+}
+
+/* APP_FRAMES_REPEAT=N: lays out only the widest frame (the whole capture) N times, for callgrind
+ * (--toggle-collect=repeat_layout) to count that frame's layout alone */
+static int __attribute__ ((noinline))
+repeat_layout (IochartCapture *c, IochartBinIndex *index, gint64 from, gint64 to, int n)
+{
+  double t0 = cpu_ms ();
+
+  for (int i = 0; i < n; i++)
+    iochart_display_list_free (exact (c, index, from, to));
+  printf ("layout of the whole capture: %.2f ms each (CPU, %d runs)\n", (cpu_ms () - t0) / MAX (n, 1), n);
+  return 0;
 }
 
 static int
@@ -184,6 +201,11 @@ main (int argc, char **argv)
           MAX (iochart_lane_index_get_n_requests (iochart_bin_index_get_lane_index (index)), 1));
   full_from = from = iochart_capture_get_start_ns (c);
   full_to = to = iochart_capture_get_end_ns (c);
+  if (g_getenv ("APP_FRAMES_REPEAT") != NULL)
+    {
+      iochart_display_list_free (exact (c, index, from, to));   /* fontconfig's first load is no frame's */
+      return repeat_layout (c, index, from, to, atoi (g_getenv ("APP_FRAMES_REPEAT")));
+    }
   dl = exact (c, index, from, to);
 
   for (guint step = 0; step < 200; step++)
@@ -230,6 +252,15 @@ main (int argc, char **argv)
       paint (dl, surface, from, to, FALSE);
       cpu = cpu_ms () - cpu;
       g_array_append_val (layouts, lay);
+      if (g_getenv ("APP_FRAMES_CHECKSUM") != NULL)   /* to diff two builds' frames, after the timing */
+        {
+          g_autofree char *text = iochart_display_list_to_text (dl);
+          g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+          printf ("frame %3u: %s\n", step, sum);
+        }
+      if (g_getenv ("APP_FRAMES_PER_FRAME") != NULL)
+        printf ("frame %3u: span %.3f of the capture, layout %.2f ms, frame %.2f ms\n", step,
+                (double) (to - from) / (full_to - full_from), lay, cpu);
       g_array_append_val (frames, cpu);
       g_array_append_val (walls, (double) { (g_get_monotonic_time () - t) / 1e3 });
     }

@@ -272,6 +272,41 @@ test_sector_rows (void)
       }
 }
 
+/* The index counts the map's cells a block of 32 columns at a time (every level's requests in them
+ * before the next block's): widths of under one block, one, one and a bit, and many with a part
+ * block last, all counts (1 a request) and sampled ones (2^level), give the walk's cells. */
+static void
+test_sector_column_blocks (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (31, 30000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+  static const guint widths[] = { 1, 31, 32, 33, 64, 95, 1400 };
+  static const guint cells[] = { 0, 500 };
+  guint sampled = 0;
+
+  for (guint s = 0; s < G_N_ELEMENTS (cells); s++)
+    {
+      _iochart_bins_set_sector_cells (cells[s]);
+      for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+        for (guint part = 1; part <= 3; part++)
+          {
+            gint64 from = start + (end - start) / 7 * (part - 1), to = end - (end - start) / 5 * (part - 1);
+            guint n = widths[i];
+            g_autoptr(IochartBins) want = iochart_bins_new_full (c, 0, from, to, n, 110, NULL, IOCHART_LATENCY_Q2C);
+            g_autoptr(IochartBins) got = iochart_bins_new_indexed (index, NULL, from, to, n, 110, NULL,
+                                                                   IOCHART_LATENCY_Q2C);
+
+            g_assert_cmpuint (got->sector_level, ==, want->sector_level);
+            sampled += want->sector_level > 0;
+            for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+              g_assert_cmpmem (got->sectors[k], (gsize) n * 110 * 4, want->sectors[k], (gsize) n * 110 * 4);
+          }
+    }
+  _iochart_bins_set_sector_cells (0);
+  g_assert_cmpuint (sampled, >, 0);
+}
+
 /* Lanes of every grouping, with a process tree (forks) or without, and the tree's two biggest
  * lanes expanded: the strips still equal the walk's. */
 static void
@@ -1080,6 +1115,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/completion-blocks", test_completion_blocks);
   g_test_add_func ("/bin-index/sector-band-select", test_sector_band_select);
   g_test_add_func ("/bin-index/sector-rows", test_sector_rows);
+  g_test_add_func ("/bin-index/sector-column-blocks", test_sector_column_blocks);
   g_test_add_func ("/bin-index/fill-with-lanes", test_fill_with_lanes);
   g_test_add_func ("/bin-index/lane-samples", test_lane_samples);
   g_test_add_func ("/bin-index/lane-strides", test_lane_strides);
