@@ -50,7 +50,6 @@ reference (const gint64 *values, const gint32 *group, gsize n, gint32 k)
 static void
 check (const gint64 *values, gsize n, gint32 *const *group_of, const guint *n_groups, guint n_groupings)
 {
-  g_autofree gint32 *packed = g_new (gint32, MAX (n, 1) * n_groupings);
   IochartLatencyGrouping g[4];
 
   g_assert_cmpuint (n_groupings, <=, G_N_ELEMENTS (g));
@@ -59,10 +58,8 @@ check (const gint64 *values, gsize n, gint32 *const *group_of, const guint *n_gr
       g[j].group = group_of[j];
       g[j].n_groups = n_groups[j];
       g[j].rows = g_new0 (IochartLatencyRow, MAX (n_groups[j], 1));
-      for (gsize i = 0; i < n; i++)
-        packed[i * n_groupings + j] = group_of[j][i];
     }
-  _iochart_latency_compute_values (values, n, packed, g, n_groupings, IOCHART_LATENCY_D2C);
+  _iochart_latency_compute_values (values, n, g, n_groupings, IOCHART_LATENCY_D2C);
   for (guint j = 0; j < n_groupings; j++)
     {
       for (guint k = 0; k < n_groups[j]; k++)
@@ -83,9 +80,9 @@ check (const gint64 *values, gsize n, gint32 *const *group_of, const guint *n_gr
 }
 
 /* values with three groupings: everything, one of `classes` groups (some left out), and
- * `many` small groups. */
+ * `many` small groups; in runs of one group, as a process's requests come, when runs. */
 static void
-check_three (const gint64 *values, gsize n, guint classes, guint many, GRand *r)
+check_three_runs (const gint64 *values, gsize n, guint classes, guint many, gboolean runs, GRand *r)
 {
   g_autofree gint32 *all = g_new (gint32, MAX (n, 1));
   g_autofree gint32 *cls = g_new (gint32, MAX (n, 1));
@@ -98,8 +95,19 @@ check_three (const gint64 *values, gsize n, guint classes, guint many, GRand *r)
       all[i] = 0;
       cls[i] = g_rand_int_range (r, -1, classes);
       small[i] = g_rand_int_range (r, 0, many);
+      if (runs && i > 0 && g_rand_int_range (r, 0, 8) != 0)
+        {
+          cls[i] = cls[i - 1];
+          small[i] = small[i - 1];
+        }
     }
   check (values, n, groups, n_groups, 3);
+}
+
+static void
+check_three (const gint64 *values, gsize n, guint classes, guint many, GRand *r)
+{
+  check_three_runs (values, n, classes, many, FALSE, r);
 }
 
 static void
@@ -118,7 +126,23 @@ test_random (void)
         v[i] = g_rand_int_range (r, 0, 10) == 0 ? IOCHART_TIME_UNKNOWN
              : (gint64) (((guint64) g_rand_int (r) << 32 | g_rand_int (r)) >> (64 - bits));
       check_three (v, n, 5, 1 + round % 40, r);
+      check_three_runs (v, n, 5, 1 + round % 40, TRUE, r);
     }
+}
+
+/* Thousands of groups in each grouping: the cells (requests with the same groups in every
+ * grouping) outgrow their table many times over, and come both in runs and at random. */
+static void
+test_many_cells (void)
+{
+  g_autoptr(GRand) r = g_rand_new_with_seed (21);
+  const gsize n = 30000;
+  g_autofree gint64 *v = g_new (gint64, n);
+
+  for (gsize i = 0; i < n; i++)
+    v[i] = g_rand_int_range (r, 0, 20) == 0 ? IOCHART_TIME_UNKNOWN : g_rand_int_range (r, 0, 1 << 30);
+  check_three_runs (v, n, 3000, 5000, FALSE, r);
+  check_three_runs (v, n, 3000, 5000, TRUE, r);
 }
 
 static void
@@ -155,5 +179,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/latency/random", test_random);
   g_test_add_func ("/latency/adversarial", test_adversarial);
+  g_test_add_func ("/latency/many-cells", test_many_cells);
   return g_test_run ();
 }

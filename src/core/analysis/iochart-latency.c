@@ -35,42 +35,163 @@ rank (guint64 n, guint pct)
   return (n * pct + 99) / 100;
 }
 
+/* Requests whose groups are the same in every grouping (a process's in its lane, class and device,
+ * mostly) form a cell: each value is counted once into its cell, not once into each grouping, and
+ * the sorted walk finds its groups in a small table. */
+typedef struct {
+  guint32 *cell_of;   /* request -> cell */
+  gint32  *groups;    /* cell c's group in grouping g: groups[c * n_groupings + g] */
+  GArray  *first;     /* cell c's first request (gsize) */
+  guint    n_cells;
+  gsize    cells_cap;
+  guint    n_groupings;
+} Cells;
+
+static void
+cells_clear (Cells *c)
+{
+  g_free (c->cell_of);
+  g_free (c->groups);
+  g_array_unref (c->first);
+}
+
+static guint32
+cells_hash (const IochartLatencyGrouping *groupings, guint ng, gsize i)
+{
+  guint32 h = 2166136261u;
+
+  for (guint g = 0; g < ng; g++)
+    h = (h ^ (guint32) groupings[g].group[i]) * 16777619u;
+  return h ^ (h >> 15);
+}
+
+static gboolean
+cells_match (const Cells *c, guint32 cell, const IochartLatencyGrouping *groupings, gsize i)
+{
+  const gint32 *of = &c->groups[(gsize) cell * c->n_groupings];
+
+  for (guint g = 0; g < c->n_groupings; g++)
+    if (of[g] != groupings[g].group[i])
+      return FALSE;
+  return TRUE;
+}
+
+static void
+cells_add (Cells *c, const IochartLatencyGrouping *groupings, gsize i)
+{
+  if (c->n_cells == c->cells_cap)
+    {
+      c->cells_cap *= 2;
+      c->groups = g_renew (gint32, c->groups, (gsize) c->cells_cap * MAX (c->n_groupings, 1));
+    }
+  for (guint g = 0; g < c->n_groupings; g++)
+    c->groups[(gsize) c->n_cells * c->n_groupings + g] = groupings[g].group[i];
+  c->n_cells++;
+}
+
+/* The open-addressed table of the cells found, grown to stay at most half full. */
+static void
+cells_rehash (Cells *c, const IochartLatencyGrouping *groupings, guint32 **slot, gsize *cap)
+{
+  *cap *= 2;
+  g_free (*slot);
+  *slot = g_new0 (guint32, *cap);
+  for (guint32 cell = 0; cell < c->n_cells; cell++)
+    {
+      gsize s = cells_hash (groupings, c->n_groupings, g_array_index (c->first, gsize, cell)) & (*cap - 1);
+
+      while ((*slot)[s] != 0)
+        s = (s + 1) & (*cap - 1);
+      (*slot)[s] = cell + 1;
+    }
+}
+
+/* One look at each request's groups: the same cell as the request before (a process's requests
+ * come in runs), else through a hash table of the cells found so far. */
+static void
+cells_init (Cells *c, const IochartLatencyGrouping *groupings, guint n_groupings, gsize n)
+{
+  gsize cap = 256;
+  g_autofree guint32 *slot = g_new0 (guint32, cap);   /* cell + 1, 0 empty */
+
+  c->n_groupings = n_groupings;
+  c->n_cells = 0;
+  c->cells_cap = 64;
+  c->cell_of = g_new (guint32, MAX (n, 1));
+  c->groups = g_new (gint32, (gsize) c->cells_cap * MAX (n_groupings, 1));
+  c->first = g_array_new (FALSE, FALSE, sizeof (gsize));
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize s;
+
+      if (i > 0 && cells_match (c, c->cell_of[i - 1], groupings, i))
+        {
+          c->cell_of[i] = c->cell_of[i - 1];
+          continue;
+        }
+      s = cells_hash (groupings, n_groupings, i) & (cap - 1);
+      while (slot[s] != 0 && !cells_match (c, slot[s] - 1, groupings, i))
+        s = (s + 1) & (cap - 1);
+      if (slot[s] != 0)
+        {
+          c->cell_of[i] = slot[s] - 1;
+          continue;
+        }
+      cells_add (c, groupings, i);
+      g_array_append_val (c->first, i);
+      slot[s] = c->n_cells;
+      c->cell_of[i] = c->n_cells - 1;
+      if (2 * (gsize) c->n_cells > cap)
+        cells_rehash (c, groupings, &slot, &cap);
+    }
+}
+
 #define MAX_DIGIT_BITS 13
 
-/* Sorts keys[0..m) (with idx alongside) by least significant digit first, in as few passes of at
- * most MAX_DIGIT_BITS as max_key needs. tmp_* hold m each; the sorted result ends in keys and idx. */
+/* Sorts keys[0..m) less least (which it subtracts) with pay alongside by least significant digit
+ * first, in as few passes of at most MAX_DIGIT_BITS as max_key (the greatest less the least)
+ * needs, every pass's counts from one look. tmp_* hold m each; the sorted result ends in keys and
+ * pay. */
 static void
-radix_sort (guint64 **keys, guint32 **idx, guint64 **tmp_keys, guint32 **tmp_idx, gsize m, guint64 max_key)
+radix_sort (guint64 **keys, guint32 **pay, guint64 **tmp_keys, guint32 **tmp_pay, gsize m, guint64 least,
+            guint64 max_key)
 {
   guint bits = max_key == 0 ? 0 : 64 - __builtin_clzll (max_key);
   guint passes = (bits + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS;
   guint digit = passes ? (bits + passes - 1) / passes : 1;
   guint64 mask = (G_GUINT64_CONSTANT (1) << digit) - 1;
-  g_autofree gsize *count = g_new0 (gsize, (gsize) MAX (passes, 1) << digit);
+  g_autofree guint32 *count = g_new0 (guint32, (gsize) MAX (passes, 1) << digit);
 
   for (gsize j = 0; j < m; j++)
-    for (guint d = 0; d < passes; d++)
-      count[((gsize) d << digit) + (((*keys)[j] >> (d * digit)) & mask)]++;
+    {
+      guint64 k = (*keys)[j] - least;
+
+      (*keys)[j] = k;
+      for (guint d = 0; d < passes; d++)
+        count[((gsize) d << digit) + ((k >> (d * digit)) & mask)]++;
+    }
   for (guint d = 0; d < passes; d++)
     {
-      gsize *c = count + ((gsize) d << digit), sum = 0;
+      guint32 *c = count + ((gsize) d << digit), sum = 0;
       guint64 *k = *keys, *tk = *tmp_keys;
-      guint32 *x = *idx, *tx = *tmp_idx;
+      guint32 *x = *pay, *tx = *tmp_pay;
 
+      if (c[(k[0] >> (d * digit)) & mask] == m)
+        continue;   /* every key has this digit: nothing moves */
       for (gsize b = 0; b <= mask; b++)
         {
-          gsize here = c[b];
+          guint32 here = c[b];
           c[b] = sum;
           sum += here;
         }
       for (gsize j = 0; j < m; j++)
         {
-          gsize to = c[(k[j] >> (d * digit)) & mask]++;
+          guint32 to = c[(k[j] >> (d * digit)) & mask]++;
           tk[to] = k[j];
           tx[to] = x[j];
         }
       *tmp_keys = k, *keys = tk;
-      *tmp_idx = x, *idx = tx;
+      *tmp_pay = x, *pay = tx;
     }
 }
 
@@ -82,6 +203,7 @@ typedef struct {
   guint64 sum;        /* wraps as two's complement, where a signed sum's overflow is undefined */
   guint64 at[6];
   guint   next;
+  IochartLatencyStats *st;   /* where the figures go */
 } GroupWalk;
 
 static void
@@ -97,27 +219,52 @@ set_stat (IochartLatencyStats *st, guint which, gint64 v)
     }
 }
 
-/* Counts and sums per group of every grouping, and the ranks each group looks for. */
+/* One look at every value: the least and the greatest, each cell's count and sum, and the known
+ * values as keys with their cells. Returns how many are known. */
+static gsize
+gather (const gint64 *values, gsize n, const Cells *cells, guint64 *cell_n, guint64 *cell_sum, guint64 *keys,
+        guint32 *pay, gint64 *vmin, gint64 *vmax)
+{
+  gint64 lo = G_MAXINT64, hi = G_MININT64;
+  gsize m = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 v = values[i];
+      guint32 c = cells->cell_of[i];
+
+      if (v == IOCHART_TIME_UNKNOWN)
+        continue;
+      lo = MIN (lo, v);
+      hi = MAX (hi, v);
+      cell_n[c]++;
+      cell_sum[c] += (guint64) v;
+      keys[m] = (guint64) v;
+      pay[m++] = c;
+    }
+  *vmin = lo;
+  *vmax = hi;
+  return m;
+}
+
+/* Each group's count and sum from its cells', and the ranks it looks for. */
 static void
-walk_init (const gint64 *values, gsize n, const gint32 *groups, IochartLatencyGrouping *groupings,
-           guint n_groupings, GroupWalk **walks)
+walk_init (const Cells *cells, const guint64 *cell_n, const guint64 *cell_sum, IochartLatencyGrouping *groupings,
+           guint n_groupings, IochartLatencyKind kind, GroupWalk **walks)
 {
   static const guint pcts[] = { 50, 95, 99 };
 
-  for (guint g = 0; g < n_groupings; g++)
-    memset (walks[g], 0, groupings[g].n_groups * sizeof (GroupWalk));
-  for (gsize i = 0; i < n; i++)
-    if (values[i] != IOCHART_TIME_UNKNOWN)
-      for (guint g = 0; g < n_groupings; g++)
-        {
-          gint32 k = groups[i * n_groupings + g];
+  for (guint c = 0; c < cells->n_cells; c++)
+    for (guint g = 0; g < n_groupings; g++)
+      {
+        gint32 k = cells->groups[(gsize) c * n_groupings + g];
 
-          if (k >= 0)
-            {
-              walks[g][k].n++;
-              walks[g][k].sum += (guint64) values[i];
-            }
-        }
+        if (k >= 0)
+          {
+            walks[g][k].n += cell_n[c];
+            walks[g][k].sum += cell_sum[c];
+          }
+      }
   for (guint g = 0; g < n_groupings; g++)
     for (guint k = 0; k < groupings[g].n_groups; k++)
       {
@@ -129,18 +276,18 @@ walk_init (const gint64 *values, gsize n, const gint32 *groups, IochartLatencyGr
         w->at[4] = w->n;
         w->at[5] = 0;
         w->want = 1;
+        w->st = &groupings[g].rows[k].kind[kind];
       }
 }
-
-#define WALK_PREFETCH 16
 
 /* One pass over the values in sorted order: each group of each grouping takes the value at its
  * ranks. */
 static void
-walk_sorted (const guint64 *keys, const guint32 *idx, gsize m, gint64 vmin, const gint32 *groups,
+walk_sorted (const guint64 *keys, const guint32 *pay, gsize m, gint64 vmin, const Cells *cells,
              IochartLatencyGrouping *groupings, guint n_groupings, IochartLatencyKind kind, GroupWalk **walks)
 {
   g_autofree guint *walked = g_new (guint, MAX (n_groupings, 1));
+  g_autofree GroupWalk **cell_walks = NULL;
   guint n_walked = 0;
 
   /* a group that holds every value (the device of a one-device capture) reads its ranks off the
@@ -155,30 +302,33 @@ walk_sorted (const guint64 *keys, const guint32 *idx, gsize m, gint64 vmin, cons
         walked[n_walked++] = g;
       else
         for (GroupWalk *w = &walks[g][k]; w->next < 5; w->next++)
-          set_stat (&groupings[g].rows[k].kind[kind], w->next, (gint64) ((guint64) vmin + keys[w->at[w->next] - 1]));
+          set_stat (w->st, w->next, (gint64) ((guint64) vmin + keys[w->at[w->next] - 1]));
     }
+  /* each cell's groups in the walked groupings, found once */
+  cell_walks = g_new (GroupWalk *, MAX ((gsize) cells->n_cells * n_walked, 1));
+  for (guint c = 0; c < cells->n_cells; c++)
+    for (guint i = 0; i < n_walked; i++)
+      {
+        gint32 k = cells->groups[(gsize) c * n_groupings + walked[i]];
+
+        cell_walks[(gsize) c * n_walked + i] = k < 0 ? NULL : &walks[walked[i]][k];
+      }
   for (gsize j = 0; j < m; j++)
     {
-      const gint32 *of = &groups[(gsize) idx[j] * n_groupings];
-
-      /* the sorted order visits the requests' groups at random: ask for them well before */
-      if (j + WALK_PREFETCH < m)
-        __builtin_prefetch (&groups[(gsize) idx[j + WALK_PREFETCH] * n_groupings]);
+      GroupWalk *const *of = &cell_walks[(gsize) pay[j] * n_walked];
 
       for (guint i = 0; i < n_walked; i++)
         {
-          guint g = walked[i];
-          GroupWalk *w;
+          GroupWalk *w = of[i];
           guint64 c;
 
-          if (of[g] < 0)
+          if (w == NULL)
             continue;
-          w = &walks[g][of[g]];
           c = ++w->seen;
           if (c != w->want)
             continue;
           for (; w->at[w->next] == c; w->next++)
-            set_stat (&groupings[g].rows[of[g]].kind[kind], w->next, (gint64) ((guint64) vmin + keys[j]));
+            set_stat (w->st, w->next, (gint64) ((guint64) vmin + keys[j]));
           w->want = w->at[w->next];
         }
     }
@@ -207,58 +357,58 @@ same_as_earlier (IochartLatencyGrouping *groupings, guint g, gsize n)
   return NULL;
 }
 
-void
-_iochart_latency_compute_values (const gint64 *values, gsize n, const gint32 *groups,
-                                 IochartLatencyGrouping *groupings, guint n_groupings, IochartLatencyKind kind)
+static void
+compute_kind (const gint64 *values, gsize n, const Cells *cells, IochartLatencyGrouping *groupings,
+              guint n_groupings, IochartLatencyKind kind)
 {
   g_autofree guint64 *key_buf = g_new (guint64, MAX (n, 1) * 2);
-  g_autofree guint32 *idx_buf = g_new (guint32, MAX (n, 1) * 2);
+  g_autofree guint32 *pay_buf = g_new (guint32, MAX (n, 1) * 2);
+  g_autofree guint64 *cell_n = g_new0 (guint64, MAX (cells->n_cells, 1) * 2);
+  guint64 *cell_sum = cell_n + MAX (cells->n_cells, 1);
   guint64 *keys = key_buf, *tmp_keys = key_buf + MAX (n, 1);
-  guint32 *idx = idx_buf, *tmp_idx = idx_buf + MAX (n, 1);
+  guint32 *pay = pay_buf, *tmp_pay = pay_buf + MAX (n, 1);
   g_autofree GroupWalk **walks = g_new (GroupWalk *, MAX (n_groupings, 1));
-  gint64 vmin = G_MAXINT64, vmax = G_MININT64;
-  gsize m = 0;
+  gint64 vmin, vmax;
+  gsize m;
 
-  g_return_if_fail (n <= G_MAXUINT32);
   for (guint g = 0; g < n_groupings; g++)
-    walks[g] = g_new (GroupWalk, MAX (groupings[g].n_groups, 1));
-  for (gsize i = 0; i < n; i++)
-    if (values[i] != IOCHART_TIME_UNKNOWN)
-      {
-        vmin = MIN (vmin, values[i]);
-        vmax = MAX (vmax, values[i]);
-      }
-  for (gsize i = 0; i < n; i++)
-    if (values[i] != IOCHART_TIME_UNKNOWN)
-      {
-        keys[m] = (guint64) values[i] - (guint64) vmin;
-        idx[m++] = i;
-      }
+    walks[g] = g_new0 (GroupWalk, MAX (groupings[g].n_groups, 1));
+  m = gather (values, n, cells, cell_n, cell_sum, keys, pay, &vmin, &vmax);
   if (m > 0)
-    radix_sort (&keys, &idx, &tmp_keys, &tmp_idx, m, (guint64) vmax - (guint64) vmin);
-  walk_init (values, n, groups, groupings, n_groupings, walks);
-  walk_sorted (keys, idx, m, vmin, groups, groupings, n_groupings, kind, walks);
+    radix_sort (&keys, &pay, &tmp_keys, &tmp_pay, m, (guint64) vmin, (guint64) vmax - (guint64) vmin);
+  walk_init (cells, cell_n, cell_sum, groupings, n_groupings, kind, walks);
+  walk_sorted (keys, pay, m, vmin, cells, groupings, n_groupings, kind, walks);
   for (guint g = 0; g < n_groupings; g++)
     g_free (walks[g]);
+}
+
+void
+_iochart_latency_compute_values (const gint64 *values, gsize n, IochartLatencyGrouping *groupings,
+                                 guint n_groupings, IochartLatencyKind kind)
+{
+  Cells cells;
+
+  g_return_if_fail (n <= G_MAXUINT32);
+  cells_init (&cells, groupings, n_groupings, n);
+  compute_kind (values, n, &cells, groupings, n_groupings, kind);
+  cells_clear (&cells);
 }
 
 void
 _iochart_latency_compute_all (const gint64 *values, gsize n, IochartLatencyGrouping *groupings, guint n_groupings)
 {
   g_autofree IochartLatencyGrouping *distinct = g_new (IochartLatencyGrouping, MAX (n_groupings, 1));
-  g_autofree gint32 *groups = NULL;
   guint n_distinct = 0;
+  Cells cells;
 
+  g_return_if_fail (n <= G_MAXUINT32);
   for (guint g = 0; g < n_groupings; g++)
     if (same_as_earlier (groupings, g, n) == NULL)
       distinct[n_distinct++] = groupings[g];
-  /* a request's groups side by side: the sorted walk visits requests in no useful order */
-  groups = g_new (gint32, MAX (n, 1) * MAX (n_distinct, 1));
-  for (gsize i = 0; i < n; i++)
-    for (guint g = 0; g < n_distinct; g++)
-      groups[i * n_distinct + g] = distinct[g].group[i];
+  cells_init (&cells, distinct, n_distinct, n);
   for (guint kind = 0; kind < IOCHART_N_LATENCY_KINDS; kind++)
-    _iochart_latency_compute_values (values + kind * n, n, groups, distinct, n_distinct, kind);
+    compute_kind (values + kind * n, n, &cells, distinct, n_distinct, kind);
+  cells_clear (&cells);
   for (guint g = 0; g < n_groupings; g++)
     {
       IochartLatencyGrouping *same = same_as_earlier (groupings, g, n);
