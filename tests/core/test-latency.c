@@ -50,7 +50,7 @@ reference (const gint64 *values, const gint32 *group, gsize n, gint32 k)
 static void
 check (const gint64 *values, gsize n, gint32 *const *group_of, const guint *n_groups, guint n_groupings)
 {
-  IochartLatencyGrouping g[4];
+  IochartLatencyGrouping g[8];
 
   g_assert_cmpuint (n_groupings, <=, G_N_ELEMENTS (g));
   for (guint j = 0; j < n_groupings; j++)
@@ -145,6 +145,31 @@ test_many_cells (void)
   check_three_runs (v, n, 3000, 5000, TRUE, r);
 }
 
+/* Six groupings of 4096 groups (13 bits each): more than a 64-bit key holds, so the cells are
+ * found in two rounds, the second packing the first's cells with the groupings left. */
+static void
+test_wide_groupings (void)
+{
+  g_autoptr(GRand) r = g_rand_new_with_seed (64);
+  const gsize n = 3000;
+  g_autofree gint64 *v = g_new (gint64, n);
+  gint32 *groups[6];
+  guint n_groups[6];
+
+  for (guint j = 0; j < G_N_ELEMENTS (groups); j++)
+    {
+      groups[j] = g_new (gint32, n);
+      n_groups[j] = 4096;
+      for (gsize i = 0; i < n; i++)
+        groups[j][i] = i > 0 && g_rand_int_range (r, 0, 3) == 0 ? groups[j][i - 1] : g_rand_int_range (r, -1, j < 3 ? 4096 : 4);
+    }
+  for (gsize i = 0; i < n; i++)
+    v[i] = g_rand_int_range (r, 0, 20) == 0 ? IOCHART_TIME_UNKNOWN : g_rand_int_range (r, -1000, 1 << 30);
+  check (v, n, groups, n_groups, G_N_ELEMENTS (groups));
+  for (guint j = 0; j < G_N_ELEMENTS (groups); j++)
+    g_free (groups[j]);
+}
+
 static void
 test_adversarial (void)
 {
@@ -180,5 +205,6 @@ main (int argc, char **argv)
   g_test_add_func ("/latency/random", test_random);
   g_test_add_func ("/latency/adversarial", test_adversarial);
   g_test_add_func ("/latency/many-cells", test_many_cells);
+  g_test_add_func ("/latency/wide-groupings", test_wide_groupings);
   return g_test_run ();
 }

@@ -41,9 +41,7 @@ rank (guint64 n, guint pct)
 typedef struct {
   guint32 *cell_of;   /* request -> cell */
   gint32  *groups;    /* cell c's group in grouping g: groups[c * n_groupings + g] */
-  GArray  *first;     /* cell c's first request (gsize) */
   guint    n_cells;
-  gsize    cells_cap;
   guint    n_groupings;
 } Cells;
 
@@ -52,98 +50,123 @@ cells_clear (Cells *c)
 {
   g_free (c->cell_of);
   g_free (c->groups);
-  g_array_unref (c->first);
 }
 
+/* Distinct 64-bit keys numbered in order of first appearance, in an open-addressed table grown to
+ * stay at most half full. */
+typedef struct {
+  guint64 *key;
+  guint32 *id;    /* id + 1, 0 empty */
+  gsize    cap;
+  guint32  n;
+} KeyIds;
+
+static inline gsize
+key_ids_slot (const KeyIds *t, guint64 key)
+{
+  gsize s = (gsize) ((key * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32) & (t->cap - 1);
+
+  while (t->id[s] != 0 && t->key[s] != key)
+    s = (s + 1) & (t->cap - 1);
+  return s;
+}
+
+static void
+key_ids_grow (KeyIds *t)
+{
+  KeyIds old = *t;
+
+  t->cap = old.cap ? old.cap * 2 : 256;
+  t->key = g_new (guint64, t->cap);
+  t->id = g_new0 (guint32, t->cap);
+  for (gsize s = 0; s < old.cap; s++)
+    if (old.id[s] != 0)
+      {
+        gsize to = key_ids_slot (t, old.key[s]);
+
+        t->key[to] = old.key[s];
+        t->id[to] = old.id[s];
+      }
+  g_free (old.key);
+  g_free (old.id);
+}
+
+/* Numbers keys[0..n) in place (a run of equal keys, a process's requests mostly, costs one
+ * look) and returns how many differ; first[id] is where each first appeared. */
 static guint32
-cells_hash (const IochartLatencyGrouping *groupings, guint ng, gsize i)
+key_ids_number (guint64 *keys, gsize n, GArray *first)
 {
-  guint32 h = 2166136261u;
+  KeyIds t = { 0 };
+  guint64 prev_key = 0;
+  guint32 prev_id = G_MAXUINT32;
 
-  for (guint g = 0; g < ng; g++)
-    h = (h ^ (guint32) groupings[g].group[i]) * 16777619u;
-  return h ^ (h >> 15);
-}
-
-static gboolean
-cells_match (const Cells *c, guint32 cell, const IochartLatencyGrouping *groupings, gsize i)
-{
-  const gint32 *of = &c->groups[(gsize) cell * c->n_groupings];
-
-  for (guint g = 0; g < c->n_groupings; g++)
-    if (of[g] != groupings[g].group[i])
-      return FALSE;
-  return TRUE;
-}
-
-static void
-cells_add (Cells *c, const IochartLatencyGrouping *groupings, gsize i)
-{
-  if (c->n_cells == c->cells_cap)
+  key_ids_grow (&t);
+  g_array_set_size (first, 0);
+  for (gsize i = 0; i < n; i++)
     {
-      c->cells_cap *= 2;
-      c->groups = g_renew (gint32, c->groups, (gsize) c->cells_cap * MAX (c->n_groupings, 1));
+      guint64 k = keys[i];
+      guint32 id;
+      gsize s;
+
+      if (prev_id != G_MAXUINT32 && k == prev_key)
+        {
+          keys[i] = prev_id;
+          continue;
+        }
+      s = key_ids_slot (&t, k);
+      if (t.id[s] != 0)
+        id = t.id[s] - 1;
+      else
+        {
+          t.key[s] = k;
+          t.id[s] = ++t.n;
+          id = t.n - 1;
+          g_array_append_val (first, i);
+          if (2 * (gsize) t.n > t.cap)
+            key_ids_grow (&t);
+        }
+      prev_key = k;
+      prev_id = keys[i] = id;
     }
-  for (guint g = 0; g < c->n_groupings; g++)
-    c->groups[(gsize) c->n_cells * c->n_groupings + g] = groupings[g].group[i];
-  c->n_cells++;
+  g_free (t.key);
+  g_free (t.id);
+  return t.n;
 }
 
-/* The open-addressed table of the cells found, grown to stay at most half full. */
-static void
-cells_rehash (Cells *c, const IochartLatencyGrouping *groupings, guint32 **slot, gsize *cap)
-{
-  *cap *= 2;
-  g_free (*slot);
-  *slot = g_new0 (guint32, *cap);
-  for (guint32 cell = 0; cell < c->n_cells; cell++)
-    {
-      gsize s = cells_hash (groupings, c->n_groupings, g_array_index (c->first, gsize, cell)) & (*cap - 1);
-
-      while ((*slot)[s] != 0)
-        s = (s + 1) & (*cap - 1);
-      (*slot)[s] = cell + 1;
-    }
-}
-
-/* One look at each request's groups: the same cell as the request before (a process's requests
- * come in runs), else through a hash table of the cells found so far. */
+/* The cells from the groupings' arrays: as many groupings as fit in 64 bits with the cells so far
+ * packed into a key per request and the keys numbered, until every grouping is in. */
 static void
 cells_init (Cells *c, const IochartLatencyGrouping *groupings, guint n_groupings, gsize n)
 {
-  gsize cap = 256;
-  g_autofree guint32 *slot = g_new0 (guint32, cap);   /* cell + 1, 0 empty */
+  g_autofree guint64 *keys = g_new0 (guint64, MAX (n, 1));
+  g_autoptr(GArray) first = g_array_new (FALSE, FALSE, sizeof (gsize));
+  guint32 n_cells = 1;
 
   c->n_groupings = n_groupings;
-  c->n_cells = 0;
-  c->cells_cap = 64;
-  c->cell_of = g_new (guint32, MAX (n, 1));
-  c->groups = g_new (gint32, (gsize) c->cells_cap * MAX (n_groupings, 1));
-  c->first = g_array_new (FALSE, FALSE, sizeof (gsize));
-  for (gsize i = 0; i < n; i++)
+  for (guint g = 0; g < n_groupings;)
     {
-      gsize s;
+      guint used = g_bit_storage (n_cells - 1);
 
-      if (i > 0 && cells_match (c, c->cell_of[i - 1], groupings, i))
+      for (; g < n_groupings && used + g_bit_storage (groupings[g].n_groups) <= 64; g++)
         {
-          c->cell_of[i] = c->cell_of[i - 1];
-          continue;
+          const gint32 *group = groupings[g].group;
+
+          for (gsize i = 0; i < n; i++)
+            keys[i] |= (guint64) (guint32) (group[i] + 1) << used;
+          used += g_bit_storage (groupings[g].n_groups);
         }
-      s = cells_hash (groupings, n_groupings, i) & (cap - 1);
-      while (slot[s] != 0 && !cells_match (c, slot[s] - 1, groupings, i))
-        s = (s + 1) & (cap - 1);
-      if (slot[s] != 0)
-        {
-          c->cell_of[i] = slot[s] - 1;
-          continue;
-        }
-      cells_add (c, groupings, i);
-      g_array_append_val (c->first, i);
-      slot[s] = c->n_cells;
-      c->cell_of[i] = c->n_cells - 1;
-      if (2 * (gsize) c->n_cells > cap)
-        cells_rehash (c, groupings, &slot, &cap);
+      n_cells = key_ids_number (keys, n, first);
     }
+  if (n == 0)
+    n_cells = 0;
+  c->n_cells = n_cells;
+  c->cell_of = g_new (guint32, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    c->cell_of[i] = (guint32) keys[i];
+  c->groups = g_new (gint32, MAX ((gsize) n_cells * n_groupings, 1));
+  for (guint32 cell = 0; cell < n_cells; cell++)
+    for (guint g = 0; g < n_groupings; g++)
+      c->groups[(gsize) cell * n_groupings + g] = groupings[g].group[g_array_index (first, gsize, cell)];
 }
 
 #define MAX_DIGIT_BITS 13
