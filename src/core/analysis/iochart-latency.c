@@ -417,6 +417,31 @@ _iochart_latency_compute_values (const gint64 *values, gsize n, IochartLatencyGr
   cells_clear (&cells);
 }
 
+/* Above this many requests a second thread takes kinds too: on a large capture the work after
+ * loading is the critical path, and the other core has little else then. */
+#define KINDS_THREAD_MIN 16384
+
+typedef struct {
+  const gint64           *values;
+  gsize                   n;
+  const Cells            *cells;
+  IochartLatencyGrouping *groupings;
+  guint                   n_groupings;
+  gint                    next_kind;   /* atomic: the next kind to take */
+} KindJobs;
+
+/* Takes kinds until none is left; each fills only its own kind's figures. */
+static gpointer
+kind_jobs_run (gpointer data)
+{
+  KindJobs *j = data;
+  gint kind;
+
+  while ((kind = g_atomic_int_add (&j->next_kind, 1)) < IOCHART_N_LATENCY_KINDS)
+    compute_kind (j->values + kind * j->n, j->n, j->cells, j->groupings, j->n_groupings, kind);
+  return NULL;
+}
+
 void
 _iochart_latency_compute_all (const gint64 *values, gsize n, IochartLatencyGrouping *groupings, guint n_groupings)
 {
@@ -429,8 +454,14 @@ _iochart_latency_compute_all (const gint64 *values, gsize n, IochartLatencyGroup
     if (same_as_earlier (groupings, g, n) == NULL)
       distinct[n_distinct++] = groupings[g];
   cells_init (&cells, distinct, n_distinct, n);
-  for (guint kind = 0; kind < IOCHART_N_LATENCY_KINDS; kind++)
-    compute_kind (values + kind * n, n, &cells, distinct, n_distinct, kind);
+  {
+    KindJobs jobs = { values, n, &cells, distinct, n_distinct, 0 };
+    GThread *side = n >= KINDS_THREAD_MIN ? g_thread_try_new ("iochart-latency", kind_jobs_run, &jobs, NULL) : NULL;
+
+    kind_jobs_run (&jobs);
+    if (side != NULL)
+      g_thread_join (side);
+  }
   cells_clear (&cells);
   for (guint g = 0; g < n_groupings; g++)
     {
