@@ -598,6 +598,7 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
   IochartCapture *capture = self->capture;
   guint n_proc = iochart_capture_get_n_processes (capture);
   guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture), m = spans->len;
+  g_autofree gboolean *in_view = self->group_by == IOCHART_GROUP_COMM ? g_new0 (gboolean, MAX (n_proc, 1)) : NULL;
 
   fill_groups_init (groups, n_groups);
   /* room for every request, written in place and cut to what was in view */
@@ -633,9 +634,13 @@ fill_groups (IochartLanes *self, const IochartLanesOptions *o, Group *groups, gu
           process_matches (iochart_capture_get_process (capture, p), o))
         g->matches = TRUE;
       if (self->group_by == IOCHART_GROUP_COMM && p < n_proc)
-        comm_head (capture, g, p);
+        in_view[p] = TRUE;
     }
   g_array_set_size (spans, m);
+  /* a head depends only on which processes have requests in view: looked at once each */
+  for (guint32 p = 0; self->group_by == IOCHART_GROUP_COMM && p < n_proc; p++)
+    if (in_view[p])
+      comm_head (capture, &groups[self->group_of[p]], p);
   fill_members (self, o, groups);
 }
 
