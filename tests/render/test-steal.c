@@ -132,6 +132,41 @@ test_per_device (void)
   g_assert_cmpint (iochart_steal_get_primary (one)->stolen_ns, ==, 4 * MS);
 }
 
+/* Three devices' requests interleaved in time, hundreds of each: the events sort by device, then
+ * time (through the buckets and the insertion pass over all of them), and every device's sweep
+ * sees its own repetitions of the serial case, 9 of 19 ms stolen each. */
+static void
+test_interleaved_devices (void)
+{
+  const guint32 devs[] = { DEV_LOOP, DEV_VDA, IOCHART_DEV_MAKE (8, 0) };
+  const guint reps = 300;
+  g_autofree TestRq *rqs = g_new (TestRq, G_N_ELEMENTS (devs) * reps * 2);
+  g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(IochartSteal) steal = NULL;
+  guint n = 0;
+
+  for (guint k = 0; k < reps; k++)
+    for (guint d = 0; d < G_N_ELEMENTS (devs); d++)
+      {
+        gint64 base = k * 40 * MS + d * 7 * MS;
+
+        rqs[n++] = (TestRq) { devs[d], 1000 + 16 * k, 8, "R", 300 + d, "idle", IOCHART_CLASS_IDLE,
+                              base, base, base, base + 10 * MS };
+        rqs[n++] = (TestRq) { devs[d], 900000 + 16 * k, 8, "R", 200 + d, "fg", IOCHART_CLASS_BE,
+                              base + 1 * MS, base + 1 * MS, base + 10 * MS, base + 20 * MS };
+      }
+  c = test_capture (rqs, n);
+  steal = iochart_steal_new (c, NULL);
+  g_assert_cmpuint (iochart_steal_get_n_devices (steal), ==, G_N_ELEMENTS (devs));
+  for (guint d = 0; d < G_N_ELEMENTS (devs); d++)
+    {
+      const IochartStealDevice *sd = iochart_steal_find_device (steal, iochart_capture_find_device (c, devs[d]));
+
+      g_assert_cmpint (sd->stolen_ns, ==, reps * 9 * MS);
+      g_assert_cmpint (sd->foreground_active_ns, ==, reps * 19 * MS);
+    }
+}
+
 /* A caller that says only how many requests have no class when no idle class is known (`iochart
  * info` as text) asks for no sweep: the same counts, the other figures left 0. A device with
  * idle-class requests is swept all the same. */
@@ -377,6 +412,7 @@ main (int argc, char **argv)
   g_test_add_func ("/steal/idle-alone", test_idle_alone);
   g_test_add_func ("/steal/episode-gap", test_episode_gap);
   g_test_add_func ("/steal/per-device", test_per_device);
+  g_test_add_func ("/steal/interleaved-devices", test_interleaved_devices);
   g_test_add_func ("/steal/counts-if-unknown", test_counts_if_unknown);
   g_test_add_func ("/steal/range-and-columns", test_range_and_columns);
   g_test_add_func ("/steal/json", test_json);

@@ -168,17 +168,20 @@ bucket_sort_events (Event *a, guint n, gint64 min_ts, guint64 max_key)
     for (guint i = 0; i < n; i++)
       tmp[next[event_key (&a[i], min_ts) >> shift]++] = a[i];
   }
-  for (guint d = 0; d < (1u << bits); d++)
-    for (guint i = start[d] + 1; i < start[d + 1]; i++)
-      {
-        Event e = tmp[i];
-        guint64 k = event_key (&e, min_ts);
-        guint j = i;
+  /* one insertion sort over all: every key of a bucket is below every key of the next, so none
+   * moves past its bucket's start, and this costs no look at each of the n / 2 buckets */
+  for (guint i = 1; i < n; i++)
+    {
+      Event e = tmp[i];
+      guint64 k = event_key (&e, min_ts);
+      guint j = i;
 
-        for (; j > start[d] && event_key (&tmp[j - 1], min_ts) > k; j--)
-          tmp[j] = tmp[j - 1];
-        tmp[j] = e;
-      }
+      if (event_key (&tmp[i - 1], min_ts) <= k)
+        continue;
+      for (; j > 0 && event_key (&tmp[j - 1], min_ts) > k; j--)
+        tmp[j] = tmp[j - 1];
+      tmp[j] = e;
+    }
   memcpy (a, tmp, sizeof (Event) * n);
   return TRUE;
 }
@@ -193,12 +196,14 @@ sort_events (GArray *events)
   Event *a = (Event *) events->data;
   guint n = events->len;
   gint64 min_ts = G_MAXINT64, max_ts = G_MININT64;
-  guint64 max_key = 0;
+  guint16 max_device = 0;
+  guint64 max_key;
 
   for (guint i = 0; i < n; i++)
     {
       min_ts = MIN (min_ts, a[i].ts_ns);
       max_ts = MAX (max_ts, a[i].ts_ns);
+      max_device = MAX (max_device, a[i].device);
     }
   if (n < 2)
     return;
@@ -207,8 +212,8 @@ sort_events (GArray *events)
       g_array_sort (events, event_cmp);
       return;
     }
-  for (guint i = 0; i < n; i++)
-    max_key = MAX (max_key, event_key (&a[i], min_ts));
+  /* at least the greatest key, with the same highest bit: all the sorts ask of it */
+  max_key = (guint64) max_device << 48 | (guint64) (max_ts - min_ts);
   if (!bucket_sort_events (a, n, min_ts, max_key))
     radix_sort_events (a, n, min_ts, max_key);
 }
