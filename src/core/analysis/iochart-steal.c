@@ -283,18 +283,48 @@ events_sized (guint n_requests)
   return g_array_sized_new (FALSE, FALSE, sizeof (Event), (guint) MIN ((guint64) n_requests * 3, G_MAXUINT));
 }
 
+/* The issues of idle-class and unknown-class requests per device index (n_devices each). */
+typedef struct {
+  guint64 *idle, *unknown;
+  guint    n_devices;
+} ClassIssues;
+
+static void
+class_issues_init (ClassIssues *ci, IochartCapture *capture)
+{
+  ci->n_devices = iochart_capture_get_n_devices (capture);
+  ci->idle = g_new0 (guint64, MAX (ci->n_devices, 1));
+  ci->unknown = g_new0 (guint64, MAX (ci->n_devices, 1));
+}
+
+static void
+class_issues_add (ClassIssues *ci, const IochartRequest *rq, const IochartStealOptions *o)
+{
+  if (!iochart_counts_request_in (rq, o->device, o->from_ns, o->to_ns) || rq->device >= ci->n_devices)
+    return;
+  if (rq->klass == IOCHART_CLASS_IDLE)
+    ci->idle[rq->device] += rq->issues;
+  else if (rq->klass == IOCHART_CLASS_UNKNOWN)
+    ci->unknown[rq->device] += rq->issues;
+}
+
+/* ci, when given, counts the class issues from the same unpacking (class_issues_count()). */
 static GArray *
-collect_events (IochartCapture *capture, const IochartStealOptions *o, guint n_processes)
+collect_events (IochartCapture *capture, const IochartStealOptions *o, guint n_processes, ClassIssues *ci)
 {
   int only_device = o->device;
   guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
   GArray *events = events_sized (n);
 
+  if (ci)
+    class_issues_init (ci, capture);
   for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
 
       _iochart_capture_unpack (capture, o->requests ? o->requests[j] : j, &rq);
+      if (ci)
+        class_issues_add (ci, &rq, o);
       if (only_device < 0 || rq.device == only_device)
         collect_request (events, &rq, n_processes, NULL);
     }
@@ -767,30 +797,18 @@ iochart_steal_pick_device (IochartCapture *capture)
   return best;
 }
 
-/* The issues of idle-class and unknown-class requests per device index (n_devices each). */
-typedef struct {
-  guint64 *idle, *unknown;
-} ClassIssues;
-
 static void
 class_issues_count (ClassIssues *ci, IochartCapture *capture, const IochartStealOptions *o)
 {
   guint n = o->requests ? o->n_requests : iochart_capture_get_n_requests (capture);
-  guint n_dev = iochart_capture_get_n_devices (capture);
 
-  ci->idle = g_new0 (guint64, MAX (n_dev, 1));
-  ci->unknown = g_new0 (guint64, MAX (n_dev, 1));
+  class_issues_init (ci, capture);
   for (guint j = 0; j < n; j++)
     {
       IochartRequest rq;
 
       _iochart_capture_unpack (capture, o->requests ? o->requests[j] : j, &rq);
-      if (!iochart_counts_request_in (&rq, o->device, o->from_ns, o->to_ns) || rq.device >= n_dev)
-        continue;
-      if (rq.klass == IOCHART_CLASS_IDLE)
-        ci->idle[rq.device] += rq.issues;
-      else if (rq.klass == IOCHART_CLASS_UNKNOWN)
-        ci->unknown[rq.device] += rq.issues;
+      class_issues_add (ci, &rq, o);
     }
 }
 
@@ -1393,7 +1411,7 @@ sweep_packed (Sweep *s, IochartCapture *capture, const IochartStealOptions *o, c
       po.requests = (const guint32 *) open->data;
       po.n_requests = open->len;
       po.index = NULL;
-      pre = collect_events (capture, &po, s->n_processes);
+      pre = collect_events (capture, &po, s->n_processes, NULL);
       while (n_pre < pre->len && g_array_index (pre, Event, n_pre).ts_ns < o->from_ns)
         n_pre++;
     }
@@ -1718,7 +1736,8 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   s.ep_touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   s.ep_waiting = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  if (!packed)
+  /* a sweep that happens whatever the classes counts them while it collects its events */
+  if (!packed && options->counts_if_unknown)
     class_issues_count (&ci, capture, options);
   if (packed && packed->all && s.gap_ns == IOCHART_STEAL_DEFAULT_GAP_NS && s.n_columns == 0 &&
       options->from_ns == IOCHART_TIME_UNKNOWN && options->to_ns == IOCHART_TIME_UNKNOWN)
@@ -1731,7 +1750,7 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
   else if (options->counts_if_unknown && class_issues_all_unknown (&ci, capture, options))
     unswept = TRUE;
   else
-    events = collect_events (capture, options, s.n_processes);
+    events = collect_events (capture, options, s.n_processes, options->counts_if_unknown ? NULL : &ci);
   for (guint d = 0; !packed && d < iochart_capture_get_n_devices (capture); d++)
     {
       Cursor cur = { 0 };
