@@ -703,29 +703,40 @@ ahead_of_rival (guint64 time_ns, guint64 rival_ns, gboolean tie)
   return time_ns < rival_ns || (time_ns == rival_ns && tie);
 }
 
+/* How far from its file's end a record has room for its header and the largest pdu, and the
+ * page the prefetch below asks for lies inside the mapping: no length checks before it. */
+#define ROOMY_TAIL (sizeof (BlkIoTrace) + G_MAXUINT16 + 1)
+
 /* Moves past f's current record to the next one that needs more than a glance, into f->cur.
  * A sound record in the host's byte order, in time order, is the common case and is read here
  * in place, while it still belongs to this run (ahead of the rival's record at rival_ns, room
  * in the batch): a block record or a note other than a message is handed on where it lies, and
  * a message note that can tell no class (most records of a BFQ capture) is only counted into
  * the batch, as judge_note() would count it. f->cur is not even filled for those. Anything else
- * goes through cpu_file_load() and hand_on(). */
+ * goes through cpu_file_load() and hand_on(): leaving the loop early is never wrong, only
+ * slower, so the loop tests no more than it must. */
 static inline void
 cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolean tie)
 {
   const guint32 note_mask = (TC_NOTIFY << 16) | 0xff, message = (TC_NOTIFY << 16) | TN_MESSAGE;
   const guint8 *p = f->data + f->off + sizeof (BlkIoTrace) + f->cur.pdu_len;
   const guint8 *end = f->data + f->len;
+  const guint8 *roomy_end = f->len > ROOMY_TAIL ? end - ROOMY_TAIL : f->data;
   const guint32 magic_raw = f->magic_raw, index = f->index;
-  /* what judge_note() and ahead_of_rival() ask of a note, as two comparisons */
-  const guint64 quiet_before_ns = MIN (rival_ns, IOCHART_TIME_MAX_NS);
-  const gboolean quiet_tie = tie && rival_ns < IOCHART_TIME_MAX_NS;
+  /* ahead_of_rival() as one comparison: a record at time_ns is, when time_ns <= ahead_upto_ns
+   * (none is when it would be ahead of nothing); a note judge_note() would look at must also
+   * come before IOCHART_TIME_MAX_NS */
+  const guint64 ahead_upto_ns = rival_ns - !tie;
+  const guint64 quiet_upto_ns = MIN (ahead_upto_ns, (guint64) IOCHART_TIME_MAX_NS - 1);
+  /* what stays put while the loop runs, kept out of memory the item stores might alias */
+  const gboolean run = !f->swap && (tie || rival_ns > 0);
+  guint8 (*rwbs)[2] = m->rwbs;
   Item *items = batch->items;
   guint n = batch->n;
-  guint64 last_ns = f->last_time, skipped = 0, first_skipped_ns = 0, last_skipped_ns = 0;
+  guint64 last_ns = f->last_time, skipped = 0, first_skipped_ns = G_MAXUINT64, last_skipped_ns = 0;
   gboolean sound = FALSE;
 
-  while (G_LIKELY (!f->swap && n + BATCH_ROOM <= BATCH_ITEMS && (gsize) (end - p) >= sizeof (BlkIoTrace)))
+  while (G_LIKELY (run && n + BATCH_ROOM <= BATCH_ITEMS))
     {
       guint64 time;
       guint32 magic, action, dev, pid;
@@ -733,20 +744,30 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
       const char *text;
       gsize len;
 
+      if (G_LIKELY (p < roomy_end))
+        /* the hardware's prefetch stops at each page's end: ask for the next pages' records early */
+        __builtin_prefetch (p + 4096);
+      else
+        {
+          if ((gsize) (end - p) < sizeof (BlkIoTrace))
+            break;
+          memcpy (&pdu_len, p + G_STRUCT_OFFSET (BlkIoTrace, pdu_len), 2);
+          if (pdu_len > (gsize) (end - p) - sizeof (BlkIoTrace))
+            break;
+        }
       memcpy (&magic, p, 4);
       memcpy (&time, p + G_STRUCT_OFFSET (BlkIoTrace, time), 8);
-      memcpy (&pdu_len, p + G_STRUCT_OFFSET (BlkIoTrace, pdu_len), 2);
-      if (G_UNLIKELY (magic != magic_raw || pdu_len > (gsize) (end - p) - sizeof (BlkIoTrace) || time < last_ns))
+      if (G_UNLIKELY (magic != magic_raw || time < last_ns))
         break;
-      /* the hardware's prefetch stops at each page's end: ask for the next pages' records early */
-      if (end - p > 4096)
-        __builtin_prefetch (p + 4096);
       last_ns = time;
       sound = TRUE;
+      memcpy (&pdu_len, p + G_STRUCT_OFFSET (BlkIoTrace, pdu_len), 2);
       memcpy (&action, p + G_STRUCT_OFFSET (BlkIoTrace, action), 4);
+      memcpy (&dev, p + G_STRUCT_OFFSET (BlkIoTrace, device), 4);
+      memcpy (&pid, p + G_STRUCT_OFFSET (BlkIoTrace, pid), 4);
       if ((action & note_mask) != message)
         {
-          if (!ahead_of_rival (time, rival_ns, tie))
+          if (time > ahead_upto_ns)
             break;
           if (!(action & (TC_NOTIFY << 16)))
             {
@@ -759,9 +780,7 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
                 break;
               memcpy (&sector, p + G_STRUCT_OFFSET (BlkIoTrace, sector), 8);
               memcpy (&bytes, p + G_STRUCT_OFFSET (BlkIoTrace, bytes), 4);
-              memcpy (&dev, p + G_STRUCT_OFFSET (BlkIoTrace, device), 4);
-              memcpy (&pid, p + G_STRUCT_OFFSET (BlkIoTrace, pid), 4);
-              put_block (m->rwbs, &items[n++], time, action, sector, bytes, pid, dev);
+              put_block (rwbs, &items[n++], time, action, sector, bytes, pid, dev);
             }
           else
             items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
@@ -770,7 +789,7 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
           continue;
         }
       /* a note the builder would see (a time it keeps) and this run takes */
-      if (!(time < quiet_before_ns || (time == rival_ns && quiet_tie)))
+      if (time > quiet_upto_ns)
         break;
       text = (const char *) p + sizeof (BlkIoTrace);
       len = pdu_len;
@@ -779,14 +798,12 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
           text += 8;
           len -= 8;
         }
-      memcpy (&dev, p + G_STRUCT_OFFSET (BlkIoTrace, device), 4);
-      memcpy (&pid, p + G_STRUCT_OFFSET (BlkIoTrace, pid), 4);
       /* the padding NULs left on: the test gives the same answer with them */
       if (iochart_sched_note_may_tell_class (&m->notes, dev, pid, text, len))
         break;
-      /* this loop's times never go down: the first and the last are the least and the most */
-      if (skipped++ == 0)
-        first_skipped_ns = time;
+      /* this loop's times never go down: the first is the least, the last the most */
+      skipped++;
+      first_skipped_ns = MIN (first_skipped_ns, time);
       last_skipped_ns = time;
       p += sizeof (BlkIoTrace) + pdu_len;
       sound = FALSE;
