@@ -959,6 +959,14 @@ merge_thread (gpointer data)
     }
 }
 
+/* About five records a request (Q, G, I, D, C) and a few notes: room enough that the store never
+ * moves while it grows. */
+static void
+reserve_requests (Reader *r, const Merger *m)
+{
+  _iochart_builder_reserve (r->b, m->total_bytes / (sizeof (BlkIoTrace) * 6));
+}
+
 /* A capture this big pays for a thread: below it, merging and building take turns. */
 gsize _iochart_blktrace_thread_min_bytes = 4u << 20;
 
@@ -976,6 +984,7 @@ merge (Reader *r, Merger *m)
     {
       gboolean more;
 
+      reserve_requests (r, m);
       do
         {
           more = merge_batch (m, &batches[0]);
@@ -989,6 +998,8 @@ merge (Reader *r, Merger *m)
   for (guint i = 0; i < N_BATCHES; i++)
     g_async_queue_push (p.free, &batches[i]);
   thread = g_thread_new ("iochart-blktrace-merge", merge_thread, &p);
+  /* the reserve's first touch clears fresh (huge) pages: while the merge fills the first batches */
+  reserve_requests (r, m);
   for (;;)
     {
       Batch *batch = g_async_queue_pop (p.full);
@@ -1118,9 +1129,6 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
       if (f->live)
         heap[m.n++] = f;
     }
-  /* about five records a request (Q, G, I, D, C) and a few notes: room enough that the store
-   * never moves while it grows */
-  _iochart_builder_reserve (r->b, m.total_bytes / (sizeof (BlkIoTrace) * 6));
   records = merge (r, &m);
   for (guint i = 0; i < n_files; i++)
     {
