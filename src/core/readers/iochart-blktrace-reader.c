@@ -153,6 +153,10 @@ typedef struct {
   IochartSchedNote notes[BATCH_ITEMS];
 } Batch;
 
+/* The pids whose records of the actions that only name a process (_iochart_block_action_names_only)
+ * need not be handed on: the builder has named the process with the name the pid has now. */
+#define NAMED_SLOTS 256
+
 /* The merge's own state: only the merging thread touches it while the read runs. */
 typedef struct {
   IochartBuilder *b;
@@ -164,6 +168,7 @@ typedef struct {
   Batch          *sink;     /* warnings go here while a batch fills, else straight to b */
   IochartSchedNoteTracker notes;  /* fed the notes handed on, as the builder's own is */
   gboolean        dev_named;      /* the device of the first block record has its name */
+  gint32          named[NAMED_SLOTS]; /* a pid (by pid % NAMED_SLOTS) the builder named as now */
   guint8          rwbs[1 << 10][2]; /* as the Decoder's */
 } Merger;
 
@@ -618,13 +623,37 @@ heap_sift_down (CpuFile **heap, guint n, guint i)
     }
 }
 
+/* A PROCESS note for pid is on its way: the builder's name for it may change. */
+static inline void
+forget_name (Merger *m, guint32 pid)
+{
+  gint32 *slot = &m->named[pid % NAMED_SLOTS];
+
+  if (*slot == (gint32) pid)
+    *slot = (gint32) pid + 1;   /* a pid of another slot: none */
+}
+
+/* Whether a record that only names pid's process can be counted and not handed on (the builder
+ * named it with its present name already); if not, the one handed on will have, from here on. */
+static inline gboolean
+named_already (Merger *m, guint32 pid)
+{
+  gint32 *slot = &m->named[pid % NAMED_SLOTS];
+
+  if (*slot == (gint32) pid)
+    return TRUE;
+  *slot = (gint32) pid;
+  return FALSE;
+}
+
 typedef enum { NOTE_NONE, NOTE_QUIET, NOTE_PARSED } NoteVerdict;
 
 /* What becomes of f's current record if it is a scheduler note. Most of a BFQ capture's records
  * are notes that can tell nothing (NOTE_QUIET): they are counted and timed in the batch, never
  * handed on. The few that may tell a class are parsed here (NOTE_PARSED, into note) so that the
  * builder only applies them. The merge's tracker is fed the very notes the builder's own would
- * be fed, in the same order, so its choices are the ones the builder would make. NOTE_NONE: not
+ * be fed, in the same order, so its choices are the ones the builder would make; those about no
+ * process (BFQ's "bfq0A new_ioprio") are counted as quiet once tracked. NOTE_NONE: not
  * a message note, or a time the builder drops (it counts those). */
 static inline NoteVerdict
 judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
@@ -636,8 +665,10 @@ judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
   if (!(t->action & (TC_NOTIFY << 16)) || (t->action & 0xff) != TN_MESSAGE || t->time >= IOCHART_TIME_MAX_NS)
     return NOTE_NONE;
   text = message_text (t, f->data + f->off + sizeof *t, &len);
+  /* a note about no process, once tracked, is only counted by the builder */
   if (iochart_sched_note_may_tell_class (&m->notes, t->device, t->pid, text, len) &&
-      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, note))
+      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, note) &&
+      _iochart_sched_note_is_about_process (note))
     return NOTE_PARSED;
   batch->quiet++;
   /* not simply first and last: a file's records may be out of time order */
@@ -681,6 +712,8 @@ hand_on (Merger *m, const CpuFile *f, Batch *batch)
           return;
         }
     }
+  if ((t->action & (TC_NOTIFY << 16)) && (t->action & 0xff) == TN_PROCESS)
+    forget_name (m, t->pid);
   batch->items[batch->n++] = (Item) { .kind = ITEM_RECORD, .n = f->index, .rec = f->data + f->off };
 }
 
@@ -778,12 +811,22 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
               memcpy (&error, p + G_STRUCT_OFFSET (BlkIoTrace, error), 2);
               if (G_UNLIKELY (error != 0 || !m->dev_named))
                 break;
+              /* the builder only names the process of most G, P and U records, with the name
+               * it named it with at the pid's last one: counted like a quiet note (a time the
+               * builder keeps) */
+              if (_iochart_block_action_names_only (block_action (action)) && time <= quiet_upto_ns &&
+                  named_already (m, pid))
+                goto quiet;
               memcpy (&sector, p + G_STRUCT_OFFSET (BlkIoTrace, sector), 8);
               memcpy (&bytes, p + G_STRUCT_OFFSET (BlkIoTrace, bytes), 4);
               put_block (rwbs, &items[n++], time, action, sector, bytes, pid, dev);
             }
           else
-            items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
+            {
+              if ((action & 0xff) == TN_PROCESS)
+                forget_name (m, pid);
+              items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
+            }
           p += sizeof (BlkIoTrace) + pdu_len;
           sound = FALSE;
           continue;
@@ -801,6 +844,7 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
       /* the padding NULs left on: the test gives the same answer with them */
       if (iochart_sched_note_may_tell_class (&m->notes, dev, pid, text, len))
         break;
+    quiet:
       /* this loop's times never go down: the first is the least, the last the most */
       skipped++;
       first_skipped_ns = MIN (first_skipped_ns, time);
@@ -1109,6 +1153,8 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   r->d.short_comms = g_string_chunk_new (1024);
   memset (r->d.rwbs, 0xff, sizeof r->d.rwbs);
   memset (m.rwbs, 0xff, sizeof m.rwbs);
+  for (guint i = 0; i < NAMED_SLOTS; i++)
+    m.named[i] = (gint32) i + 1;   /* a pid of another slot: none named yet */
   warn_missing_cpus (b, cpu_files);
   for (guint i = 0; i < n_files; i++)
     {
