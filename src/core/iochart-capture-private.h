@@ -54,8 +54,9 @@ typedef struct {
 
 /* Whether _iochart_builder_block() does no more with a record of this action than count it and
  * name its pid's process with the record's comm (G, S, P, U, B, A tell nothing about a request's
- * life that the others do not): a second such record of a pid whose name has not changed since
- * the first changes nothing but the count. */
+ * life that the others do not): a second such record of a pid changes nothing but the count
+ * while nothing has renamed the pid's process or given the pid another since the first (the
+ * blktrace merge counts those, never handing them on). */
 static inline gboolean
 _iochart_block_action_names_only (IochartBlockAction action)
 {
@@ -185,6 +186,7 @@ _iochart_sched_note_is_about_process (const IochartSchedNote *note)
 {
   return note->pid > 0;
 }
+
 /* A scheduler's text note (blktrace MESSAGE, `m N ...` lines). */
 void            _iochart_builder_message      (IochartBuilder    *b,
                                                gint64             ts_ns,

@@ -630,7 +630,7 @@ forget_name (Merger *m, guint32 pid)
   gint32 *slot = &m->named[pid % NAMED_SLOTS];
 
   if (*slot == (gint32) pid)
-    *slot = (gint32) pid + 1;   /* a pid of another slot: none */
+    *slot = (gint32) (pid + 1);   /* a pid of another slot: none */
 }
 
 /* Whether a record that only names pid's process can be counted and not handed on (the builder
