@@ -1508,6 +1508,13 @@ _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const Ioch
       checked.ioprio = -1;
       ev = &checked;
     }
+  if (_iochart_block_action_names_only (action))
+    {
+      /* they still name the process that ran them */
+      if (ev->comm != NULL)
+        proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
+      return;
+    }
   switch (action)
     {
     case IOCHART_BLOCK_QUEUE: b->seen_admission = TRUE; on_queue (b, ev); break;
@@ -1519,12 +1526,7 @@ _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const Ioch
     case IOCHART_BLOCK_REQUEUE: on_requeue (b, ev); break;
     case IOCHART_BLOCK_COMPLETE: on_complete (b, ev); break;
     case IOCHART_BLOCK_SPLIT: on_split (b, ev); break;
-    default:
-      /* G, S, P, U, X, B, A tell nothing about a request's life that the others do not;
-       * they still name the process that ran them. */
-      if (ev->comm != NULL)
-        proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
-      break;
+    default: g_assert_not_reached ();
     }
 }
 
@@ -1624,7 +1626,7 @@ _iochart_builder_ioprio_set (IochartBuilder *b, gint64 ts_ns, gint32 caller_pid,
 static void
 apply_sched_note (IochartBuilder *b, gint64 ts_ns, const IochartSchedNote *note)
 {
-  if (note->pid <= 0)
+  if (!_iochart_sched_note_is_about_process (note))
     return;
   if (note->ambiguous)
     g_hash_table_add (b->ambiguous, GUINT_TO_POINTER (proc_for (b, note->pid, ts_ns, NULL, 0) + 1));

@@ -52,6 +52,31 @@ typedef struct {
 
 #define IOCHART_BLOCK_EVENT_INIT { .pid = -1, .ioprio = -1 }
 
+/* Whether _iochart_builder_block() does no more with a record of this action than count it and
+ * name its pid's process with the record's comm (G, S, P, U, B, A tell nothing about a request's
+ * life that the others do not): a second such record of a pid changes nothing but the count
+ * while nothing has renamed the pid's process or given the pid another since the first (the
+ * blktrace merge counts those, never handing them on). */
+static inline gboolean
+_iochart_block_action_names_only (IochartBlockAction action)
+{
+  switch (action)
+    {
+    case IOCHART_BLOCK_QUEUE:
+    case IOCHART_BLOCK_BACKMERGE:
+    case IOCHART_BLOCK_FRONTMERGE:
+    case IOCHART_BLOCK_RQ_MERGE:
+    case IOCHART_BLOCK_INSERT:
+    case IOCHART_BLOCK_ISSUE:
+    case IOCHART_BLOCK_REQUEUE:
+    case IOCHART_BLOCK_COMPLETE:
+    case IOCHART_BLOCK_SPLIT:
+      return FALSE;
+    default:
+      return TRUE;
+    }
+}
+
 typedef struct _IochartBuilder IochartBuilder;
 
 IochartBuilder *_iochart_builder_new          (const char        *name);
@@ -153,6 +178,15 @@ void            _iochart_builder_hint_class   (IochartBuilder    *b,
 void            _iochart_builder_sched_note   (IochartBuilder    *b,
                                                gint64             ts_ns,
                                                const IochartSchedNote *note);
+
+/* Whether a parsed note tells the builder about a process; one that does not (BFQ's "bfq0A
+ * new_ioprio", whose queue the tracker names at the next note) only counts as an event. */
+static inline gboolean
+_iochart_sched_note_is_about_process (const IochartSchedNote *note)
+{
+  return note->pid > 0;
+}
+
 /* A scheduler's text note (blktrace MESSAGE, `m N ...` lines). */
 void            _iochart_builder_message      (IochartBuilder    *b,
                                                gint64             ts_ns,

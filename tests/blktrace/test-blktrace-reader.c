@@ -669,6 +669,61 @@ test_comm_slots (void)
     }
 }
 
+/* The merge counts, and does not hand on, a G, P or U record of a pid whose process the builder
+ * has named with the pid's present name already (the builder would only name it again): such
+ * records, the capture's last among them, still count as events and end its span, and the
+ * processes keep the names the notes gave them when they gave them (a pid no note names has
+ * no process), threaded or not. */
+static void
+test_names_only_records (void)
+{
+  for (int threaded = 0; threaded < 2; threaded++)
+    {
+      g_autoptr(GByteArray) data = g_byte_array_new ();
+      g_autoptr(IochartCapture) cap = NULL;
+      g_autoptr(GError) error = NULL;
+      const IochartProcess *p5, *p7;
+      const IochartComm *comms;
+      guint i5 = 0, i7 = 0, i9 = 0, n;
+
+      put_process (data, 100, 5, "alpha");
+      put_rq (data, FALSE, 200, 1, C_QUEUE, 1000, 4096, 5, 0);
+      put_rq (data, FALSE, 300, 4, 0, 1000, 4096, 5, 0);    /* G */
+      put_rq (data, FALSE, 310, 4, 0, 1000, 4096, 5, 0);
+      put_rq (data, FALSE, 320, 9, 0, 0, 0, 7, 0);          /* P of a pid with no name yet */
+      put_rq (data, FALSE, 330, 10, 0, 0, 0, 7, 0);         /* U */
+      put_process (data, 400, 7, "gamma");
+      put_rq (data, FALSE, 410, 10, 0, 0, 0, 7, 0);
+      put_rq (data, FALSE, 420, 10, 0, 0, 0, 7, 0);
+      put_process (data, 500, 5, "beta");
+      put_rq (data, FALSE, 510, 4, 0, 2000, 4096, 5, 0);
+      put_rq (data, FALSE, 520, 9, 0, 0, 0, 9, 0);
+      put_rq (data, FALSE, 530, 4, 0, 3000, 4096, 5, 0);
+      put_rq (data, FALSE, 540, 9, 0, 0, 0, 9, 0);
+      cap = load_loop0 (data, threaded, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (iochart_capture_get_n_events (cap), ==, 14);
+      /* a PROCESS note is counted, not timed */
+      g_assert_cmpint (iochart_capture_get_start_ns (cap), ==, 200);
+      g_assert_cmpint (iochart_capture_get_end_ns (cap), ==, 540);
+      g_assert_cmpuint (iochart_capture_get_n_requests (cap), ==, 1);
+      p5 = process_of_pid (cap, 5, &i5);
+      p7 = process_of_pid (cap, 7, &i7);
+      g_assert_nonnull (p5);
+      g_assert_nonnull (p7);
+      g_assert_null (process_of_pid (cap, 9, &i9));
+      comms = iochart_capture_get_comms (cap, i5, &n);
+      g_assert_cmpuint (n, ==, 2);
+      g_assert_cmpstr (comms[0].comm, ==, "alpha");
+      g_assert_cmpstr (comms[1].comm, ==, "beta");
+      g_assert_cmpint (comms[1].ns, ==, 500);
+      comms = iochart_capture_get_comms (cap, i7, &n);
+      g_assert_cmpuint (n, ==, 1);
+      g_assert_cmpstr (comms[0].comm, ==, "gamma");
+      g_assert_cmpint (comms[0].ns, ==, 400);
+    }
+}
+
 /* A completion with an error takes the reader's other road (the merge hands it on whole); the
  * request keeps the error, in both byte orders, threaded or not. */
 static void
@@ -717,6 +772,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blktrace/missing-cpu", test_missing_cpu);
   g_test_add_func ("/blktrace/comm-slots", test_comm_slots);
   g_test_add_func ("/blktrace/completion-error", test_completion_error);
+  g_test_add_func ("/blktrace/names-only-records", test_names_only_records);
   g_test_add_func ("/blktrace/nothing-readable", test_nothing_readable);
   return g_test_run ();
 }

@@ -159,6 +159,10 @@ test_may_tell_class_padded (void)
     "bfq123456789A new_ioprio 1 new_weight 70", "bfq7S /a/b new_ioprio 0 new_weight 80",
     "bfq7S /new_ioprio 0", "bfq7 new_ioprio 0 new_weight 80", "cfq9A set_active wl_prio:1",
     "bfq7X new_ioprio 0", "bfq7S\tnew_ioprio", "bfq42S set_activeX", "bfq 12S new_ioprio",
+    /* the quick test finds the word after the first space: its shapes around that */
+    "xfq12S new_ioprio 1 new_weight 70", "bfq1234567A new_ioprio 1 new_weight 70",
+    "bfq123456 set_active wl_class:1", "bfq12 /x set_active wl_class:1", "bfqS new_ioprio 3",
+    "bfq12SA new_ioprio 2 new_weight 60", "cfq3SN set_active wl_class:0 wl_type:1",
   };
   IochartSchedNoteTracker t = IOCHART_SCHED_NOTE_TRACKER_INIT;
   const guint32 dev = 7u << 20;

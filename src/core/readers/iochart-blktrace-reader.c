@@ -153,6 +153,10 @@ typedef struct {
   IochartSchedNote notes[BATCH_ITEMS];
 } Batch;
 
+/* The pids whose records of the actions that only name a process (_iochart_block_action_names_only)
+ * need not be handed on: the builder has named the process with the name the pid has now. */
+#define NAMED_SLOTS 256
+
 /* The merge's own state: only the merging thread touches it while the read runs. */
 typedef struct {
   IochartBuilder *b;
@@ -164,6 +168,7 @@ typedef struct {
   Batch          *sink;     /* warnings go here while a batch fills, else straight to b */
   IochartSchedNoteTracker notes;  /* fed the notes handed on, as the builder's own is */
   gboolean        dev_named;      /* the device of the first block record has its name */
+  gint32          named[NAMED_SLOTS]; /* a pid (by pid % NAMED_SLOTS) the builder named as now */
   guint8          rwbs[1 << 10][2]; /* as the Decoder's */
 } Merger;
 
@@ -618,13 +623,37 @@ heap_sift_down (CpuFile **heap, guint n, guint i)
     }
 }
 
+/* A PROCESS note for pid is on its way: the builder's name for it may change. */
+static inline void
+forget_name (Merger *m, guint32 pid)
+{
+  gint32 *slot = &m->named[pid % NAMED_SLOTS];
+
+  if (*slot == (gint32) pid)
+    *slot = (gint32) (pid + 1);   /* a pid of another slot: none */
+}
+
+/* Whether a record that only names pid's process can be counted and not handed on (the builder
+ * named it with its present name already); if not, the one handed on will have, from here on. */
+static inline gboolean
+named_already (Merger *m, guint32 pid)
+{
+  gint32 *slot = &m->named[pid % NAMED_SLOTS];
+
+  if (*slot == (gint32) pid)
+    return TRUE;
+  *slot = (gint32) pid;
+  return FALSE;
+}
+
 typedef enum { NOTE_NONE, NOTE_QUIET, NOTE_PARSED } NoteVerdict;
 
 /* What becomes of f's current record if it is a scheduler note. Most of a BFQ capture's records
  * are notes that can tell nothing (NOTE_QUIET): they are counted and timed in the batch, never
  * handed on. The few that may tell a class are parsed here (NOTE_PARSED, into note) so that the
  * builder only applies them. The merge's tracker is fed the very notes the builder's own would
- * be fed, in the same order, so its choices are the ones the builder would make. NOTE_NONE: not
+ * be fed, in the same order, so its choices are the ones the builder would make; those about no
+ * process (BFQ's "bfq0A new_ioprio") are counted as quiet once tracked. NOTE_NONE: not
  * a message note, or a time the builder drops (it counts those). */
 static inline NoteVerdict
 judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
@@ -636,8 +665,10 @@ judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
   if (!(t->action & (TC_NOTIFY << 16)) || (t->action & 0xff) != TN_MESSAGE || t->time >= IOCHART_TIME_MAX_NS)
     return NOTE_NONE;
   text = message_text (t, f->data + f->off + sizeof *t, &len);
+  /* a note about no process, once tracked, is only counted by the builder */
   if (iochart_sched_note_may_tell_class (&m->notes, t->device, t->pid, text, len) &&
-      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, note))
+      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, note) &&
+      _iochart_sched_note_is_about_process (note))
     return NOTE_PARSED;
   batch->quiet++;
   /* not simply first and last: a file's records may be out of time order */
@@ -681,6 +712,8 @@ hand_on (Merger *m, const CpuFile *f, Batch *batch)
           return;
         }
     }
+  if ((t->action & (TC_NOTIFY << 16)) && (t->action & 0xff) == TN_PROCESS)
+    forget_name (m, t->pid);
   batch->items[batch->n++] = (Item) { .kind = ITEM_RECORD, .n = f->index, .rec = f->data + f->off };
 }
 
@@ -703,29 +736,40 @@ ahead_of_rival (guint64 time_ns, guint64 rival_ns, gboolean tie)
   return time_ns < rival_ns || (time_ns == rival_ns && tie);
 }
 
+/* How far from its file's end a record has room for its header and the largest pdu, and the
+ * page the prefetch below asks for lies inside the mapping: no length checks before it. */
+#define ROOMY_TAIL (sizeof (BlkIoTrace) + G_MAXUINT16 + 1)
+
 /* Moves past f's current record to the next one that needs more than a glance, into f->cur.
  * A sound record in the host's byte order, in time order, is the common case and is read here
  * in place, while it still belongs to this run (ahead of the rival's record at rival_ns, room
  * in the batch): a block record or a note other than a message is handed on where it lies, and
  * a message note that can tell no class (most records of a BFQ capture) is only counted into
  * the batch, as judge_note() would count it. f->cur is not even filled for those. Anything else
- * goes through cpu_file_load() and hand_on(). */
+ * goes through cpu_file_load() and hand_on(): leaving the loop early is never wrong, only
+ * slower, so the loop tests no more than it must. */
 static inline void
 cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolean tie)
 {
   const guint32 note_mask = (TC_NOTIFY << 16) | 0xff, message = (TC_NOTIFY << 16) | TN_MESSAGE;
   const guint8 *p = f->data + f->off + sizeof (BlkIoTrace) + f->cur.pdu_len;
   const guint8 *end = f->data + f->len;
+  const guint8 *roomy_end = f->len > ROOMY_TAIL ? end - ROOMY_TAIL : f->data;
   const guint32 magic_raw = f->magic_raw, index = f->index;
-  /* what judge_note() and ahead_of_rival() ask of a note, as two comparisons */
-  const guint64 quiet_before_ns = MIN (rival_ns, IOCHART_TIME_MAX_NS);
-  const gboolean quiet_tie = tie && rival_ns < IOCHART_TIME_MAX_NS;
+  /* ahead_of_rival() as one comparison: a record at time_ns is, when time_ns <= ahead_upto_ns
+   * (none is when it would be ahead of nothing); a note judge_note() would look at must also
+   * come before IOCHART_TIME_MAX_NS */
+  const guint64 ahead_upto_ns = rival_ns - !tie;
+  const guint64 quiet_upto_ns = MIN (ahead_upto_ns, (guint64) IOCHART_TIME_MAX_NS - 1);
+  /* what stays put while the loop runs, kept out of memory the item stores might alias */
+  const gboolean run = !f->swap && (tie || rival_ns > 0);
+  guint8 (*rwbs)[2] = m->rwbs;
   Item *items = batch->items;
   guint n = batch->n;
-  guint64 last_ns = f->last_time, skipped = 0, first_skipped_ns = 0, last_skipped_ns = 0;
+  guint64 last_ns = f->last_time, skipped = 0, first_skipped_ns = G_MAXUINT64, last_skipped_ns = 0;
   gboolean sound = FALSE;
 
-  while (G_LIKELY (!f->swap && n + BATCH_ROOM <= BATCH_ITEMS && (gsize) (end - p) >= sizeof (BlkIoTrace)))
+  while (G_LIKELY (run && n + BATCH_ROOM <= BATCH_ITEMS))
     {
       guint64 time;
       guint32 magic, action, dev, pid;
@@ -733,20 +777,30 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
       const char *text;
       gsize len;
 
+      if (G_LIKELY (p < roomy_end))
+        /* the hardware's prefetch stops at each page's end: ask for the next pages' records early */
+        __builtin_prefetch (p + 4096);
+      else
+        {
+          if ((gsize) (end - p) < sizeof (BlkIoTrace))
+            break;
+          memcpy (&pdu_len, p + G_STRUCT_OFFSET (BlkIoTrace, pdu_len), 2);
+          if (pdu_len > (gsize) (end - p) - sizeof (BlkIoTrace))
+            break;
+        }
       memcpy (&magic, p, 4);
       memcpy (&time, p + G_STRUCT_OFFSET (BlkIoTrace, time), 8);
-      memcpy (&pdu_len, p + G_STRUCT_OFFSET (BlkIoTrace, pdu_len), 2);
-      if (G_UNLIKELY (magic != magic_raw || pdu_len > (gsize) (end - p) - sizeof (BlkIoTrace) || time < last_ns))
+      if (G_UNLIKELY (magic != magic_raw || time < last_ns))
         break;
-      /* the hardware's prefetch stops at each page's end: ask for the next pages' records early */
-      if (end - p > 4096)
-        __builtin_prefetch (p + 4096);
       last_ns = time;
       sound = TRUE;
+      memcpy (&pdu_len, p + G_STRUCT_OFFSET (BlkIoTrace, pdu_len), 2);
       memcpy (&action, p + G_STRUCT_OFFSET (BlkIoTrace, action), 4);
+      memcpy (&dev, p + G_STRUCT_OFFSET (BlkIoTrace, device), 4);
+      memcpy (&pid, p + G_STRUCT_OFFSET (BlkIoTrace, pid), 4);
       if ((action & note_mask) != message)
         {
-          if (!ahead_of_rival (time, rival_ns, tie))
+          if (time > ahead_upto_ns)
             break;
           if (!(action & (TC_NOTIFY << 16)))
             {
@@ -757,20 +811,28 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
               memcpy (&error, p + G_STRUCT_OFFSET (BlkIoTrace, error), 2);
               if (G_UNLIKELY (error != 0 || !m->dev_named))
                 break;
+              /* the builder only names the process of most G, P and U records, with the name
+               * it named it with at the pid's last one: counted like a quiet note (a time the
+               * builder keeps) */
+              if (_iochart_block_action_names_only (block_action (action)) && time <= quiet_upto_ns &&
+                  named_already (m, pid))
+                goto quiet;
               memcpy (&sector, p + G_STRUCT_OFFSET (BlkIoTrace, sector), 8);
               memcpy (&bytes, p + G_STRUCT_OFFSET (BlkIoTrace, bytes), 4);
-              memcpy (&dev, p + G_STRUCT_OFFSET (BlkIoTrace, device), 4);
-              memcpy (&pid, p + G_STRUCT_OFFSET (BlkIoTrace, pid), 4);
-              put_block (m->rwbs, &items[n++], time, action, sector, bytes, pid, dev);
+              put_block (rwbs, &items[n++], time, action, sector, bytes, pid, dev);
             }
           else
-            items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
+            {
+              if ((action & 0xff) == TN_PROCESS)
+                forget_name (m, pid);
+              items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
+            }
           p += sizeof (BlkIoTrace) + pdu_len;
           sound = FALSE;
           continue;
         }
       /* a note the builder would see (a time it keeps) and this run takes */
-      if (!(time < quiet_before_ns || (time == rival_ns && quiet_tie)))
+      if (time > quiet_upto_ns)
         break;
       text = (const char *) p + sizeof (BlkIoTrace);
       len = pdu_len;
@@ -779,14 +841,13 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
           text += 8;
           len -= 8;
         }
-      memcpy (&dev, p + G_STRUCT_OFFSET (BlkIoTrace, device), 4);
-      memcpy (&pid, p + G_STRUCT_OFFSET (BlkIoTrace, pid), 4);
       /* the padding NULs left on: the test gives the same answer with them */
       if (iochart_sched_note_may_tell_class (&m->notes, dev, pid, text, len))
         break;
-      /* this loop's times never go down: the first and the last are the least and the most */
-      if (skipped++ == 0)
-        first_skipped_ns = time;
+    quiet:
+      /* this loop's times never go down: the first is the least, the last the most */
+      skipped++;
+      first_skipped_ns = MIN (first_skipped_ns, time);
       last_skipped_ns = time;
       p += sizeof (BlkIoTrace) + pdu_len;
       sound = FALSE;
@@ -942,6 +1003,14 @@ merge_thread (gpointer data)
     }
 }
 
+/* About five records a request (Q, G, I, D, C) and a few notes: room enough that the store never
+ * moves while it grows. */
+static void
+reserve_requests (Reader *r, const Merger *m)
+{
+  _iochart_builder_reserve (r->b, m->total_bytes / (sizeof (BlkIoTrace) * 6));
+}
+
 /* A capture this big pays for a thread: below it, merging and building take turns. */
 gsize _iochart_blktrace_thread_min_bytes = 4u << 20;
 
@@ -959,6 +1028,7 @@ merge (Reader *r, Merger *m)
     {
       gboolean more;
 
+      reserve_requests (r, m);
       do
         {
           more = merge_batch (m, &batches[0]);
@@ -972,6 +1042,8 @@ merge (Reader *r, Merger *m)
   for (guint i = 0; i < N_BATCHES; i++)
     g_async_queue_push (p.free, &batches[i]);
   thread = g_thread_new ("iochart-blktrace-merge", merge_thread, &p);
+  /* the reserve's first touch clears fresh (huge) pages: while the merge fills the first batches */
+  reserve_requests (r, m);
   for (;;)
     {
       Batch *batch = g_async_queue_pop (p.full);
@@ -1081,6 +1153,8 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   r->d.short_comms = g_string_chunk_new (1024);
   memset (r->d.rwbs, 0xff, sizeof r->d.rwbs);
   memset (m.rwbs, 0xff, sizeof m.rwbs);
+  for (guint i = 0; i < NAMED_SLOTS; i++)
+    m.named[i] = (gint32) i + 1;   /* a pid of another slot: none named yet */
   warn_missing_cpus (b, cpu_files);
   for (guint i = 0; i < n_files; i++)
     {
@@ -1101,9 +1175,6 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
       if (f->live)
         heap[m.n++] = f;
     }
-  /* about five records a request (Q, G, I, D, C) and a few notes: room enough that the store
-   * never moves while it grows */
-  _iochart_builder_reserve (r->b, m.total_bytes / (sizeof (BlkIoTrace) * 6));
   records = merge (r, &m);
   for (guint i = 0; i < n_files; i++)
     {

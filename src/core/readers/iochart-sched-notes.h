@@ -92,14 +92,29 @@ _iochart_same10 (const char *p, const char *word)
   return a == b && c == d;
 }
 
+/* Where the first space is among the 8 bytes at p (8: none), a word at a time. */
+static inline guint
+_iochart_first_space8 (const char *p)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101), high = ones << 7;
+  guint64 x, zero;
+
+  memcpy (&x, p, 8);
+  x = GUINT64_FROM_LE (x) ^ (ones * ' ');   /* spaces become 0 */
+  /* a byte's high bit: set in the first zero byte (above it, a borrow may set more) */
+  zero = (x - ones) & ~x & high;
+  return zero ? (guint) __builtin_ctzll (zero) / 8 : 8;
+}
+
 /* Cheap: whether a note can tell a class at all (a BFQ level, CFQ's workload class, or the note
  * that names the queue of a level just seen). Schedulers write a dozen notes a request; the rest
  * need not be parsed. Inline, for the common shape "bfqPID[SA] word", because it runs on every
  * note of a capture, most of whose records are notes: both notes that tell a class follow the
- * queue's name at once, so the name is skipped and the next word looked at, never the rest of the
- * note. It may let through a note that tells nothing (iochart_sched_note_track() parses it
- * exactly), never hold one back. Trailing NULs in text (a note's padding) change no answer:
- * every word compared has none. */
+ * queue's name at once, so the word after the first space is looked at, never the rest of the
+ * note, and the rest of the shape is checked only when that word is one of the two. It answers
+ * as _iochart_sched_note_may_tell_class_slow() does: it may let through a note that tells
+ * nothing (iochart_sched_note_track() parses it exactly), never hold one back. Trailing NULs in
+ * text (a note's padding) change no answer: every word compared has none. */
 /* 8 or 2 bytes of a word as one little-endian number */
 #define _IOCHART_LE8(a, b, c, d, e, f, g, h) \
   ((guint64) (a) | (guint64) (b) << 8 | (guint64) (c) << 16 | (guint64) (d) << 24 | \
@@ -110,29 +125,22 @@ G_ALWAYS_INLINE static inline gboolean
 iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
                                    const char *text, gsize len)
 {
-  const char *p = text + 3, *w;
-  guint32 head;
+  const char *w;
   guint16 after, tail;
   guint64 word;
   guint n;
 
-  /* room for "bfq", 7 digits, "S " and 8 bytes of the word, read without more checks */
+  /* room for "bfq", the 8 bytes the space is sought in and 8 bytes of the word after it, read
+   * without more checks */
   if (G_UNLIKELY (tracker->live != 0) || len < 20)
     return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
-  memcpy (&head, text, 4);
-  head = GUINT32_FROM_LE (head);
-  /* "bfq" or "cfq": 'b' and 'c' differ in their lowest bit only */
-  if (((head | 1) & 0xffffff) != ('c' | 'f' << 8 | 'q' << 16))
-    return FALSE;
-  n = _iochart_leading_digits8 (p);
-  memcpy (&after, p + n, 2);
-  after = GUINT16_FROM_LE (after);
-  if ((after & 0xff) == ' ')
-    w = p + n + 1;                            /* "bfq word", "bfqPID word" */
-  else if (n < 8 && (head >> 24) != 'S' && (after == _IOCHART_LE2 ('S', ' ') || after == _IOCHART_LE2 ('A', ' ')))
-    w = p + n + 2;                            /* "bfqPID[SA] word" */
-  else
+  /* the word the whole test looks at, when it looks at one, is the first after the scheduler's
+   * name ("bfq", "bfqPID[SA]"): right after the first space when that comes early and one space
+   * leads to a word; any other shape gets the whole test */
+  n = _iochart_first_space8 (text + 3);
+  if (n == 8)
     return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
+  w = text + 3 + n + 1;
   memcpy (&word, w, 8);
   word = GUINT64_FROM_LE (word);
   if (word == _IOCHART_LE8 ('n', 'e', 'w', '_', 'i', 'o', 'p', 'r'))
@@ -146,7 +154,10 @@ iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint
   if (text + len - w < 10)
     return FALSE;
   memcpy (&after, w + 8, 2);
-  return GUINT16_FROM_LE (after) == tail;
+  /* one of the two words: whether what comes before it is a queue's name is for the whole test
+   * (few notes come this far) */
+  return GUINT16_FROM_LE (after) == tail &&
+         _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
 }
 
 G_END_DECLS
