@@ -276,14 +276,24 @@ column_cover (guint n, const double *xs, const double *y, const double a[2], con
       if (b[1] <= 0)
         first = c + 1;
     }
-  /* each pixel in one box: a box's share of each of its rows in a run of bytes (the mask was 0) */
+  /* each pixel in one box: a box's share of its top and bottom rows, the rows between whole, in
+   * runs of bytes (the mask was 0) */
   for (guint c = first; whole && c < n && box[4 * c] < w; c++)
     {
       const float *b = box + 4 * c;
+      int x = (int) b[0], run = (int) b[1] - x, r0 = (int) b[2], r1 = (int) ceilf (b[3]) - 1;
 
-      for (int py = (int) b[2]; py < b[3]; py++)
-        memset_small (data + (gsize) py * stride + (int) b[0],
-                      (guint8) ((MIN (b[3], py + 1) - MAX (b[2], py)) * 255 + 0.5f), (int) b[1] - (int) b[0]);
+      if (b[3] <= b[2])
+        continue;
+      if (r0 == r1)
+        {
+          memset_small (data + (gsize) r0 * stride + x, (guint8) ((b[3] - b[2]) * 255 + 0.5f), run);
+          continue;
+        }
+      memset_small (data + (gsize) r0 * stride + x, (guint8) ((r0 + 1 - b[2]) * 255 + 0.5f), run);
+      for (int py = r0 + 1; py < r1; py++)
+        memset_small (data + (gsize) py * stride + x, 0xff, run);
+      memset_small (data + (gsize) r1 * stride + x, (guint8) ((b[3] - r1) * 255 + 0.5f), run);
     }
   for (int py = 0; py < h && !whole; py++)
     {
