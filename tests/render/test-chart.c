@@ -665,6 +665,46 @@ test_areas_column_wise (void)
   g_assert_cmpuint (n_areas, >=, 3);
 }
 
+/* Opaque stacked areas are each drawn from the strip's base up to their class's top, the upper
+ * classes first (idle before best-effort): where two classes meet inside a pixel, the lower one's
+ * edge covers the upper one rather than two bands each covering their share of it and leaving a
+ * light seam of the background between them. */
+static void
+test_stacked_from_base (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 1000, IOCHART_THEME_LIGHT);
+  int idle_at = -1, be_at = -1;
+  double base = 0;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double lowest = -G_MAXDOUBLE;
+      guint on_base = 0;
+
+      if (item->kind != IOCHART_DL_POLYGON || (item->fill & 0xff) != 0xff || !item->tooltip ||
+          !g_str_has_prefix (item->tooltip, "read throughput, "))
+        continue;
+      for (guint k = 0; k < item->n_points; k++)
+        lowest = MAX (lowest, item->points[2 * k + 1]);
+      for (guint k = 0; k < item->n_points; k++)
+        on_base += item->points[2 * k + 1] == lowest;
+      /* a flat bottom: its two corners and the drops to the base between runs of the class */
+      g_assert_cmpuint (on_base, >=, 2);
+      g_assert_true (item->points[2 * (item->n_points - 1) + 1] == lowest && item->points[1 + 2 * (item->n_points - 2)] == lowest);
+      if (base == 0)
+        base = lowest;
+      g_assert_cmpfloat (lowest, ==, base);
+      if (g_str_has_suffix (item->tooltip, "idle class"))
+        idle_at = (int) i;
+      if (g_str_has_suffix (item->tooltip, "be class"))
+        be_at = (int) i;
+    }
+  g_assert_cmpint (idle_at, >=, 0);
+  g_assert_cmpint (be_at, >, idle_at);
+}
+
 /* The largest difference of a channel between two images of one size. */
 static int
 max_channel_difference (cairo_surface_t *a, cairo_surface_t *b)
@@ -1566,6 +1606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/warped-keeps-frames", test_warped_keeps_frames);
   g_test_add_func ("/chart/warped-range-text", test_warped_range_text);
   g_test_add_func ("/chart/areas-column-wise", test_areas_column_wise);
+  g_test_add_func ("/chart/stacked-from-base", test_stacked_from_base);
   g_test_add_func ("/render/cairo-column-boxes", test_cairo_column_boxes);
   g_test_add_func ("/chart/latency-line-wide", test_latency_line_wide);
   g_test_add_func ("/chart/diff-labels-inside", test_diff_labels_inside);
