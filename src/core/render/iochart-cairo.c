@@ -250,15 +250,15 @@ memset_small (guint8 *out, guint8 v, int n)
 }
 
 /* Into the mask (w x h bytes from pixel x_lo, y_lo, rows stride apart): each pixel as much as
- * its share inside the column boxes, their pixels at a * u + o. Row by row: a pixel column at a
- * time strode across the rows (a cache miss a pixel). */
+ * its share inside the column boxes, their pixels at a * u + o. Boxes on whole pixel columns (a
+ * chart drawn as laid out) a box at a time; others (a warped frame's) summed a row at a time. */
 static void
 column_cover (guint n, const double *xs, const double *y, const double a[2], const double o[2], int x_lo,
               int y_lo, int w, int h, guint8 *data, int stride)
 {
   /* each box's pixels: left and right (x_lo is 0), top and bottom (y_lo is 0) */
   g_autofree float *box = g_new (float, 4 * (gsize) n);
-  g_autofree float *row = g_new (float, w);
+  g_autofree float *row = NULL;
   guint first = 0;
   gboolean whole = TRUE;
 
@@ -295,6 +295,8 @@ column_cover (guint n, const double *xs, const double *y, const double a[2], con
         memset_small (data + (gsize) py * stride + x, 0xff, run);
       memset_small (data + (gsize) r1 * stride + x, (guint8) ((b[3] - r1) * 255 + 0.5f), run);
     }
+  if (!whole)
+    row = g_new (float, w);
   for (int py = 0; py < h && !whole; py++)
     {
       guint8 *out = data + (gsize) py * stride;
