@@ -630,6 +630,185 @@ test_warped_keeps_frames (void)
   cairo_surface_destroy (warped);
 }
 
+/* The strips' stacked areas are column-wise, as their bins are: every edge level or vertical, the
+ * vertical ones on the boundaries of the plot's pixel columns (a line through the columns'
+ * centres sloped from each column to the next, and cost cairo's scan converter 3-6 ms a frame). */
+static void
+test_areas_column_wise (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 1000, IOCHART_THEME_LIGHT);
+  double x0, w;
+  gint64 from, to;
+  guint n_areas = 0;
+
+  g_assert_true (iochart_display_list_get_time_axis (dl, &x0, &w, &from, &to));
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      gboolean sloped = FALSE;
+
+      if (item->kind != IOCHART_DL_POLYGON || !item->tooltip || !strstr (item->tooltip, " class"))
+        continue;
+      n_areas++;
+      for (guint k = 0; k < item->n_points; k++)
+        {
+          const double *p = item->points + 2 * k, *q = item->points + 2 * ((k + 1) % item->n_points);
+
+          sloped = sloped || (p[0] != q[0] && p[1] != q[1]);
+          g_assert_cmpfloat (p[0] - x0, ==, floor (p[0] - x0));
+          g_assert_cmpfloat (p[0], >=, x0);
+          g_assert_cmpfloat (p[0], <=, x0 + w);
+        }
+      g_assert_false (sloped);
+    }
+  g_assert_cmpuint (n_areas, >=, 3);
+}
+
+/* Opaque stacked areas are each drawn from the strip's base up to their class's top, the upper
+ * classes first (idle before best-effort): where two classes meet inside a pixel, the lower one's
+ * edge covers the upper one rather than two bands each covering their share of it and leaving a
+ * light seam of the background between them. */
+static void
+test_stacked_from_base (void)
+{
+  g_autoptr(IochartCapture) c = story ();
+  g_autoptr(IochartDisplayList) dl = draw (c, 1000, IOCHART_THEME_LIGHT);
+  int idle_at = -1, be_at = -1;
+  double base = 0;
+
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double lowest = -G_MAXDOUBLE;
+      guint on_base = 0;
+
+      if (item->kind != IOCHART_DL_POLYGON || (item->fill & 0xff) != 0xff || !item->tooltip ||
+          !g_str_has_prefix (item->tooltip, "read throughput, "))
+        continue;
+      for (guint k = 0; k < item->n_points; k++)
+        lowest = MAX (lowest, item->points[2 * k + 1]);
+      for (guint k = 0; k < item->n_points; k++)
+        on_base += item->points[2 * k + 1] == lowest;
+      /* a flat bottom: its two corners and the drops to the base between runs of the class */
+      g_assert_cmpuint (on_base, >=, 2);
+      g_assert_true (item->points[2 * (item->n_points - 1) + 1] == lowest && item->points[1 + 2 * (item->n_points - 2)] == lowest);
+      if (base == 0)
+        base = lowest;
+      g_assert_cmpfloat (lowest, ==, base);
+      if (g_str_has_suffix (item->tooltip, "idle class"))
+        idle_at = (int) i;
+      if (g_str_has_suffix (item->tooltip, "be class"))
+        be_at = (int) i;
+    }
+  g_assert_cmpint (idle_at, >=, 0);
+  g_assert_cmpint (be_at, >, idle_at);
+}
+
+/* The largest difference of a channel between two images of one size. */
+static int
+max_channel_difference (cairo_surface_t *a, cairo_surface_t *b)
+{
+  int worst = 0, w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+
+  cairo_surface_flush (a);
+  cairo_surface_flush (b);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < 4 * w; x++)
+      worst = MAX (worst, abs (cairo_image_surface_get_data (a)[y * cairo_image_surface_get_stride (a) + x] -
+                              cairo_image_surface_get_data (b)[y * cairo_image_surface_get_stride (b) + x]));
+  return worst;
+}
+
+/* A column-wise area the cairo backend draws on a raster through a mask of the boxes' coverage
+ * rather than as a path: the same pixels as cairo filling its boxes, within a level of rounding,
+ * at scale 1, at a device scale of 2, stretched to columns off the pixel grid (a warped frame),
+ * shifted by a fraction, and cut by a clip; translucent over what is under it. */
+static void
+test_cairo_column_boxes (void)
+{
+  const int n = 300;
+  g_autoptr(IochartDisplayList) dl = iochart_display_list_new (400, 200);
+  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
+  double col_top[300], col_bottom[300];
+  struct { double device_scale, sx, dx; gboolean clip, group; } cases[] = {
+    { 1, 1, 0, FALSE, FALSE }, { 2, 1, 0, FALSE, FALSE }, { 1, 1.37, -31.25, FALSE, FALSE },
+    { 1, 1, 0.4, FALSE, FALSE }, { 1, 1, 0, TRUE, FALSE }, { 2, 0.83, 3.3, TRUE, FALSE }, { 2, 1, 0, TRUE, TRUE },
+  };
+  guint32 fills[] = { 0x0072b2ff, 0x009e73a0 };
+
+  /* a jagged top over a jagged bottom, a gap of empty columns, a level run */
+  for (int i = 0; i < n; i++)
+    {
+      col_bottom[i] = 150 - (i * 7 % 13) * 1.37;
+      col_top[i] = i >= 100 && i < 120 ? col_bottom[i] : i >= 200 ? 60.25 : col_bottom[i] - 3 - (i * 7919 % 97) * 0.9;
+    }
+  for (int i = 0; i < n; i++)
+    for (int e = 0; e < 2; e++)
+      {
+        double p[2] = { 50 + i + e, col_top[i] };
+        g_array_append_vals (pts, p, 2);
+      }
+  for (int i = n - 1; i >= 0; i--)
+    for (int e = 1; e >= 0; e--)
+      {
+        double p[2] = { 50 + i + e, col_bottom[i] };
+        g_array_append_vals (pts, p, 2);
+      }
+  for (guint f = 0; f < G_N_ELEMENTS (fills); f++)
+    iochart_display_list_polygon (dl, g_memdup2 (pts->data, pts->len * sizeof (double)), pts->len / 2, fills[f]);
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      int w = (int) (400 * cases[k].device_scale), h = (int) (200 * cases[k].device_scale);
+      cairo_surface_t *got = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cairo_surface_t *want = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cairo_t *cr;
+
+      for (int which = 0; which < 2; which++)
+        {
+          cairo_surface_set_device_scale (which ? want : got, cases[k].device_scale, cases[k].device_scale);
+          cr = cairo_create (which ? want : got);
+          if (cases[k].clip)
+            {
+              cairo_rectangle (cr, 120, 70, 90, 60);
+              cairo_clip (cr);
+            }
+          /* a group the size of the clip: a surface of its own, its origin moved (device offset) */
+          if (cases[k].group)
+            cairo_push_group (cr);
+          cairo_translate (cr, cases[k].dx, 0);
+          cairo_scale (cr, cases[k].sx, 1);
+          if (which == 0)
+            iochart_cairo_draw (dl, cr);
+          else
+            {
+              /* cairo's own: the background, then each fill as one path of its columns' boxes */
+              cairo_set_source_rgb (cr, 1, 1, 1);
+              cairo_paint (cr);
+              for (guint f = 0; f < G_N_ELEMENTS (fills); f++)
+                {
+                  for (int i = 0; i < n; i++)
+                    if (col_bottom[i] > col_top[i])
+                      cairo_rectangle (cr, 50 + i, col_top[i], 1, col_bottom[i] - col_top[i]);
+                  cairo_set_source_rgba (cr, (fills[f] >> 24) / 255.0, ((fills[f] >> 16) & 0xff) / 255.0,
+                                         ((fills[f] >> 8) & 0xff) / 255.0, (fills[f] & 0xff) / 255.0);
+                  cairo_fill (cr);
+                }
+            }
+          if (cases[k].group)
+            {
+              cairo_pop_group_to_source (cr);
+              cairo_paint (cr);
+            }
+          cairo_destroy (cr);
+        }
+      if (max_channel_difference (got, want) > 2)
+        g_error ("case %u: the column boxes differ from cairo's by %d levels", k, max_channel_difference (got, want));
+      cairo_surface_destroy (got);
+      cairo_surface_destroy (want);
+    }
+}
+
 /* The warped frame of a chart laid out for one range, drawn for a range 40 ms later while the
  * exact one is made: its header tells the range shown, not the one laid out ("0 s – 800 ms" kept
  * while zooming and panning); the header's range line is the exact chart's, pixel for pixel. */
@@ -1426,6 +1605,9 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/narrow-label-column", test_narrow_label_column);
   g_test_add_func ("/chart/warped-keeps-frames", test_warped_keeps_frames);
   g_test_add_func ("/chart/warped-range-text", test_warped_range_text);
+  g_test_add_func ("/chart/areas-column-wise", test_areas_column_wise);
+  g_test_add_func ("/chart/stacked-from-base", test_stacked_from_base);
+  g_test_add_func ("/render/cairo-column-boxes", test_cairo_column_boxes);
   g_test_add_func ("/chart/latency-line-wide", test_latency_line_wide);
   g_test_add_func ("/chart/diff-labels-inside", test_diff_labels_inside);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);

@@ -66,7 +66,8 @@ double   iochart_blocks_col_center    (IochartBlocks *b, guint i);
 /* Drops the middle of runs of points at one height (x,y pairs). */
 void     iochart_blocks_simplify      (GArray *points);
 
-/* The area between lo (NULL: 0) and hi, per column, drawn at base_y - v * scale; NULL when empty. */
+/* The area between lo (NULL: 0) and hi, a pixel column wide per value, drawn at base_y - v * scale;
+ * NULL when empty. */
 IochartDlItem *iochart_blocks_area    (IochartBlocks *b, const double *lo, const double *hi,
                                        double base_y, double scale, guint32 fill, const char *tooltip);
 IochartDlItem *iochart_blocks_polyline (IochartBlocks *b, const double *v, double base_y, double scale,

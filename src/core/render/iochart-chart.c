@@ -169,26 +169,37 @@ time_x (Chart *c, gint64 ns)
   return iochart_blocks_time_x (&c->b, ns);
 }
 
-/* Stacked areas from base_y; scale is pixels per unit, negative to grow upwards. */
+/* Stacked areas from base_y; scale is pixels per unit, negative to grow upwards. Opaque, each
+ * class is drawn from the base up to its top where it has any, the upper classes first: where two
+ * classes meet inside a pixel the lower one's edge covers the upper one, which the background did
+ * not show through (between two bands, each covering its share of the pixel, it did: a light
+ * seam). Translucent, each is the band over the classes under it (overlapping, they would mix). */
 static void
 stacked (Chart *c, double *const series[IOCHART_N_CLASSES], double base_y, double scale,
          guint8 alpha, const char *what)
 {
-  g_autofree double *cum = g_new0 (double, c->b.n);
-  g_autofree double *next = g_new0 (double, c->b.n);
+  guint8 a = alpha * c->alpha / 255;
+  g_autofree double *cum = g_new0 (double, (gsize) c->b.n * (G_N_ELEMENTS (stack_order) + 1));
+  g_autofree double *top = g_new (double, c->b.n);
 
+  /* cum + s * n: the classes under the s-th in the stack */
   for (guint s = 0; s < G_N_ELEMENTS (stack_order); s++)
+    for (guint i = 0; i < c->b.n; i++)
+      cum[(s + 1) * c->b.n + i] = cum[s * c->b.n + i] + (series[stack_order[s]] ? series[stack_order[s]][i] : 0);
+  for (guint o = 0; o < G_N_ELEMENTS (stack_order); o++)
     {
+      guint s = a == 0xff ? G_N_ELEMENTS (stack_order) - 1 - o : o;
       IochartClass k = stack_order[s];
+      const double *under = cum + s * c->b.n, *over = cum + (s + 1) * c->b.n;
       g_autofree char *tip = NULL;
 
       if (series[k] == NULL)
         continue;
       for (guint i = 0; i < c->b.n; i++)
-        next[i] = cum[i] + series[k][i];
+        top[i] = a == 0xff && series[k][i] <= 0 ? 0 : over[i];
       tip = g_strdup_printf ("%s, %s class", what, iochart_class_name (k));
-      iochart_blocks_area (&c->b, cum, next, base_y, -scale, with_alpha (c->pal->classes[k], alpha * c->alpha / 255), tip);
-      memcpy (cum, next, c->b.n * sizeof (double));
+      iochart_blocks_area (&c->b, a == 0xff ? NULL : under, top, base_y, -scale, with_alpha (c->pal->classes[k], a),
+                           tip);
     }
 }
 
