@@ -715,16 +715,23 @@ done_lower (const IochartBinIndex *self, const IochartBins *bins, guint lo, guin
   return lo;
 }
 
-/* Adds sign (1 or -1, as a wrapping guint32) × completions [a, b) to out. */
+/* Adds sign (1 or -1, as a wrapping guint32) × completions [a, b) to out. A wide frame's columns
+ * add about a hundred each: a completion with no latency adds 0 to bucket 0 (its bucket bits)
+ * rather than branching, and the two groups' buckets are one array. */
 static void
 done_add (const IochartBinIndex *self, guint a, guint b, guint32 sign, DonePrefix *out)
 {
+  const guint64 *done = self->done;
+  guint32 *latency = out->latency[0];
+
   for (guint j = a; j < b; j++)
     {
-      guint64 v = self->done[j];
-      out->count[DONE_CLASS (v)] += sign;
-      if (DONE_HAS_LAT (v))
-        out->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][DONE_BUCKET (v)] += sign;
+      guint64 v = done[j];
+      guint k = DONE_CLASS (v);
+
+      out->count[k] += sign;
+      latency[(k == IOCHART_CLASS_IDLE) * IOCHART_LAT_BUCKETS + DONE_BUCKET (v)] +=
+        sign & (0u - (guint32) DONE_HAS_LAT (v));
     }
 }
 
