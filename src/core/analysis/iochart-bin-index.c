@@ -669,45 +669,55 @@ done_column (const IochartBins *bins, gint64 ts)
   return MIN ((int) r, (int) bins->n_columns - 1);
 }
 
-/* Whether a completion at offset off comes before column col (n_columns: is in the range, at
- * or before to). */
-static inline gboolean
-done_before (const IochartBinIndex *self, const IochartBins *bins, gint64 off, guint col)
+/* The completions' column edges, as offsets from the index's origin: edge[c] the least time
+ * whose column (done_column, monotone) is c or later, edge[0] the range's start and edge[n]
+ * just past its end. Found once a frame near where the arithmetic puts them, so that the
+ * columns' searches compare times, not divide them at every probe. */
+static gint64 *
+done_edges (const IochartBinIndex *self, const IochartBins *bins)
 {
-  gint64 ts = off + self->origin_ns;
+  guint n = bins->n_columns;
+  gint64 *edge = g_new (gint64, n + 1);
 
-  return ts < bins->from_ns || (col >= bins->n_columns ? ts <= bins->to_ns : done_column (bins, ts) < (int) col);
+  edge[0] = bins->from_ns;
+  edge[n] = bins->to_ns == G_MAXINT64 ? G_MAXINT64 : bins->to_ns + 1;
+  for (guint c = 1; c < n; c++)
+    {
+      gint64 guess = bins->from_ns + (gint64) (c * bins->ns_per_column);
+      gint64 lo = MAX (guess - 64, edge[c - 1]), hi = MIN (guess + 64, bins->to_ns);
+
+      /* (done_column (to) is the last column, so the edge is in [edge[c - 1], to]) */
+      if (lo > hi || done_column (bins, lo) >= (int) c || done_column (bins, hi) < (int) c)
+        lo = edge[c - 1], hi = bins->to_ns;
+      while (lo < hi)
+        {
+          gint64 mid = lo + (hi - lo) / 2;
+          if (done_column (bins, mid) < (int) c)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      edge[c] = lo;
+    }
+  for (guint c = 0; c <= n; c++)
+    edge[c] = edge[c] == G_MAXINT64 ? G_MAXINT64 : edge[c] - self->origin_ns;
+  return edge;
 }
 
-/* First completion at or after lo (all before it come before col) whose column is >= col
- * (n_columns: past to). Galloping from lo over the samples, then among SAMPLE completions: the
- * columns are asked in order, and the next one's first completion is near when zoomed in, far
- * when zoomed out. */
+/* First completion at or after lo (all before it are before offset t) at or after t. Galloping
+ * from lo over the samples, then among SAMPLE completions: the columns are asked in order, and
+ * the next one's first completion is near when zoomed in, far when zoomed out. */
 static guint
-done_lower (const IochartBinIndex *self, const IochartBins *bins, guint lo, guint col)
+done_from (const IochartBinIndex *self, guint lo, gint64 t)
 {
-  guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (self->n + SAMPLE - 1) / SAMPLE, j = j0, step = 1, hi;
+  guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (self->n + SAMPLE - 1) / SAMPLE;
+  guint j = _iochart_gallop_i64 (self->done_sample, j0, j1, t), hi = j < j1 ? j * SAMPLE : self->n;
 
-  while (j + step - 1 < j1 && done_before (self, bins, self->done_sample[j + step - 1], col))
-    {
-      j += step;
-      step *= 2;
-    }
-  hi = MIN (j + step - 1, j1);
-  while (j < hi)
-    {
-      guint mid = j + (hi - j) / 2;
-      if (done_before (self, bins, self->done_sample[mid], col))
-        j = mid + 1;
-      else
-        hi = mid;
-    }
-  hi = j < j1 ? j * SAMPLE : self->n;
   lo = j > j0 ? (j - 1) * SAMPLE : lo;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (done_before (self, bins, (gint64) (self->done[mid] & T48_MASK), col))
+      if ((gint64) (self->done[mid] & T48_MASK) < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -715,16 +725,23 @@ done_lower (const IochartBinIndex *self, const IochartBins *bins, guint lo, guin
   return lo;
 }
 
-/* Adds sign (1 or -1, as a wrapping guint32) × completions [a, b) to out. */
+/* Adds sign (1 or -1, as a wrapping guint32) × completions [a, b) to out. A wide frame's columns
+ * add about a hundred each: a completion with no latency adds 0 to bucket 0 (its bucket bits)
+ * rather than branching, and the two groups' buckets are one array. */
 static void
 done_add (const IochartBinIndex *self, guint a, guint b, guint32 sign, DonePrefix *out)
 {
+  const guint64 *done = self->done;
+  guint32 *latency = out->latency[0];
+
   for (guint j = a; j < b; j++)
     {
-      guint64 v = self->done[j];
-      out->count[DONE_CLASS (v)] += sign;
-      if (DONE_HAS_LAT (v))
-        out->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][DONE_BUCKET (v)] += sign;
+      guint64 v = done[j];
+      guint k = DONE_CLASS (v);
+
+      out->count[k] += sign;
+      latency[(k == IOCHART_CLASS_IDLE) * IOCHART_LAT_BUCKETS + DONE_BUCKET (v)] +=
+        sign & (0u - (guint32) DONE_HAS_LAT (v));
     }
 }
 
@@ -763,11 +780,12 @@ fill_completions (const IochartBinIndex *self, IochartBins *bins)
 {
   gboolean lat = iochart_bin_index_has_latency (self, bins->latency_kind), have_before = FALSE;
   DonePrefix before, after;
-  guint at = done_lower (self, bins, 0, 0);
+  g_autofree gint64 *edge = done_edges (self, bins);
+  guint at = done_from (self, 0, edge[0]);
 
   for (guint c = 0; c < bins->n_columns; c++)
     {
-      guint next = done_lower (self, bins, at, c + 1);
+      guint next = done_from (self, at, edge[c + 1]);
 
       if (next - at <= DONE_BLOCK / 2)
         {
@@ -919,21 +937,11 @@ device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *starte
   for (guint c = 0; c <= n; c++)
     {
       gint64 t = T[c] - self->origin_ns;
-      guint j0 = (at + SAMPLE - 1) / SAMPLE, j1 = (self->n + SAMPLE - 1) / SAMPLE, j, hi, last = at;
+      guint last = at;
 
       started_before (self, t, &cur, started[c]);
-      /* the first completion at or after t, galloping from the last edge's over the samples */
-      j = _iochart_gallop_i64 (self->done_sample, j0, j1, t);
-      hi = j < j1 ? j * SAMPLE : self->n;
-      at = j > j0 ? (j - 1) * SAMPLE : at;
-      while (at < hi)
-        {
-          guint mid = at + (hi - at) / 2;
-          if ((gint64) (self->done[mid] & T48_MASK) < t)
-            at = mid + 1;
-          else
-            hi = mid;
-        }
+      /* the first completion at or after t, galloping from the last edge's */
+      at = done_from (self, at, t);
       /* few since the last edge: counted on from its counts */
       if (c > 0 && at - last <= DONE_BLOCK / 4)
         {

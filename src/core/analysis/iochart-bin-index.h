@@ -72,10 +72,11 @@ void               iochart_bin_index_fill         (const IochartBinIndex *index,
 /* The classes (1 << class) of the requests the sector map may count in a range (every class when
  * the index could not keep them and the caller walks). */
 guint              iochart_bin_index_get_sector_classes (const IochartBinIndex *index);
-/* Sets the sector map's band of bins (allocated, zeroed, with its range, columns and rows set)
- * and counts its cells, from the device's data requests by issue time (a pass over those of the
- * range, no capture request decoded); FALSE when the index could not keep them (a sector past
- * 2^40, a request of 8 GiB, issues over 78 hours apart): the caller walks. */
+/* Sets the sector map's band of bins (allocated, with its range, columns and rows set) and
+ * zeroes and counts its cells, from the device's data requests by issue time (a pass over those
+ * of the range, no capture request decoded); FALSE when the index could not keep them (a sector
+ * past 2^40, a request of 8 GiB, issues over 78 hours apart) or the map has over 32768 rows:
+ * the caller zeroes the cells and walks (iochart_sector_index_fill). */
 gboolean           iochart_bin_index_fill_sectors (const IochartBinIndex *index,
                                                    IochartBins           *bins);
 /* Fills the lanes' strips of bins (allocated for lanes, zeroed, its in-flight figures filled):

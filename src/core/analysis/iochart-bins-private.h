@@ -90,6 +90,12 @@ _iochart_bins_column_of (const IochartBins *bins, gint64 ts)
   return MIN ((int) r, (int) bins->n_columns - 1);
 }
 
+/* Zeroes the sector map's cells of columns [from, to) (the classes' own; the bins an index
+ * answers leave them to the sector index, which counts a block of columns at a time). */
+void     _iochart_bins_clear_sectors (IochartBins *bins,
+                                      guint        from,
+                                      guint        to);
+
 /* Counts rq (capture request rec) in the sector map as the walk does (its band set). */
 void     _iochart_bins_add_sector   (IochartBins          *bins,
                                      const IochartRequest *rq,

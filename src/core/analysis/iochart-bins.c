@@ -1,5 +1,6 @@
 /* iochart-bins.c: one pass over the requests, spread over pixel columns */
 #include <math.h>
+#include <string.h>
 #include "iochart-bins-private.h"
 #include "iochart-capture-private.h"
 
@@ -382,22 +383,37 @@ bins_alloc_lanes (IochartBins *bins, IochartLanes *lanes)
     }
 }
 
-/* The sector map's cells of the classes asked for, and one block of zeros for the others. */
+/* The sector map's cells of the classes asked for, and one block of zeros for the others;
+ * cleared: FALSE leaves the classes' own cells to whoever counts them (_iochart_bins_clear_sectors). */
 static void
-sectors_alloc (IochartBins *bins, guint classes)
+sectors_alloc (IochartBins *bins, guint classes, gboolean cleared)
 {
   gsize cells = (gsize) bins->n_columns * bins->sector_rows;
-  guint n = (guint) __builtin_popcount (classes) + (classes != IOCHART_BINS_ALL_CLASSES), slot = 0;
+  guint own = (guint) __builtin_popcount (classes), n = own + (classes != IOCHART_BINS_ALL_CLASSES), slot = 0;
 
   bins->sector_classes = classes;
-  bins->sector_cells = g_new0 (guint32, cells * MAX (n, 1));
+  if (cleared)
+    bins->sector_cells = g_new0 (guint32, cells * MAX (n, 1));
+  else
+    {
+      bins->sector_cells = g_new (guint32, cells * MAX (n, 1));
+      memset (bins->sector_cells + cells * own, 0, cells * (n - own) * sizeof (guint32));
+    }
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     bins->sectors[k] = bins->sector_cells + cells * (classes & (1u << k) ? slot++ : n - 1);
 }
 
+void
+_iochart_bins_clear_sectors (IochartBins *bins, guint from, guint to)
+{
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    for (guint r = 0; r < bins->sector_rows && (bins->sector_classes & (1u << k)); r++)
+      memset (bins->sectors[k] + (gsize) r * bins->n_columns + from, 0, (to - from) * sizeof (guint32));
+}
+
 static IochartBins *
 bins_new_empty (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, IochartLatencyKind latency_kind,
-                guint sector_classes)
+                guint sector_classes, gboolean sectors_cleared)
 {
   IochartBins *bins = g_new0 (IochartBins, 1);
 
@@ -416,7 +432,7 @@ bins_new_empty (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     bins->latency[g] = g_new0 (guint32, (gsize) n_columns * IOCHART_LAT_BUCKETS);
   bins->sector_rows = MAX (sector_rows, 1);
-  sectors_alloc (bins, sector_classes);
+  sectors_alloc (bins, sector_classes, sectors_cleared);
   return bins;
 }
 
@@ -424,14 +440,15 @@ IochartBins *
 _iochart_bins_new_empty (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows,
                          IochartLatencyKind latency_kind)
 {
-  return bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind, IOCHART_BINS_ALL_CLASSES);
+  return bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind, IOCHART_BINS_ALL_CLASSES, TRUE);
 }
 
 static IochartBins *
 bins_alloc (gint64 from_ns, gint64 to_ns, guint n_columns, guint sector_rows, IochartLanes *lanes,
-            IochartLatencyKind latency_kind, guint sector_classes)
+            IochartLatencyKind latency_kind, guint sector_classes, gboolean sectors_cleared)
 {
-  IochartBins *bins = bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind, sector_classes);
+  IochartBins *bins = bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind, sector_classes,
+                                      sectors_cleared);
 
   bins_alloc_lanes (bins, lanes);
   return bins;
@@ -533,7 +550,7 @@ iochart_bins_new_lane (const IochartBins *like, IochartCapture *capture, int dev
 
   g_return_val_if_fail (like != NULL && IOCHART_IS_CAPTURE (capture) && lanes != NULL, NULL);
   bins = bins_alloc (like->from_ns, like->to_ns, like->n_columns, like->sector_rows, lanes, like->latency_kind,
-                     IOCHART_BINS_ALL_CLASSES);
+                     IOCHART_BINS_ALL_CLASSES, TRUE);
   bins->min_sector = like->min_sector;
   bins->max_sector = like->max_sector;
   bins->sector_trimmed = like->sector_trimmed;
@@ -567,7 +584,7 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
   capture = iochart_bin_index_get_capture (index);
   /* the sector map's cells: only those of the classes the index saw can count */
   bins = bins_alloc (from_ns, to_ns, n_columns, sector_rows, lanes, latency_kind,
-                     iochart_bin_index_get_sector_classes (index));
+                     iochart_bin_index_get_sector_classes (index), FALSE);
   latency = !iochart_bin_index_has_latency (index, bins->latency_kind);
   iochart_bin_index_fill_with_lanes (index, bins, lanes);
   sectors = iochart_bin_index_fill_sectors (index, bins);
@@ -576,7 +593,10 @@ iochart_bins_new_indexed (const IochartBinIndex *index, GArray *requests, gint64
     return bins;
   found = requests ? g_array_ref (requests) : iochart_bin_index_find_all (index, from_ns, to_ns);
   if (!sectors)
-    device_sector_band (bins, capture, iochart_bin_index_get_device (index), found);
+    {
+      _iochart_bins_clear_sectors (bins, 0, bins->n_columns);
+      device_sector_band (bins, capture, iochart_bin_index_get_device (index), found);
+    }
   for (guint i = 0; i < found->len; i++)
     {
       IochartRequest rq;

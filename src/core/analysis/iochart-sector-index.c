@@ -235,13 +235,17 @@ typedef struct {
   gint64  *col_t;
   guint64 *row_s;
   double   rows_per_sector;
-  /* the row of the first sector of each 2^lut_shift past the band's least (a bucket is a small
-   * part of a row, so a request's row is its bucket's or the next): no division a request */
+  /* the row of the first sector of each 2^lut_shift past the band's least, with LUT_SPLIT when
+   * the bucket's sectors are in more than that row (a bucket is a small part of a row, so most
+   * take the bucket's row, the others walk from it): no division a request */
   guint    lut_shift;
-  guint16 *lut;      /* NULL: rows too many for it */
+  guint16 *lut;
 } Edges;
 
-#define LUT_SIZE 4096
+#define LUT_SIZE       4096
+#define LUT_SPLIT      0x8000u
+/* rows a LUT entry holds beside LUT_SPLIT (a map taller is walked: no chart is) */
+#define LUT_MAX_ROWS   LUT_SPLIT
 
 static void lut_init (Edges *e, const IochartBins *bins);
 
@@ -313,11 +317,11 @@ edges_clear (Edges *e)
 
 /* The row of sector among the edges, from a guess near it. */
 static inline guint
-edges_walk (const Edges *e, guint r, guint64 sector)
+rows_walk (const guint64 *row_s, guint r, guint64 sector)
 {
-  while (sector >= e->row_s[r + 1])
+  while (sector >= row_s[r + 1])
     r++;
-  while (sector < e->row_s[r])
+  while (sector < row_s[r])
     r--;
   return r;
 }
@@ -327,7 +331,7 @@ edges_row_slow (const Edges *e, const IochartBins *bins, guint64 sector)
 {
   double guess = (double) (sector - MIN (sector, bins->min_sector)) * e->rows_per_sector;
 
-  return edges_walk (e, (guint) MIN (guess, (double) (bins->sector_rows - 1)), sector);
+  return rows_walk (e->row_s, (guint) MIN (guess, (double) (bins->sector_rows - 1)), sector);
 }
 
 static void
@@ -335,49 +339,68 @@ lut_init (Edges *e, const IochartBins *bins)
 {
   guint64 band = bins->max_sector - bins->min_sector + 1;
 
-  e->lut = NULL;
   e->lut_shift = 0;
   while ((band >> e->lut_shift) >= LUT_SIZE)
     e->lut_shift++;
-  if (bins->sector_rows > G_MAXUINT16)
-    return;
-  e->lut = g_new (guint16, LUT_SIZE);
+  /* and one past the band's last bucket: the last row, where sectors past the band go */
+  e->lut = g_new (guint16, LUT_SIZE + 1);
   for (guint j = 0; j < LUT_SIZE; j++)
-    e->lut[j] = (guint16) edges_row_slow (e, bins, bins->min_sector + ((guint64) j << e->lut_shift));
+    {
+      guint64 first = bins->min_sector + ((guint64) j << e->lut_shift);
+      guint r = edges_row_slow (e, bins, first);
+
+      e->lut[j] = (guint16) (r | (e->row_s[r + 1] < first + (G_GUINT64_CONSTANT (1) << e->lut_shift) ? LUT_SPLIT : 0));
+    }
+  e->lut[LUT_SIZE] = (guint16) (bins->sector_rows - 1);
 }
 
-static inline guint
-edges_row (const Edges *e, const IochartBins *bins, guint64 sector)
-{
-  guint64 j = (sector - MIN (sector, bins->min_sector)) >> e->lut_shift;
-
-  if (G_UNLIKELY (e->lut == NULL))
-    return edges_row_slow (e, bins, sector);
-  return edges_walk (e, j < LUT_SIZE ? e->lut[j] : bins->sector_rows - 1, sector);
-}
-
-/* Counts [lo, hi) (a level's run, by issue) with a life, each as 2^level requests, up to the
- * first issued at or after offset `until`; returns where it stopped. */
+/* Counts [lo, hi) (a level's run, by issue), each as 2^level requests, up to the first issued
+ * at or after offset `until` (a column's edge); returns where it stopped. The map's cost (a wide
+ * frame counts 2^18 requests) is this loop's instructions, not its cache misses: what it reads
+ * is in locals (a count stored could alias the bins' and edges' fields and have them reloaded),
+ * one compare a request finds its column and most find their row in the table alone, and the
+ * class and life bits pick the plane and the weight (0 with no life) with no branch. */
 static guint
 sm_cells (const IochartSectorIndex *sm, IochartBins *bins, const Edges *e, guint lo, guint hi, gint64 until)
 {
-  guint32 weight = 1u << bins->sector_level;
-  guint c, p;
+  const guint64 *key = sm->key, *span = sm->span, *row_s = e->row_s;
+  const gint64 *col_t = e->col_t;
+  const guint16 *lut = e->lut;
+  guint32 *planes[16], weights[16];
+  guint64 min_sector = bins->min_sector;
+  gsize n = bins->n_columns;
+  guint shift = e->lut_shift, c, p;
+  gint64 next;
 
-  if (lo >= hi || (gint64) (sm->key[lo] & T48_MASK) >= until)
+  if (lo >= hi || (gint64) (key[lo] & T48_MASK) >= until)
     return lo;
-  c = (guint) _iochart_bins_column_of (bins, sm->origin_ns + (gint64) (sm->key[lo] & T48_MASK));
+  /* by bits 48-51 of a key: its class, and its life */
+  for (guint i = 0; i < G_N_ELEMENTS (planes); i++)
+    {
+      planes[i] = bins->sectors[MIN (i & 7, IOCHART_N_CLASSES - 1)];
+      weights[i] = i & (SM_LIFE >> 48) ? 1u << bins->sector_level : 0;
+    }
+  c = (guint) _iochart_bins_column_of (bins, sm->origin_ns + (gint64) (key[lo] & T48_MASK));
+  next = col_t[c + 1];
   for (p = lo; p < hi; p++)
     {
-      guint64 v = sm->key[p];
+      guint64 v = key[p], sector = SM_START (span[p]);
+      gint64 t = (gint64) (v & T48_MASK);
+      guint r;
 
-      if ((gint64) (v & T48_MASK) >= until)
-        break;
-      while ((gint64) (v & T48_MASK) >= e->col_t[c + 1])
-        c++;
-      if (v & SM_LIFE)
-        bins->sectors[SM_KLASS (v)][(gsize) edges_row (e, bins, SM_START (sm->span[p])) * bins->n_columns + c] +=
-          weight;
+      /* until is a later column's edge: past the column's, and only then, past it too */
+      if (G_UNLIKELY (t >= next))
+        {
+          if (t >= until)
+            break;
+          do
+            next = col_t[++c + 1];
+          while (t >= next);
+        }
+      r = lut[MIN ((sector - MIN (sector, min_sector)) >> shift, LUT_SIZE)];
+      if (G_UNLIKELY (r & LUT_SPLIT))
+        r = rows_walk (row_s, r & ~LUT_SPLIT, sector);
+      planes[v >> 48 & 15][r * n + c] += weights[v >> 48 & 15];
     }
   return p;
 }
@@ -394,7 +417,7 @@ iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture
   guint lo[SM_LEVELS], hi[SM_LEVELS], level;
   Edges edges;
 
-  if (!sm->usable)
+  if (!sm->usable || bins->sector_rows > LUT_MAX_ROWS)
     return FALSE;
   /* each level's requests issued in the range: a stretch of its run */
   seen = sm->loose->len;
@@ -411,8 +434,15 @@ iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture
   level = _iochart_sector_sample_level (seen);
   sample = g_array_new (FALSE, FALSE, sizeof (IochartSectorSpan));
   for (guint l = level; l < SM_LEVELS && seen >= 100; l++)
-    for (guint i = lo[l]; i < hi[l]; i++)
-      sample_append (sample, sm->span[i]);
+    {
+      /* written in place: a call an append costs more than the span */
+      guint at = sample->len;
+
+      g_array_set_size (sample, at + hi[l] - lo[l]);
+      for (guint i = lo[l]; i < hi[l]; i++)
+        g_array_index (sample, IochartSectorSpan, at + i - lo[l]) =
+          (IochartSectorSpan) { SM_START (sm->span[i]), SM_END (sm->span[i]) };
+    }
   for (guint i = 0; i < sm->loose->len; i++)
     {
       guint32 rec = g_array_index (sm->loose, guint32, i);
@@ -426,14 +456,19 @@ iochart_sector_index_fill (const IochartSectorIndex *sm, IochartCapture *capture
     }
   _iochart_bins_set_band (bins, min, max, seen, sample);
   if (bins->max_sector == 0)
-    return TRUE;
+    {
+      _iochart_bins_clear_sectors (bins, 0, bins->n_columns);
+      return TRUE;
+    }
 
   /* the cells: the requests of their sample's levels */
   edges_init (&edges, sm, bins);
   for (guint c0 = 0; c0 < bins->n_columns; c0 += SM_COLUMN_BLOCK)
     {
-      gint64 until = edges.col_t[MIN (c0 + SM_COLUMN_BLOCK, bins->n_columns)];
+      guint c1 = MIN (c0 + SM_COLUMN_BLOCK, bins->n_columns);
+      gint64 until = edges.col_t[c1];
 
+      _iochart_bins_clear_sectors (bins, c0, c1);
       for (guint l = bins->sector_level; l < SM_LEVELS; l++)
         lo[l] = sm_cells (sm, bins, &edges, lo[l], hi[l], until);
     }

@@ -37,9 +37,11 @@ guint               iochart_sector_index_get_classes (const IochartSectorIndex *
 /* Bytes the index holds. */
 gsize               iochart_sector_index_get_size (const IochartSectorIndex *index);
 
-/* Sets the sector map's band of bins (allocated, zeroed, with its range, columns and rows set)
- * and counts its cells; FALSE when the index could not keep the requests (a sector past 2^40,
- * a request of 8 GiB, issues over 78 hours apart): the caller walks. */
+/* Sets the sector map's band of bins (allocated, with its range, columns and rows set) and
+ * zeroes and counts its cells (the classes' own: a block of columns at a time, zeroed as they
+ * are counted); FALSE when the index could not keep the requests (a sector past 2^40, a request
+ * of 8 GiB, issues over 78 hours apart) or the map has over 32768 rows: the caller zeroes the
+ * cells and walks. */
 gboolean            iochart_sector_index_fill     (const IochartSectorIndex *index,
                                                    IochartCapture           *capture,
                                                    IochartBins              *bins);
