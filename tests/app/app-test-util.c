@@ -71,6 +71,24 @@ app_test_run_for (gint64 us)
     }
 }
 
+/* A chooser selects a file or folder once it has listed its parent, which takes its time on a
+ * busy machine: until then it answers with the parent. */
+void
+app_test_wait_chooser_file (GtkFileChooser *chooser, GFile *want)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      g_autoptr(GFile) got = gtk_file_chooser_get_file (chooser);
+
+      if ((got != NULL && g_file_equal (got, want)) || g_get_monotonic_time () >= end)
+        break;
+      app_test_run_for (20000);
+    }
+  app_test_run_for (100000);
+}
+
 guint
 app_test_screenshot (const char *name)
 {

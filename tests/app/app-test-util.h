@@ -21,6 +21,8 @@ const char    *app_test_shots      (void);
 
 /* Runs the main loop for us microseconds, sleeping 5 ms between idle rounds. */
 void           app_test_run_for    (gint64        us);
+void           app_test_wait_chooser_file (GtkFileChooser *chooser,
+                                           GFile          *want);
 
 /* The window as the user sees it, written to the shots folder as name; returns how many colours a
  * sample of its pixels holds (a blank window has one or two). */

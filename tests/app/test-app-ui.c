@@ -350,7 +350,7 @@ test_open_dialog (void)
   /* the user picks the file and presses Open */
   g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), file, &error));
   g_assert_no_error (error);
-  app_test_run_for (200000);
+  app_test_wait_chooser_file (GTK_FILE_CHOOSER (dialog), file);
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
   app_test_run_for (200000);
   page = iochart_window_get_current_page (window);

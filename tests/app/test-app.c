@@ -377,7 +377,7 @@ test_open_dialog (void)
       g_assert_nonnull (chooser);
       g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
       g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), folder, NULL));
-      app_test_run_for (300000);
+      app_test_wait_chooser_file (GTK_FILE_CHOOSER (chooser), folder);
       gtk_native_dialog_hide (GTK_NATIVE_DIALOG (chooser));
       g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
       g_assert_cmpuint (adw_tab_view_get_n_pages (tabs), ==, n_pages + 1);
