@@ -129,6 +129,20 @@ check_range (IochartCapture *c, const IochartBinIndex *index, int device, gint64
   assert_same_bins (got, want, bytes, flight);
 }
 
+/* check_range() with lanes grouped by class, none folded: a few strips of many times each. */
+static void
+check_range_by_class (IochartCapture *c, const IochartBinIndex *index, gint64 from, gint64 to, guint width)
+{
+  IochartGroupBy group = check_group;
+  guint top_n = check_top_n;
+
+  check_group = IOCHART_GROUP_CLASS;
+  check_top_n = 0;
+  check_range (c, index, 0, from, to, width, IOCHART_LATENCY_Q2C);
+  check_group = group;
+  check_top_n = top_n;
+}
+
 static void
 test_random_ranges (void)
 {
@@ -375,18 +389,14 @@ test_lane_samples (void)
   g_autoptr(GRand) r = g_rand_new_with_seed (37);
   gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
 
-  check_group = IOCHART_GROUP_CLASS;
-  check_top_n = 0;
   for (guint t = 0; t < 40; t++)
     {
       gint64 span = (gint64) exp (g_rand_double_range (r, log (1e6), log ((double) (end - start))));
       gint64 from = start + (gint64) (g_rand_double (r) * (end - start - span));
 
-      check_range (c, index, 0, from, from + span, t % 2 ? g_rand_int_range (r, 1, 8) : g_rand_int_range (r, 8, 1500),
-                   IOCHART_LATENCY_Q2C);
+      check_range_by_class (c, index, from, from + span,
+                            t % 2 ? g_rand_int_range (r, 1, 8) : g_rand_int_range (r, 8, 1500));
     }
-  check_group = IOCHART_GROUP_TREE;
-  check_top_n = 12;
 }
 
 static IochartCapture *burst_capture (guint32 seed, guint n);
@@ -402,17 +412,13 @@ test_lane_strides (void)
   g_autoptr(GRand) r = g_rand_new_with_seed (45);
   gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
 
-  check_group = IOCHART_GROUP_CLASS;
-  check_top_n = 0;
   for (guint t = 0; t < 30; t++)
     {
       gint64 span = (gint64) ((end - start) * g_rand_double_range (r, 0.3, 1));
       gint64 from = start + (gint64) (g_rand_double (r) * (end - start - span));
 
-      check_range (c, index, 0, from, from + span, g_rand_int_range (r, 20, 300), IOCHART_LATENCY_Q2C);
+      check_range_by_class (c, index, from, from + span, g_rand_int_range (r, 20, 300));
     }
-  check_group = IOCHART_GROUP_TREE;
-  check_top_n = 12;
 }
 
 /* The strips and the lanes filled together (the device's time queued kept for the folded lane)
