@@ -1516,6 +1516,52 @@ test_bad_file (void)
   screenshot ("app-error.png");
 }
 
+/* Waits until every pointer in weak is NULL (a worker may hold its ref a little longer). */
+static gboolean
+wait_freed (gpointer *weak, int n)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gboolean all;
+
+  do
+    {
+      all = TRUE;
+      for (int i = 0; i < n; i++)
+        all = all && weak[i] == NULL;
+      if (!all)
+        g_main_context_iteration (NULL, FALSE) || (g_usleep (2000), TRUE);
+    }
+  while (!all && g_get_monotonic_time () < end);
+  return all;
+}
+
+/* Closing a tab lets go of its capture, timeline and page, also while it loads or lays out: an app
+ * kept open all day must not keep every capture it ever showed. */
+static void
+test_close_tab (void)
+{
+  IochartCapturePage *page = open_sample ("ionice-bfq.dat");
+  IochartTimelineView *tl = iochart_capture_page_get_timeline (page);
+  gpointer weak[3] = { page, tl, iochart_view_get_capture (iochart_timeline_view_get_view (tl)) };
+  g_autofree char *path = g_build_filename (source_root, "samples", "ionice-bfq.dat", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  for (int i = 0; i < 3; i++)
+    g_object_add_weak_pointer (weak[i], &weak[i]);
+  /* a layout in the worker when the tab closes */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "close-tab", NULL);
+  g_assert_true (wait_freed (weak, 3));
+
+  /* closed while loading */
+  page = iochart_window_open_files (window, &file, 1);
+  weak[0] = page;
+  g_object_add_weak_pointer (weak[0], &weak[0]);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "close-tab", NULL);
+  g_assert_true (wait_freed (weak, 1));
+  settle ();
+}
+
 /* The cairo node of the widget's own drawing (its own coordinates). */
 static gboolean
 find_cairo_node (GskRenderNode *node, graphene_rect_t *bounds)
@@ -2073,6 +2119,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/lane-click", test_lane_click);
 #endif
   g_test_add_func ("/app/bad-file", test_bad_file);
+  g_test_add_func ("/app/close-tab", test_close_tab);
   g_test_add_func ("/app/visible-rows", test_visible_rows);
   g_test_add_func ("/app/warped-frame", test_warped_frame);
   g_test_add_func ("/app/dark", test_dark);

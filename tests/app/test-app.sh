@@ -3,6 +3,7 @@
 # warns without); skips (77) without a display or xvfb-run.
 set -u
 test_bin=$1
+shift   # the rest goes to the test binary (e.g. -p /app/dat)
 # the test's recent files and settings stay out of the user's
 XDG_DATA_HOME=$(mktemp -d)
 XDG_CONFIG_HOME=$XDG_DATA_HOME
@@ -16,7 +17,7 @@ bus=""
 command -v dbus-run-session >/dev/null && bus="dbus-run-session --"
 if [ -z "${DISPLAY:-}" ]; then
   command -v xvfb-run >/dev/null || { echo "1..0 # SKIP no xvfb-run"; exit 77; }
-  $bus xvfb-run -a -s "-screen 0 2600x1000x24" env GSK_RENDERER=cairo NO_AT_BRIDGE=1 "$test_bin"
+  $bus xvfb-run -a -s "-screen 0 2600x1000x24" env GSK_RENDERER=cairo NO_AT_BRIDGE=1 "$test_bin" "$@"
   exit $?
 fi
-GSK_RENDERER=cairo NO_AT_BRIDGE=1 $bus "$test_bin"
+GSK_RENDERER=cairo NO_AT_BRIDGE=1 $bus "$test_bin" "$@"
