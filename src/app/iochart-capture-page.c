@@ -4,6 +4,7 @@
 #include "iochart-capture-page.h"
 #include "iochart-loader.h"
 #include "iochart-format.h"
+#include "iochart-heap.h"
 #include "render/iochart-cairo.h"
 #include "render/iochart-chart.h"
 #include "render/iochart-svg.h"
@@ -155,6 +156,22 @@ static void timeline_changed (IochartCapturePage *self);
 static void toggle_expanded (IochartCapturePage *self);
 static void schedule_figures (IochartCapturePage *self);
 
+/* A closed tab's capture is most of the heap, and malloc keeps the pages it frees: they go back
+ * once the capture is gone, from whichever thread (a layout worker's) dropped it last. */
+static gboolean
+trim_heap (gpointer data)
+{
+  iochart_heap_trim ();
+  return G_SOURCE_REMOVE;
+}
+
+static void
+capture_finalized (gpointer data, GObject *where_the_object_was)
+{
+  /* later, on the main loop: the finalizer frees the requests after the weak refs are told */
+  g_timeout_add (250, trim_heap, NULL);
+}
+
 static void
 load_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -192,6 +209,8 @@ load_done (GObject *source, GAsyncResult *result, gpointer user_data)
         gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
     }
   self->capture = g_steal_pointer (&r->capture);
+  if (self->capture)
+    g_object_weak_ref (G_OBJECT (self->capture), capture_finalized, NULL);
   self->bootchart = g_steal_pointer (&r->bootchart);
   self->steal = g_steal_pointer (&r->steal);
   iochart_timeline_view_set_index (self->timeline, r->index);

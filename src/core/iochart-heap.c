@@ -43,3 +43,9 @@ iochart_heap_init (void)
     madvise ((void *) from, to - from, MADV_HUGEPAGE);
   return TRUE;
 }
+
+void
+iochart_heap_trim (void)
+{
+  malloc_trim (0);
+}

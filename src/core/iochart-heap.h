@@ -12,5 +12,10 @@ G_BEGIN_DECLS
  * fault every page of them). FALSE when malloc is not glibc's (a sanitizer's), which leaves
  * everything as it was. */
 gboolean iochart_heap_init (void);
+/* Gives the heap's free pages back to the system, those between live blocks too. malloc gives
+ * back only the heap's free top, and one small block still live above a freed capture keeps all
+ * of it: the app calls this after a tab's capture is gone (a tab of 1M requests closed: 292 MiB
+ * resident without it, 116 with it, 110 before the tab opened). */
+void     iochart_heap_trim (void);
 
 G_END_DECLS
