@@ -257,6 +257,40 @@ test_clock (void)
   g_rmdir (dir);
 }
 
+/* A clock text that names no clock writes neither the option nor the record: libtracecmd's parse
+ * of "[]" gives sscanf () a NULL string. */
+static void
+test_no_clock (void)
+{
+  g_autoptr(IochartDatWriter) w = iochart_dat_writer_new (1, PAGE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("iochart-dat-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "no-clock.dat", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  guint8 page[PAGE];
+
+  iochart_dat_writer_set_headers (w, header_page, header_event);
+  iochart_dat_writer_add_format (w, "iochart", test_format);
+  iochart_dat_writer_set_trace_clock (w, "local [] boot\n");
+  make_page (page, 1000000000, 3, 1, 4242);
+  g_assert_true (iochart_dat_writer_add_pages (w, 0, page, PAGE, &error));
+  g_assert_true (iochart_dat_writer_write (w, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  const char *options = memmem (data, len, "options  ", 10);
+  g_assert_nonnull (options);
+  guint16 first_option;
+  memcpy (&first_option, options + 10, 2);
+  g_assert_cmpuint (first_option, ==, 0);   /* no TRACECLOCK (4): done */
+  struct tracecmd_input *h = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS);
+  g_assert_nonnull (h);
+  g_assert_null (tracecmd_get_trace_clock (h));
+  tracecmd_close (h);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 static void
 test_live (void)
 {
@@ -323,6 +357,7 @@ main (int argc, char **argv)
   g_test_add_func ("/dat-writer/synthetic", test_synthetic);
   g_test_add_func ("/dat-writer/events", test_events);
   g_test_add_func ("/dat-writer/clock", test_clock);
+  g_test_add_func ("/dat-writer/no-clock", test_no_clock);
   g_test_add_func ("/dat-writer/live", test_live);
   return g_test_run ();
 }

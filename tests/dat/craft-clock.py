@@ -3,6 +3,7 @@
 the clock after the CPU table) made into one libtracecmd would malloc a huge clock size from.
 
   size        the clock's size field says 0x114cd3cb097d0000 bytes
+  no-name     the clock's text is '[]' and spaces (libtracecmd's parse gives sscanf () NULL)
   old-writer  as iochart record wrote files before the clock was saved there: no clock after the
               table, and the saved cmdlines grown so that the table ends 2 bytes before a page
               boundary: libtracecmd reads the first page's timestamp << 16 as the size (the ASan
@@ -62,6 +63,11 @@ def main():
     page, cmdlines, ncpus, table, clock = walk(d)
     if mode == 'size':
         struct.pack_into('<Q', d, clock, 0x114cd3cb097d0000)
+        open(dst, 'wb').write(d)
+        return
+    if mode == 'no-name':
+        n = struct.unpack_from('<Q', d, clock)[0]
+        d[clock + 8:clock + 8 + n] = b'[]'.ljust(n, b' ')
         open(dst, 'wb').write(d)
         return
     assert mode == 'old-writer'

@@ -708,6 +708,28 @@ check_flyrecord_v6 (DatFile *f, guint64 p, guint ncpus, const char *name, GError
   return TRUE;
 }
 
+/* libtracecmd takes the clock from the first word (split at spaces) that starts with '[', inside
+ * the brackets: a word of brackets alone gives sscanf () a NULL string. */
+static gboolean
+check_clock_name (const DatFile *f, guint64 off, guint64 size, GError **error)
+{
+  const char *w = (const char *) f->data + off, *nul = memchr (w, 0, size), *end = nul ? nul : w + size;
+
+  for (const char *e; w < end; w = e + 1)
+    {
+      e = memchr (w, ' ', end - w);
+      if (e == NULL)
+        e = end;
+      if (e == w || *w != '[')
+        continue;
+      for (const char *c = w; c < e; c++)
+        if (*c != '[' && *c != ']')
+          return TRUE;
+      return damaged (f, error, w - (const char *) f->data, "trace clock '%.*s' names no clock", (int) (e - w), w);
+    }
+  return TRUE;
+}
+
 /* A v6 file with the TRACECLOCK option keeps the clock after the top-level CPU table ("flyrecord\0"
  * at p): a size, then "[mono]". libtracecmd mallocs that size + 1 unchecked, so it must end
  * before the CPU data and the end of file. (iochart record wrote no clock there until December
@@ -733,7 +755,7 @@ check_clock_v6 (const DatFile *f, guint64 p, guint ncpus, GError **error)
     return FALSE;
   size = rd (f, at, 8);
   if (at + 8 <= limit && size <= limit - at - 8)
-    return TRUE;
+    return check_clock_name (f, at + 8, size, error);
   if (first == ncpus)
     return damaged (f, error, at, "trace clock of %" G_GUINT64_FORMAT " bytes (the file ends %" G_GUINT64_FORMAT
                     " bytes on)", size, limit - at);

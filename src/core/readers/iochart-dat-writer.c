@@ -339,7 +339,8 @@ write_failed (const char *path, GError **error)
   return FALSE;
 }
 
-/* "[mono]" from the tracefs trace_clock text "local global [mono] boot" (or a bare "mono") */
+/* "[mono]" from the tracefs trace_clock text "local global [mono] boot" (or a bare "mono"); NULL
+ * for a text that names no clock (libtracecmd would give sscanf () a NULL string for "[]") */
 static char *
 clock_record (const char *text)
 {
@@ -347,7 +348,7 @@ clock_record (const char *text)
   g_autofree char *name = open && close ? g_strndup (open + 1, close - open - 1)
                                         : g_strndup (text, strcspn (text, " \n"));
 
-  return g_strdup_printf ("[%s]", name);
+  return *name && strpbrk (name, "[] \n") == NULL ? g_strdup_printf ("[%s]", name) : NULL;
 }
 
 /* Everything before the CPU data, with the CPU table as if the data followed at its offsets. */
@@ -356,6 +357,7 @@ put_head (IochartDatWriter *self, GByteArray *out)
 {
   guint8 endian = G_BYTE_ORDER == G_BIG_ENDIAN;
   guint8 long_size = sizeof (long);
+  g_autofree char *clock = self->trace_clock != NULL ? clock_record (self->trace_clock) : NULL;
 
   g_byte_array_append (out, (const guint8 *) DAT_MAGIC, 10);
   put_str0 (out, "6");
@@ -388,7 +390,7 @@ put_head (IochartDatWriter *self, GByteArray *out)
   put_u32 (out, self->n_cpus);
 
   g_byte_array_append (out, (const guint8 *) "options  ", 10);
-  if (self->trace_clock != NULL)
+  if (clock != NULL)
     {
       put_u16 (out, OPTION_TRACECLOCK);
       put_u32 (out, strlen (self->trace_clock) + 1);
@@ -407,7 +409,6 @@ put_head (IochartDatWriter *self, GByteArray *out)
 
   g_byte_array_append (out, (const guint8 *) "flyrecord", 10);
   /* each CPU's pages start on a page boundary after the table and the clock record */
-  g_autofree char *clock = self->trace_clock != NULL ? clock_record (self->trace_clock) : NULL;
   guint64 offset = out->len + self->n_cpus * 16 + (clock != NULL ? 8 + strlen (clock) : 0);
   for (guint i = 0; i < self->n_cpus; i++)
     {
