@@ -198,29 +198,42 @@ test_events (void)
   g_rmdir (dir);
 }
 
-/* Writes one CPU's page with saved cmdlines of cmdlines_len bytes; returns where the CPU table
- * ends (after "flyrecord\0" and 16 bytes). */
-static guint64
-write_clocked (const char *path, gsize cmdlines_len)
+/* Writes one CPU's page at first_ns with the given saved cmdlines and trace clock text; returns
+ * the file's bytes. */
+static guint8 *
+write_one_page (const char *path, const char *cmdlines, const char *clock, guint64 first_ns,
+                guint8 *page, gsize *len)
 {
   g_autoptr(IochartDatWriter) w = iochart_dat_writer_new (1, PAGE);
   g_autoptr(GError) error = NULL;
-  g_autofree char *cmdlines = g_strnfill (cmdlines_len, 'x');
-  g_autofree guint8 *data = NULL;
-  gsize len;
-  guint8 page[PAGE];
-  guint64 offset;
+  char *data = NULL;
 
   iochart_dat_writer_set_headers (w, header_page, header_event);
   iochart_dat_writer_add_format (w, "iochart", test_format);
   iochart_dat_writer_set_cmdlines (w, cmdlines);
-  iochart_dat_writer_set_trace_clock (w, "local global [mono] boot\n");
-  make_page (page, 0x114cd3cb097dull, 3, 1, 4242);   /* a mono clock 5 h after boot */
+  iochart_dat_writer_set_trace_clock (w, clock);
+  make_page (page, first_ns, 3, 1, 4242);
   g_assert_true (iochart_dat_writer_add_pages (w, 0, page, PAGE, &error));
   g_assert_true (iochart_dat_writer_write (w, path, &error));
   g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (path, (char **) &data, &len, NULL));
+  g_assert_true (g_file_get_contents (path, &data, len, NULL));
+  return (guint8 *) data;
+}
+
+/* A file with saved cmdlines of cmdlines_len bytes and the clock mono; returns where the CPU table
+ * ends (after "flyrecord\0" and 16 bytes). */
+static guint64
+write_clocked (const char *path, gsize cmdlines_len)
+{
+  g_autofree char *cmdlines = g_strnfill (cmdlines_len, 'x');
+  guint8 page[PAGE];
+  gsize len;
+  /* a mono clock 5 h after boot */
+  g_autofree guint8 *data = write_one_page (path, cmdlines, "local global [mono] boot\n", 0x114cd3cb097dull,
+                                            page, &len);
   guint8 *fly = memmem (data, len, "flyrecord", 10);
+  guint64 offset;
+
   g_assert_nonnull (fly);
   memcpy (&offset, fly + 10, 8);
   /* trace-cmd's save_clock (): size, then "[mono]", before the page-aligned data */
@@ -262,25 +275,15 @@ test_clock (void)
 static void
 test_no_clock (void)
 {
-  g_autoptr(IochartDatWriter) w = iochart_dat_writer_new (1, PAGE);
-  g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("iochart-dat-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "no-clock.dat", NULL);
-  g_autofree char *data = NULL;
-  gsize len;
   guint8 page[PAGE];
-
-  iochart_dat_writer_set_headers (w, header_page, header_event);
-  iochart_dat_writer_add_format (w, "iochart", test_format);
-  iochart_dat_writer_set_trace_clock (w, "local [] boot\n");
-  make_page (page, 1000000000, 3, 1, 4242);
-  g_assert_true (iochart_dat_writer_add_pages (w, 0, page, PAGE, &error));
-  g_assert_true (iochart_dat_writer_write (w, path, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  const char *options = memmem (data, len, "options  ", 10);
-  g_assert_nonnull (options);
+  gsize len;
+  g_autofree guint8 *data = write_one_page (path, "", "local [] boot\n", 1000000000, page, &len);
+  const guint8 *options = memmem (data, len, "options  ", 10);
   guint16 first_option;
+
+  g_assert_nonnull (options);
   memcpy (&first_option, options + 10, 2);
   g_assert_cmpuint (first_option, ==, 0);   /* no TRACECLOCK (4): done */
   struct tracecmd_input *h = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS);
