@@ -1,7 +1,8 @@
 /* test-dat-writer.c: .dat v6 files we write read back with libtracecmd and `trace-cmd report`
  *
  * Synthetic: one made-up event format and hand-built ring-buffer pages, in a file of two CPUs;
- * the same format through iochart_dat_writer_add_event, with gaps that need time extends.
+ * the same format through iochart_dat_writer_add_event, with gaps that need time extends; the
+ * trace clock where libtracecmd reads it, wherever the CPU table ends against a page boundary.
  * Live (root with tracefs only, else skipped): a private instance records sched events while
  * `true` runs; its raw pages go through the writer.
  */
@@ -15,6 +16,9 @@
 #include "iochart-error.h"
 
 #define PAGE 4096
+
+/* exported by libtracecmd 1.3, declared only in trace-cmd's private header */
+const char *tracecmd_get_trace_clock (struct tracecmd_input *handle);
 
 static const char header_page[] =
   "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -194,6 +198,102 @@ test_events (void)
   g_rmdir (dir);
 }
 
+/* Writes one CPU's page at first_ns with the given saved cmdlines and trace clock text; returns
+ * the file's bytes. */
+static guint8 *
+write_one_page (const char *path, const char *cmdlines, const char *clock, guint64 first_ns,
+                guint8 *page, gsize *len)
+{
+  g_autoptr(IochartDatWriter) w = iochart_dat_writer_new (1, PAGE);
+  g_autoptr(GError) error = NULL;
+  char *data = NULL;
+
+  iochart_dat_writer_set_headers (w, header_page, header_event);
+  iochart_dat_writer_add_format (w, "iochart", test_format);
+  iochart_dat_writer_set_cmdlines (w, cmdlines);
+  iochart_dat_writer_set_trace_clock (w, clock);
+  make_page (page, first_ns, 3, 1, 4242);
+  g_assert_true (iochart_dat_writer_add_pages (w, 0, page, PAGE, &error));
+  g_assert_true (iochart_dat_writer_write (w, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &data, len, NULL));
+  return (guint8 *) data;
+}
+
+/* A file with saved cmdlines of cmdlines_len bytes and the clock mono; returns where the CPU table
+ * ends (after "flyrecord\0" and 16 bytes). */
+static guint64
+write_clocked (const char *path, gsize cmdlines_len)
+{
+  g_autofree char *cmdlines = g_strnfill (cmdlines_len, 'x');
+  guint8 page[PAGE];
+  gsize len;
+  /* a mono clock 5 h after boot */
+  g_autofree guint8 *data = write_one_page (path, cmdlines, "local global [mono] boot\n", 0x114cd3cb097dull,
+                                            page, &len);
+  guint8 *fly = memmem (data, len, "flyrecord", 10);
+  guint64 offset;
+
+  g_assert_nonnull (fly);
+  memcpy (&offset, fly + 10, 8);
+  /* trace-cmd's save_clock (): size, then "[mono]", before the page-aligned data */
+  g_assert_cmpmem (fly + 26, 14, "\6\0\0\0\0\0\0\0[mono]", 14);
+  g_assert_cmpuint (offset, ==, (fly + 40 - data + PAGE - 1) / PAGE * PAGE);
+  g_assert_cmpmem (data + offset, PAGE, page, PAGE);
+  return fly + 26 - data;
+}
+
+/* libtracecmd reads the trace clock right after the CPU table of a v6 file with the TRACECLOCK
+ * option. Without it there, a table ending less than 8 bytes before a page boundary gave it the
+ * first page's timestamp as the clock's size (0x114cd3cb097d0000: malloc aborts under ASan). */
+static void
+test_clock (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iochart-dat-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "clock.dat", NULL);
+  guint64 base = write_clocked (path, 100) - 100;
+
+  /* the table's end from 12 bytes before a page boundary to 4 after it */
+  for (gsize at = PAGE - 12; at <= PAGE + 4; at++)
+    {
+      gsize cmdlines_len = (2 * PAGE + at - base % PAGE) % PAGE;
+      g_assert_cmpuint (write_clocked (path, cmdlines_len) % PAGE, ==, at % PAGE);
+      struct tracecmd_input *h = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS);
+      g_assert_nonnull (h);
+      g_assert_cmpstr (tracecmd_get_trace_clock (h), ==, "mono");
+      tracecmd_close (h);
+      Seen seen = read_back (path);
+      g_assert_cmpuint (seen.n, ==, 3);
+      g_assert_cmpuint (seen.last_ts, ==, 0x114cd3cb097dull + 2000);
+    }
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* A clock text that names no clock writes neither the option nor the record: libtracecmd's parse
+ * of "[]" gives sscanf () a NULL string. */
+static void
+test_no_clock (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iochart-dat-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "no-clock.dat", NULL);
+  guint8 page[PAGE];
+  gsize len;
+  g_autofree guint8 *data = write_one_page (path, "", "local [] boot\n", 1000000000, page, &len);
+  const guint8 *options = memmem (data, len, "options  ", 10);
+  guint16 first_option;
+
+  g_assert_nonnull (options);
+  memcpy (&first_option, options + 10, 2);
+  g_assert_cmpuint (first_option, ==, 0);   /* no TRACECLOCK (4): done */
+  struct tracecmd_input *h = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS);
+  g_assert_nonnull (h);
+  g_assert_null (tracecmd_get_trace_clock (h));
+  tracecmd_close (h);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 static void
 test_live (void)
 {
@@ -259,6 +359,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/dat-writer/synthetic", test_synthetic);
   g_test_add_func ("/dat-writer/events", test_events);
+  g_test_add_func ("/dat-writer/clock", test_clock);
+  g_test_add_func ("/dat-writer/no-clock", test_no_clock);
   g_test_add_func ("/dat-writer/live", test_live);
   return g_test_run ();
 }

@@ -79,6 +79,7 @@ enum {
   OPT_DONE = 0,
   OPT_CPUSTAT = 2,
   OPT_BUFFER = 3,
+  OPT_TRACECLOCK = 4,
   OPT_HEADER_INFO = 16,
   OPT_FTRACE_EVENTS = 17,
   OPT_EVENT_FORMATS = 18,
@@ -707,11 +708,67 @@ check_flyrecord_v6 (DatFile *f, guint64 p, guint ncpus, const char *name, GError
   return TRUE;
 }
 
+/* libtracecmd takes the clock from the first word (split at spaces) that starts with '[', inside
+ * the brackets: a word of brackets alone gives sscanf () a NULL string. */
+static gboolean
+check_clock_name (const DatFile *f, guint64 off, guint64 size, GError **error)
+{
+  const char *w = (const char *) f->data + off, *nul = memchr (w, 0, size), *end = nul ? nul : w + size;
+
+  for (const char *e; w < end; w = e + 1)
+    {
+      e = memchr (w, ' ', end - w);
+      if (e == NULL)
+        e = end;
+      if (e == w || *w != '[')
+        continue;
+      for (const char *c = w; c < e; c++)
+        if (*c != '[' && *c != ']')
+          return TRUE;
+      return damaged (f, error, w - (const char *) f->data, "trace clock '%.*s' names no clock", (int) (e - w), w);
+    }
+  return TRUE;
+}
+
+/* A v6 file with the TRACECLOCK option keeps the clock after the top-level CPU table ("flyrecord\0"
+ * at p): a size, then "[mono]". libtracecmd mallocs that size + 1 unchecked, so it must end
+ * before the CPU data and the end of file. (iochart record wrote no clock there until December
+ * 2026: when its table ended less than 8 bytes before a page boundary, the size was the first
+ * page's timestamp.) */
+static gboolean
+check_clock_v6 (const DatFile *f, guint64 p, guint ncpus, GError **error)
+{
+  guint64 at = p + 10 + (guint64) ncpus * 16, limit = f->size, size;
+  guint first = ncpus;
+
+  for (guint i = 0; i < ncpus; i++)
+    {
+      guint64 off = rd (f, p + 10 + (guint64) i * 16, 8);
+
+      if (rd (f, p + 18 + (guint64) i * 16, 8) != 0 && off >= at && off < limit)
+        {
+          limit = off;
+          first = i;
+        }
+    }
+  if (!need (f, at, 8, "trace clock", error))
+    return FALSE;
+  size = rd (f, at, 8);
+  if (at + 8 <= limit && size <= limit - at - 8)
+    return check_clock_name (f, at + 8, size, error);
+  if (first == ncpus)
+    return damaged (f, error, at, "trace clock of %" G_GUINT64_FORMAT " bytes (the file ends %" G_GUINT64_FORMAT
+                    " bytes on)", size, limit - at);
+  return damaged (f, error, at, "trace clock of %" G_GUINT64_FORMAT " bytes (the cpu %u data starts %"
+                  G_GUINT64_FORMAT " bytes on)", size, first, limit - at);
+}
+
 static gboolean
 check_v6 (DatFile *f, guint64 p, GError **error)
 {
   guint64 n;
   guint ncpus;
+  gboolean clock = FALSE;
 
   if (!check_headers (f, &p, error) || !need (f, p, 4, "ftrace event formats", error))
     return FALSE;
@@ -759,6 +816,7 @@ check_v6 (DatFile *f, guint64 p, GError **error)
           return FALSE;
         if (id == OPT_CPUSTAT)
           add_cpu_stats (f, p + 6, size);
+        clock |= id == OPT_TRACECLOCK;
         if (id == OPT_BUFFER)
           {
             guint64 q = p + 6 + 8;
@@ -776,7 +834,7 @@ check_v6 (DatFile *f, guint64 p, GError **error)
   /* A latency trace is plain text: nothing of ours in it, libtracecmd will say so. */
   if (memcmp (f->data + p, "latency  ", 10) == 0)
     return TRUE;
-  return check_flyrecord_v6 (f, p, ncpus, "", error);
+  return check_flyrecord_v6 (f, p, ncpus, "", error) && (!clock || check_clock_v6 (f, p, ncpus, error));
 }
 
 static gboolean

@@ -339,12 +339,25 @@ write_failed (const char *path, GError **error)
   return FALSE;
 }
 
+/* "[mono]" from the tracefs trace_clock text "local global [mono] boot" (or a bare "mono"); NULL
+ * for a text that names no clock (libtracecmd would give sscanf () a NULL string for "[]") */
+static char *
+clock_record (const char *text)
+{
+  const char *open = strchr (text, '['), *close = open ? strchr (open, ']') : NULL;
+  g_autofree char *name = open && close ? g_strndup (open + 1, close - open - 1)
+                                        : g_strndup (text, strcspn (text, " \n"));
+
+  return *name && strpbrk (name, "[] \n") == NULL ? g_strdup_printf ("[%s]", name) : NULL;
+}
+
 /* Everything before the CPU data, with the CPU table as if the data followed at its offsets. */
 static void
 put_head (IochartDatWriter *self, GByteArray *out)
 {
   guint8 endian = G_BYTE_ORDER == G_BIG_ENDIAN;
   guint8 long_size = sizeof (long);
+  g_autofree char *clock = self->trace_clock != NULL ? clock_record (self->trace_clock) : NULL;
 
   g_byte_array_append (out, (const guint8 *) DAT_MAGIC, 10);
   put_str0 (out, "6");
@@ -377,7 +390,7 @@ put_head (IochartDatWriter *self, GByteArray *out)
   put_u32 (out, self->n_cpus);
 
   g_byte_array_append (out, (const guint8 *) "options  ", 10);
-  if (self->trace_clock != NULL)
+  if (clock != NULL)
     {
       put_u16 (out, OPTION_TRACECLOCK);
       put_u32 (out, strlen (self->trace_clock) + 1);
@@ -395,14 +408,22 @@ put_head (IochartDatWriter *self, GByteArray *out)
   put_u16 (out, OPTION_DONE);
 
   g_byte_array_append (out, (const guint8 *) "flyrecord", 10);
-  /* each CPU's pages start on a page boundary after the table */
-  guint64 offset = out->len + self->n_cpus * 16;
+  /* each CPU's pages start on a page boundary after the table and the clock record */
+  guint64 offset = out->len + self->n_cpus * 16 + (clock != NULL ? 8 + strlen (clock) : 0);
   for (guint i = 0; i < self->n_cpus; i++)
     {
       offset = (offset + self->page_size - 1) / self->page_size * self->page_size;
       put_u64 (out, offset);
       put_u64 (out, self->cpu_len[i]);
       offset += self->cpu_len[i];
+    }
+  /* The TRACECLOCK option tells libtracecmd that a v6 file holds the clock here, as trace-cmd's
+   * save_clock () writes it: without it, libtracecmd took the padding, or the first page's
+   * timestamp when the table ended less than 8 bytes before a page boundary, as its size. */
+  if (clock != NULL)
+    {
+      put_u64 (out, strlen (clock));
+      g_byte_array_append (out, (const guint8 *) clock, strlen (clock));
     }
 }
 

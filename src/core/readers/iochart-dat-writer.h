@@ -2,8 +2,8 @@
  *
  * Debian 12's libtracecmd only declares its reading API, so the recorder writes the documented
  * format itself (trace-cmd.dat.v6(5)): magic, headers, event formats, kallsyms, printk formats,
- * saved cmdlines, CPU count, options, then per CPU the ring-buffer pages as read from
- * tracefs (per_cpu/cpuN/trace_pipe_raw). Fields are in host byte order, as trace-cmd does.
+ * saved cmdlines, CPU count, options, the CPU table (and the trace clock after it, when set),
+ * then per CPU the ring-buffer pages as read from tracefs (per_cpu/cpuN/trace_pipe_raw). Fields are in host byte order, as trace-cmd does.
  * Pages wait in unlinked temporary files, so memory stays flat however long the recording.
  * All the events go to the top-level buffer of the file, even when recorded in an instance.
  * Events made by a program rather than recorded (`iochart synth`) are packed into the same
@@ -35,7 +35,8 @@ void              iochart_dat_writer_set_printk       (IochartDatWriter *self,
                                                        const char       *text);
 void              iochart_dat_writer_set_cmdlines     (IochartDatWriter *self,
                                                        const char       *text);
-/* The trace_clock file's text ("local [boot] mono..."): readers learn the clock from it. */
+/* The trace_clock file's text ("local [boot] mono..."): readers learn the clock from it; it goes
+ * in the TRACECLOCK option and, as "[boot]", after the CPU table, where libtracecmd reads it. */
 void              iochart_dat_writer_set_trace_clock  (IochartDatWriter *self,
                                                        const char       *text);
 /* A CPU's per_cpu/cpuN/stats text (entries, overrun...): the CPUSTAT option trace-cmd writes. */
