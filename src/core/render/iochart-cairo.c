@@ -292,8 +292,13 @@ column_cover (guint n, const double *xs, const double *y, const double a[2], con
           continue;
         }
       memset_small (data + (gsize) r0 * stride + x, (guint8) ((r0 + 1 - b[2]) * 255 + 0.5f), run);
-      for (int py = r0 + 1; py < r1; py++)
-        memset_small (data + (gsize) py * stride + x, 0xff, run);
+      if (run == 1)   /* most columns: a byte a row, without memset_small's loop per byte */
+        for (guint8 *out = data + (gsize) (r0 + 1) * stride + x, *end = data + (gsize) r1 * stride; out < end;
+             out += stride)
+          *out = 0xff;
+      else
+        for (int py = r0 + 1; py < r1; py++)
+          memset_small (data + (gsize) py * stride + x, 0xff, run);
       memset_small (data + (gsize) r1 * stride + x, (guint8) ((b[3] - r1) * 255 + 0.5f), run);
     }
   if (!whole)
