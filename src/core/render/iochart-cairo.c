@@ -45,6 +45,121 @@ fill_and_stroke (cairo_t *cr, const IochartDlItem *item)
   cairo_new_path (cr);
 }
 
+/* A label's glyphs in a scaled font: their indices and advances, whatever the label's position. */
+typedef struct
+{
+  cairo_scaled_font_t *font;    /* a reference: no other font gets its address while kept */
+  char *text;
+  int n;
+  unsigned long *index;
+  double *advance;              /* x, y of each glyph */
+} GlyphRun;
+
+/* The most runs kept: the labels of a few frames (lanes, ticks, legends) */
+#define MAX_GLYPH_RUNS 4096
+
+static GMutex runs_lock;
+static GHashTable *runs;        /* GlyphRun -> itself */
+
+static guint
+glyph_run_hash (gconstpointer p)
+{
+  const GlyphRun *run = p;
+
+  return g_str_hash (run->text) ^ g_direct_hash (run->font);
+}
+
+static gboolean
+glyph_run_equal (gconstpointer a, gconstpointer b)
+{
+  const GlyphRun *x = a, *y = b;
+
+  return x->font == y->font && strcmp (x->text, y->text) == 0;
+}
+
+static void
+glyph_run_free (gpointer p)
+{
+  GlyphRun *run = p;
+
+  cairo_scaled_font_destroy (run->font);
+  g_free (run->text);
+  g_free (run->index);
+  g_free (run->advance);
+  g_free (run);
+}
+
+/* The run as cairo_scaled_font_text_to_glyphs makes it: each glyph's advance is its metrics'
+ * (the extents of the glyph alone at 0), which that function adds up from the text's start. */
+static GlyphRun *
+glyph_run_new (cairo_scaled_font_t *font, const char *text)
+{
+  GlyphRun *run = g_new0 (GlyphRun, 1);
+  cairo_glyph_t *glyphs = NULL;
+  int n = 0;
+
+  run->font = cairo_scaled_font_reference (font);
+  run->text = g_strdup (text);
+  if (cairo_scaled_font_text_to_glyphs (font, 0, 0, text, -1, &glyphs, &n, NULL, NULL, NULL) != CAIRO_STATUS_SUCCESS)
+    n = 0;
+  run->n = n;
+  run->index = g_new (unsigned long, MAX (n, 1));
+  run->advance = g_new (double, 2 * MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    {
+      cairo_glyph_t alone = { glyphs[i].index, 0, 0 };
+      cairo_text_extents_t e;
+
+      cairo_scaled_font_glyph_extents (font, &alone, 1, &e);
+      run->index[i] = glyphs[i].index;
+      run->advance[2 * i] = e.x_advance;
+      run->advance[2 * i + 1] = e.y_advance;
+    }
+  cairo_glyph_free (glyphs);
+  return run;
+}
+
+/* Text at the current point as cairo_show_text draws it on a target without text of its own
+ * (a raster): the same glyphs at the same positions, but each label's glyphs looked up once, not
+ * in every frame (its characters decoded, each glyph found under the font's lock, and the last
+ * one's extents taken for a current point we do not use). FALSE: left to cairo_show_text. */
+static gboolean
+show_glyph_run (cairo_t *cr, const char *text)
+{
+  cairo_scaled_font_t *font = cairo_get_scaled_font (cr);
+  GlyphRun key = { font, (char *) text, 0, NULL, NULL }, *run;
+  cairo_glyph_t stack[64], *glyphs;
+  double x, y;
+
+  if (cairo_surface_has_show_text_glyphs (cairo_get_target (cr)) || cairo_scaled_font_status (font) != CAIRO_STATUS_SUCCESS)
+    return FALSE;
+  g_mutex_lock (&runs_lock);
+  if (runs == NULL)
+    runs = g_hash_table_new_full (glyph_run_hash, glyph_run_equal, glyph_run_free, NULL);
+  run = g_hash_table_lookup (runs, &key);
+  if (run == NULL)
+    {
+      if (g_hash_table_size (runs) >= MAX_GLYPH_RUNS)
+        g_hash_table_remove_all (runs);
+      run = glyph_run_new (font, text);
+      g_hash_table_add (runs, run);
+    }
+  glyphs = run->n <= (int) G_N_ELEMENTS (stack) ? stack : g_new (cairo_glyph_t, run->n);
+  /* from the current point as cairo keeps it (on its 1/256 pixel grid), as cairo_show_text */
+  cairo_get_current_point (cr, &x, &y);
+  for (int i = 0; i < run->n; i++)
+    {
+      glyphs[i] = (cairo_glyph_t) { run->index[i], x, y };
+      x += run->advance[2 * i];
+      y += run->advance[2 * i + 1];
+    }
+  g_mutex_unlock (&runs_lock);
+  cairo_show_glyphs (cr, glyphs, run->n);
+  if (glyphs != stack)
+    g_free (glyphs);
+  return TRUE;
+}
+
 static void
 draw_text (cairo_t *cr, const IochartDlItem *item)
 {
@@ -57,7 +172,8 @@ draw_text (cairo_t *cr, const IochartDlItem *item)
     x -= item->w;
   set_rgba (cr, item->fill);
   cairo_move_to (cr, x, item->y);
-  cairo_show_text (cr, item->text);
+  if (!show_glyph_run (cr, item->text))
+    cairo_show_text (cr, item->text);
   cairo_new_path (cr);
 }
 
