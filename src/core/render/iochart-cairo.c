@@ -48,11 +48,16 @@ fill_and_stroke (cairo_t *cr, const IochartDlItem *item)
 /* A label's glyphs in a scaled font: their indices and advances, whatever the label's position. */
 typedef struct
 {
+  unsigned long index;
+  double dx, dy;
+} RunGlyph;
+
+typedef struct
+{
   cairo_scaled_font_t *font;    /* a reference: no other font gets its address while kept */
   char *text;
   int n;
-  unsigned long *index;
-  double *advance;              /* x, y of each glyph */
+  RunGlyph glyphs[];
 } GlyphRun;
 
 /* The most runs kept: the labels of a few frames (lanes, ticks, legends) */
@@ -84,8 +89,6 @@ glyph_run_free (gpointer p)
 
   cairo_scaled_font_destroy (run->font);
   g_free (run->text);
-  g_free (run->index);
-  g_free (run->advance);
   g_free (run);
 }
 
@@ -94,26 +97,23 @@ glyph_run_free (gpointer p)
 static GlyphRun *
 glyph_run_new (cairo_scaled_font_t *font, const char *text)
 {
-  GlyphRun *run = g_new0 (GlyphRun, 1);
   cairo_glyph_t *glyphs = NULL;
   int n = 0;
+  GlyphRun *run;
 
-  run->font = cairo_scaled_font_reference (font);
-  run->text = g_strdup (text);
   if (cairo_scaled_font_text_to_glyphs (font, 0, 0, text, -1, &glyphs, &n, NULL, NULL, NULL) != CAIRO_STATUS_SUCCESS)
     n = 0;
+  run = g_malloc (sizeof (GlyphRun) + sizeof (RunGlyph) * n);
+  run->font = cairo_scaled_font_reference (font);
+  run->text = g_strdup (text);
   run->n = n;
-  run->index = g_new (unsigned long, MAX (n, 1));
-  run->advance = g_new (double, 2 * MAX (n, 1));
   for (int i = 0; i < n; i++)
     {
       cairo_glyph_t alone = { glyphs[i].index, 0, 0 };
       cairo_text_extents_t e;
 
       cairo_scaled_font_glyph_extents (font, &alone, 1, &e);
-      run->index[i] = glyphs[i].index;
-      run->advance[2 * i] = e.x_advance;
-      run->advance[2 * i + 1] = e.y_advance;
+      run->glyphs[i] = (RunGlyph) { glyphs[i].index, e.x_advance, e.y_advance };
     }
   cairo_glyph_free (glyphs);
   return run;
@@ -127,7 +127,7 @@ static gboolean
 show_glyph_run (cairo_t *cr, const char *text)
 {
   cairo_scaled_font_t *font = cairo_get_scaled_font (cr);
-  GlyphRun key = { font, (char *) text, 0, NULL, NULL }, *run;
+  GlyphRun key = { font, (char *) text, 0 }, *run;
   cairo_glyph_t stack[64], *glyphs;
   double x, y;
 
@@ -149,9 +149,9 @@ show_glyph_run (cairo_t *cr, const char *text)
   cairo_get_current_point (cr, &x, &y);
   for (int i = 0; i < run->n; i++)
     {
-      glyphs[i] = (cairo_glyph_t) { run->index[i], x, y };
-      x += run->advance[2 * i];
-      y += run->advance[2 * i + 1];
+      glyphs[i] = (cairo_glyph_t) { run->glyphs[i].index, x, y };
+      x += run->glyphs[i].dx;
+      y += run->glyphs[i].dy;
     }
   g_mutex_unlock (&runs_lock);
   cairo_show_glyphs (cr, glyphs, run->n);
