@@ -93,7 +93,8 @@ glyph_run_free (gpointer p)
 }
 
 /* The run as cairo_scaled_font_text_to_glyphs makes it: each glyph's advance is its metrics'
- * (the extents of the glyph alone at 0), which that function adds up from the text's start. */
+ * (the extents of the glyph alone at 0), which that function adds up from the text's start.
+ * NULL: text that function refuses (cairo_show_text then sets the error). */
 static GlyphRun *
 glyph_run_new (cairo_scaled_font_t *font, const char *text)
 {
@@ -102,7 +103,7 @@ glyph_run_new (cairo_scaled_font_t *font, const char *text)
   GlyphRun *run;
 
   if (cairo_scaled_font_text_to_glyphs (font, 0, 0, text, -1, &glyphs, &n, NULL, NULL, NULL) != CAIRO_STATUS_SUCCESS)
-    n = 0;
+    return NULL;
   run = g_malloc (sizeof (GlyphRun) + sizeof (RunGlyph) * n);
   run->font = cairo_scaled_font_reference (font);
   run->text = g_strdup (text);
@@ -130,6 +131,7 @@ show_glyph_run (cairo_t *cr, const char *text)
   GlyphRun key = { font, (char *) text, 0 }, *run;
   cairo_glyph_t stack[64], *glyphs;
   double x, y;
+  int n;
 
   if (cairo_surface_has_show_text_glyphs (cairo_get_target (cr)) || cairo_scaled_font_status (font) != CAIRO_STATUS_SUCCESS)
     return FALSE;
@@ -142,19 +144,26 @@ show_glyph_run (cairo_t *cr, const char *text)
       if (g_hash_table_size (runs) >= MAX_GLYPH_RUNS)
         g_hash_table_remove_all (runs);
       run = glyph_run_new (font, text);
+      if (run == NULL)
+        {
+          g_mutex_unlock (&runs_lock);
+          return FALSE;
+        }
       g_hash_table_add (runs, run);
     }
-  glyphs = run->n <= (int) G_N_ELEMENTS (stack) ? stack : g_new (cairo_glyph_t, run->n);
+  /* copied under the lock: another thread may drop every run once it is let go */
+  n = run->n;
+  glyphs = n <= (int) G_N_ELEMENTS (stack) ? stack : g_new (cairo_glyph_t, n);
   /* from the current point as cairo keeps it (on its 1/256 pixel grid), as cairo_show_text */
   cairo_get_current_point (cr, &x, &y);
-  for (int i = 0; i < run->n; i++)
+  for (int i = 0; i < n; i++)
     {
       glyphs[i] = (cairo_glyph_t) { run->glyphs[i].index, x, y };
       x += run->glyphs[i].dx;
       y += run->glyphs[i].dy;
     }
   g_mutex_unlock (&runs_lock);
-  cairo_show_glyphs (cr, glyphs, run->n);
+  cairo_show_glyphs (cr, glyphs, n);
   if (glyphs != stack)
     g_free (glyphs);
   return TRUE;
