@@ -18,7 +18,9 @@
  *
  * Environment: APP_FRAMES_PER_FRAME=1 prints each frame's span, layout and frame time;
  * APP_FRAMES_CHECKSUM=1 each frame's display list's SHA-256 (diff two builds' outputs);
- * APP_FRAMES_REPEAT=N lays out only the whole capture N times (for callgrind). */
+ * APP_FRAMES_PIXELS=1 each frame's pixels' SHA-256 (diff two builds' paint);
+ * APP_FRAMES_REPEAT=N lays out only the whole capture N times (for callgrind);
+ * APP_FRAMES_PAINT_REPEAT=N paints only the whole capture's chart N times (for callgrind). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -81,7 +83,7 @@ exact (IochartCapture *c, IochartBinIndex *index, gint64 from, gint64 to)
   return iochart_chart_draw (view, NULL);
 }
 
-static void
+static void __attribute__ ((noinline))
 paint (IochartDisplayList *dl, cairo_surface_t *surface, gint64 from, gint64 to, gboolean warped)
 {
   cairo_t *cr = cairo_create (surface);
@@ -106,6 +108,21 @@ repeat_layout (IochartCapture *c, IochartBinIndex *index, gint64 from, gint64 to
   for (int i = 0; i < n; i++)
     iochart_display_list_free (exact (c, index, from, to));
   printf ("layout of the whole capture: %.2f ms each (CPU, %d runs)\n", (cpu_ms () - t0) / MAX (n, 1), n);
+  return 0;
+}
+
+/* APP_FRAMES_PAINT_REPEAT=N: paints the widest frame's chart N times, for callgrind
+ * (--toggle-collect=paint) to count that frame's paint alone */
+static int
+repeat_paint (IochartDisplayList *dl, cairo_surface_t *surface, int n)
+{
+  double t0;
+
+  paint (dl, surface, 0, 0, FALSE);   /* fontconfig's first load is no frame's */
+  t0 = cpu_ms ();
+  for (int i = 0; i < n; i++)
+    paint (dl, surface, 0, 0, FALSE);
+  printf ("paint of the whole capture: %.3f ms each (CPU, %d runs)\n", (cpu_ms () - t0) / MAX (n, 1), n);
   return 0;
 }
 
@@ -208,6 +225,13 @@ main (int argc, char **argv)
       return repeat_layout (c, index, from, to, atoi (g_getenv ("APP_FRAMES_REPEAT")));
     }
   dl = exact (c, index, from, to);
+  if (g_getenv ("APP_FRAMES_PAINT_REPEAT") != NULL)
+    {
+      repeat_paint (dl, surface, atoi (g_getenv ("APP_FRAMES_PAINT_REPEAT")));
+      iochart_display_list_free (dl);
+      cairo_surface_destroy (surface);
+      return 0;
+    }
 
   for (guint step = 0; step < 200; step++)
     {
@@ -259,6 +283,12 @@ main (int argc, char **argv)
           g_autofree char *text = iochart_display_list_to_text (dl);
           g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
           printf ("frame %3u: %s\n", step, sum);
+        }
+      if (g_getenv ("APP_FRAMES_PIXELS") != NULL)   /* the frames' pixels, to diff two builds' paint */
+        {
+          g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, cairo_image_surface_get_data (surface),
+                                                              (gsize) cairo_image_surface_get_stride (surface) * HEIGHT);
+          printf ("frame %3u pixels: %s\n", step, sum);
         }
       if (g_getenv ("APP_FRAMES_PER_FRAME") != NULL)
         printf ("frame %3u: span %.3f of the capture, layout %.2f ms, frame %.2f ms\n", step,

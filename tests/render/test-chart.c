@@ -6,6 +6,7 @@
 #include "iochart-blocks.h"
 #include "render/iochart-chart.h"
 #include "render/iochart-cairo.h"
+#include "render/iochart-fonts.h"
 #include "render/iochart-svg.h"
 #include "render/iochart-diff-chart.h"
 #include "iochart-format.h"
@@ -718,6 +719,115 @@ max_channel_difference (cairo_surface_t *a, cairo_surface_t *b)
       worst = MAX (worst, abs (cairo_image_surface_get_data (a)[y * cairo_image_surface_get_stride (a) + x] -
                               cairo_image_surface_get_data (b)[y * cairo_image_surface_get_stride (b) + x]));
   return worst;
+}
+
+/* Straight strokes of one style, which the cairo backend strokes as one path where no two share a
+ * pixel: the same pixels as cairo stroking each alone, in order. Translucent, so that a pixel under
+ * two strokes drawn as one path (covered once) would differ from it drawn twice: lines apart and
+ * lines a fraction apart, dashed ticks apart and end to end, a wider one between, a slanted one. */
+static void
+test_cairo_strokes_batched (void)
+{
+  static const double dash[] = { 4, 3 };
+  g_autoptr(IochartDisplayList) dl = iochart_display_list_new (400, 200);
+  cairo_surface_t *got = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 200);
+  cairo_surface_t *want = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 200);
+  cairo_t *cr;
+
+  for (int i = 0; i < 40; i++)
+    iochart_display_list_line (dl, 10.3 + i * 7.37 + (i % 5 == 4 ? -6.8 : 0), 5, 10.3 + i * 7.37, 120, 0x20608080,
+                               i == 20 ? 1.5 : 1);
+  for (int i = 0; i < 4; i++)
+    iochart_display_list_line (dl, 320.2 + i * 0.6, 5, 320.2 + i * 0.6, 120, 0x20608080, 1);
+  for (int i = 0; i < 30; i++)
+    {
+      double x = 10.5 + i * (i < 15 ? 12 : 4), p[4] = { x, 150.5 + (i % 3) * 0.25, x + (i < 15 ? 8 : 4), 150.5 + (i % 3) * 0.25 };
+      IochartDlItem *item = iochart_display_list_polyline (dl, g_memdup2 (p, sizeof p), 2, 0x00835fa0, 1.5);
+
+      item->dashed = i % 2 == 0;
+    }
+  iochart_display_list_polyline (dl, g_memdup2 ((double[]) { 20, 180, 300, 170 }, 4 * sizeof (double)), 2, 0x00835fa0, 1.5);
+  iochart_display_list_line (dl, 30, 185, 390, 185, 0x00835fa0, 1.5);
+  cr = cairo_create (got);
+  iochart_cairo_draw (dl, cr);
+  cairo_destroy (cr);
+  cr = cairo_create (want);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      guint32 c = item->stroke;
+
+      cairo_set_source_rgba (cr, (c >> 24) / 255.0, ((c >> 16) & 0xff) / 255.0, ((c >> 8) & 0xff) / 255.0,
+                             (c & 0xff) / 255.0);
+      cairo_set_line_width (cr, item->line_width);
+      cairo_set_dash (cr, dash, item->dashed ? 2 : 0, 0);
+      if (item->kind == IOCHART_DL_LINE)
+        {
+          cairo_move_to (cr, item->x, item->y);
+          cairo_line_to (cr, item->x2, item->y2);
+        }
+      else
+        {
+          cairo_move_to (cr, item->points[0], item->points[1]);
+          cairo_line_to (cr, item->points[2], item->points[3]);
+        }
+      cairo_stroke (cr);
+    }
+  cairo_destroy (cr);
+  g_assert_cmpint (max_channel_difference (got, want), ==, 0);
+  cairo_surface_destroy (got);
+  cairo_surface_destroy (want);
+}
+
+/* Labels the cairo backend draws on a raster from the glyphs it keeps for a font and text: the
+ * pixels of cairo_show_text drawing each, in the first drawing (looked up) and a second one (kept);
+ * at positions off the pixel grid, anchored at their end and middle, the same text at two sizes
+ * and in bold (a run per font), characters of two and three bytes. */
+static void
+test_cairo_glyph_runs (void)
+{
+  static const char * const texts[] = { "reader \u00d7 200", "9.5 s", "100 \u00b5s", "0 s \u2013 10.0 s", "9.5 s" };
+  g_autoptr(IochartDisplayList) dl = iochart_display_list_new (400, 200);
+  cairo_font_options_t *options = cairo_font_options_create ();
+  cairo_surface_t *want = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 200);
+  cairo_t *cr;
+
+  for (guint i = 0; i < 30; i++)
+    iochart_display_list_text (dl, 20 + (i % 3) * 130 + i * 0.37, 15 + i * 6.1, texts[i % G_N_ELEMENTS (texts)],
+                               i % 4 == 0 ? 11 : 10, i % 5 == 0, i % 3, 0x202020ff + (i << 8));
+  cr = cairo_create (want);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
+  cairo_set_font_options (cr, options);
+  for (guint i = 0; i < iochart_display_list_get_n_items (dl); i++)
+    {
+      const IochartDlItem *item = iochart_display_list_get_item (dl, i);
+      double x = item->x - (item->anchor == IOCHART_ANCHOR_MIDDLE ? item->w / 2 : item->anchor == IOCHART_ANCHOR_END ? item->w : 0);
+
+      iochart_fonts_select (cr, item->font_size, item->bold);
+      cairo_set_source_rgba (cr, (item->fill >> 24) / 255.0, ((item->fill >> 16) & 0xff) / 255.0,
+                             ((item->fill >> 8) & 0xff) / 255.0, 1);
+      cairo_move_to (cr, x, item->y);
+      cairo_show_text (cr, item->text);
+    }
+  cairo_destroy (cr);
+  cairo_font_options_destroy (options);
+  for (int drawing = 0; drawing < 2; drawing++)
+    {
+      cairo_surface_t *got = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 200);
+
+      cr = cairo_create (got);
+      iochart_cairo_draw (dl, cr);
+      cairo_destroy (cr);
+      g_assert_cmpint (max_channel_difference (got, want), ==, 0);
+      cairo_surface_destroy (got);
+    }
+  cairo_surface_destroy (want);
 }
 
 /* A column-wise area the cairo backend draws on a raster through a mask of the boxes' coverage
@@ -1608,6 +1718,8 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/areas-column-wise", test_areas_column_wise);
   g_test_add_func ("/chart/stacked-from-base", test_stacked_from_base);
   g_test_add_func ("/render/cairo-column-boxes", test_cairo_column_boxes);
+  g_test_add_func ("/render/cairo-strokes-batched", test_cairo_strokes_batched);
+  g_test_add_func ("/render/cairo-glyph-runs", test_cairo_glyph_runs);
   g_test_add_func ("/chart/latency-line-wide", test_latency_line_wide);
   g_test_add_func ("/chart/diff-labels-inside", test_diff_labels_inside);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);

@@ -2,6 +2,7 @@
 #include <cairo-pdf.h>
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 #include "iochart-cairo.h"
 #include "iochart-output.h"
 #include "iochart-error.h"
@@ -44,6 +45,130 @@ fill_and_stroke (cairo_t *cr, const IochartDlItem *item)
   cairo_new_path (cr);
 }
 
+/* A label's glyphs in a scaled font: their indices and advances, whatever the label's position. */
+typedef struct
+{
+  unsigned long index;
+  double dx, dy;
+} RunGlyph;
+
+typedef struct
+{
+  cairo_scaled_font_t *font;    /* a reference: no other font gets its address while kept */
+  char *text;
+  int n;
+  RunGlyph glyphs[];
+} GlyphRun;
+
+/* The most runs kept: the labels of a few frames (lanes, ticks, legends) */
+#define MAX_GLYPH_RUNS 4096
+
+static GMutex runs_lock;
+static GHashTable *runs;        /* GlyphRun -> itself */
+
+static guint
+glyph_run_hash (gconstpointer p)
+{
+  const GlyphRun *run = p;
+
+  return g_str_hash (run->text) ^ g_direct_hash (run->font);
+}
+
+static gboolean
+glyph_run_equal (gconstpointer a, gconstpointer b)
+{
+  const GlyphRun *x = a, *y = b;
+
+  return x->font == y->font && strcmp (x->text, y->text) == 0;
+}
+
+static void
+glyph_run_free (gpointer p)
+{
+  GlyphRun *run = p;
+
+  cairo_scaled_font_destroy (run->font);
+  g_free (run->text);
+  g_free (run);
+}
+
+/* The run as cairo_scaled_font_text_to_glyphs makes it: each glyph's advance is its metrics'
+ * (the extents of the glyph alone at 0), which that function adds up from the text's start.
+ * NULL: text that function refuses (cairo_show_text then sets the error). */
+static GlyphRun *
+glyph_run_new (cairo_scaled_font_t *font, const char *text)
+{
+  cairo_glyph_t *glyphs = NULL;
+  int n = 0;
+  GlyphRun *run;
+
+  if (cairo_scaled_font_text_to_glyphs (font, 0, 0, text, -1, &glyphs, &n, NULL, NULL, NULL) != CAIRO_STATUS_SUCCESS)
+    return NULL;
+  run = g_malloc (sizeof (GlyphRun) + sizeof (RunGlyph) * n);
+  run->font = cairo_scaled_font_reference (font);
+  run->text = g_strdup (text);
+  run->n = n;
+  for (int i = 0; i < n; i++)
+    {
+      cairo_glyph_t alone = { glyphs[i].index, 0, 0 };
+      cairo_text_extents_t e;
+
+      cairo_scaled_font_glyph_extents (font, &alone, 1, &e);
+      run->glyphs[i] = (RunGlyph) { glyphs[i].index, e.x_advance, e.y_advance };
+    }
+  cairo_glyph_free (glyphs);
+  return run;
+}
+
+/* Text at the current point as cairo_show_text draws it on a target without text of its own
+ * (a raster): the same glyphs at the same positions, but each label's glyphs looked up once, not
+ * in every frame (its characters decoded, each glyph found under the font's lock, and the last
+ * one's extents taken for a current point we do not use). FALSE: left to cairo_show_text. */
+static gboolean
+show_glyph_run (cairo_t *cr, const char *text)
+{
+  cairo_scaled_font_t *font = cairo_get_scaled_font (cr);
+  GlyphRun key = { font, (char *) text, 0 }, *run;
+  cairo_glyph_t stack[64], *glyphs;
+  double x, y;
+  int n;
+
+  if (cairo_surface_has_show_text_glyphs (cairo_get_target (cr)) || cairo_scaled_font_status (font) != CAIRO_STATUS_SUCCESS)
+    return FALSE;
+  g_mutex_lock (&runs_lock);
+  if (runs == NULL)
+    runs = g_hash_table_new_full (glyph_run_hash, glyph_run_equal, glyph_run_free, NULL);
+  run = g_hash_table_lookup (runs, &key);
+  if (run == NULL)
+    {
+      if (g_hash_table_size (runs) >= MAX_GLYPH_RUNS)
+        g_hash_table_remove_all (runs);
+      run = glyph_run_new (font, text);
+      if (run == NULL)
+        {
+          g_mutex_unlock (&runs_lock);
+          return FALSE;
+        }
+      g_hash_table_add (runs, run);
+    }
+  /* copied under the lock: another thread may drop every run once it is let go */
+  n = run->n;
+  glyphs = n <= (int) G_N_ELEMENTS (stack) ? stack : g_new (cairo_glyph_t, n);
+  /* from the current point as cairo keeps it (on its 1/256 pixel grid), as cairo_show_text */
+  cairo_get_current_point (cr, &x, &y);
+  for (int i = 0; i < n; i++)
+    {
+      glyphs[i] = (cairo_glyph_t) { run->glyphs[i].index, x, y };
+      x += run->glyphs[i].dx;
+      y += run->glyphs[i].dy;
+    }
+  g_mutex_unlock (&runs_lock);
+  cairo_show_glyphs (cr, glyphs, n);
+  if (glyphs != stack)
+    g_free (glyphs);
+  return TRUE;
+}
+
 static void
 draw_text (cairo_t *cr, const IochartDlItem *item)
 {
@@ -56,7 +181,8 @@ draw_text (cairo_t *cr, const IochartDlItem *item)
     x -= item->w;
   set_rgba (cr, item->fill);
   cairo_move_to (cr, x, item->y);
-  cairo_show_text (cr, item->text);
+  if (!show_glyph_run (cr, item->text))
+    cairo_show_text (cr, item->text);
   cairo_new_path (cr);
 }
 
@@ -291,8 +417,13 @@ column_cover (guint n, const double *xs, const double *y, const double a[2], con
           continue;
         }
       memset_small (data + (gsize) r0 * stride + x, (guint8) ((r0 + 1 - b[2]) * 255 + 0.5f), run);
-      for (int py = r0 + 1; py < r1; py++)
-        memset_small (data + (gsize) py * stride + x, 0xff, run);
+      if (run == 1)   /* most columns: a byte a row, without memset_small's loop per byte */
+        for (guint8 *out = data + (gsize) (r0 + 1) * stride + x, *end = data + (gsize) r1 * stride; out < end;
+             out += stride)
+          *out = 0xff;
+      else
+        for (int py = r0 + 1; py < r1; py++)
+          memset_small (data + (gsize) py * stride + x, 0xff, run);
       memset_small (data + (gsize) r1 * stride + x, (guint8) ((b[3] - r1) * 255 + 0.5f), run);
     }
   if (!whole)
@@ -468,6 +599,96 @@ item_extent (const IochartDlItem *item, double *x_lo, double *x_hi, double *y_lo
     }
 }
 
+/* Consecutive strokes of one style whose pixels no two share, as one path stroked once. cairo sets
+ * up a stroke, its scan converter and its spans for each (2-3 us a latency tick, 200 of them in a
+ * zoomed frame; 16 us a grid line): where no pixel is under two of them, each pixel is covered and
+ * blended as when they are drawn one by one. Only level or vertical segments (all their edges
+ * vertical: the converter's rows give the same coverage however it steps them), on a raster. */
+#define BATCH_MAX 64
+
+typedef struct
+{
+  cairo_t *cr;
+  gboolean raster;
+  double a[2], o[2];
+  const IochartDlItem *style;   /* the first item of the batch; NULL: none */
+  int n;
+  int box[BATCH_MAX][4];        /* each item's target pixels: x0, y0, x1, y1 (ends excluded) */
+} StrokeBatch;
+
+static void
+stroke_batch_init (StrokeBatch *b, cairo_t *cr)
+{
+  b->cr = cr;
+  b->raster = raster_axes (cr, &b->a[0], &b->o[0], &b->a[1], &b->o[1]);
+  b->style = NULL;
+  b->n = 0;
+}
+
+static void
+stroke_batch_flush (StrokeBatch *b)
+{
+  if (b->style == NULL)
+    return;
+  fill_and_stroke (b->cr, b->style);
+  b->style = NULL;
+  b->n = 0;
+}
+
+static gboolean
+straight_stroke (const IochartDlItem *item)
+{
+  const double *p = item->points;
+
+  if (item->fill || !item->stroke)
+    return FALSE;
+  if (item->kind == IOCHART_DL_LINE)
+    return item->x == item->x2 || item->y == item->y2;
+  return item->kind == IOCHART_DL_POLYLINE && item->n_points == 2 && (p[0] == p[2] || p[1] == p[3]);
+}
+
+/* TRUE: item's path is added to the batch (stroked at the next flush) */
+static gboolean
+stroke_batch_add (StrokeBatch *b, const IochartDlItem *item)
+{
+  double x_lo, x_hi, y_lo, y_hi, y, y2;
+  int *box;
+
+  if (!b->raster || !straight_stroke (item))
+    return FALSE;
+  if (b->style != NULL && (b->n == BATCH_MAX || item->stroke != b->style->stroke ||
+                           item->line_width != b->style->line_width || item->dashed != b->style->dashed))
+    stroke_batch_flush (b);
+  item_extent (item, &x_lo, &x_hi, &y_lo, &y_hi);
+  box = b->box[b->n];
+  box[0] = (int) floor (b->a[0] * x_lo + b->o[0]) - 1;
+  box[1] = (int) floor (b->a[1] * y_lo + b->o[1]) - 1;
+  box[2] = (int) ceil (b->a[0] * x_hi + b->o[0]) + 1;
+  box[3] = (int) ceil (b->a[1] * y_hi + b->o[1]) + 1;
+  for (int i = 0; i < b->n; i++)
+    if (box[0] < b->box[i][2] && b->box[i][0] < box[2] && box[1] < b->box[i][3] && b->box[i][1] < box[3])
+      {
+        stroke_batch_flush (b);
+        memcpy (b->box[0], box, sizeof (b->box[0]));
+        break;
+      }
+  if (b->style == NULL)
+    b->style = item;
+  b->n++;
+  if (item->kind == IOCHART_DL_LINE)
+    {
+      dashed_line_span (b->cr, item, &y, &y2);
+      cairo_move_to (b->cr, item->x, y);
+      cairo_line_to (b->cr, item->x2, y2);
+    }
+  else
+    {
+      cairo_move_to (b->cr, item->points[0], item->points[1]);
+      cairo_line_to (b->cr, item->points[2], item->points[3]);
+    }
+  return TRUE;
+}
+
 /* Font options and the background, as every drawing starts. */
 static void
 begin (IochartDisplayList *dl, cairo_t *cr)
@@ -490,8 +711,10 @@ iochart_cairo_draw (IochartDisplayList *dl, cairo_t *cr)
 {
   guint n = iochart_display_list_get_n_items (dl);
   double cx0, cy0, cx1, cy1, x_lo, x_hi, y_lo, y_hi;
+  StrokeBatch batch;
 
   begin (dl, cr);
+  stroke_batch_init (&batch, cr);
   /* a widget draws the part of a tall chart in view: the rest costs nothing */
   cairo_clip_extents (cr, &cx0, &cy0, &cx1, &cy1);
   for (guint i = 0; i < n; i++)
@@ -501,8 +724,12 @@ iochart_cairo_draw (IochartDisplayList *dl, cairo_t *cr)
       item_extent (item, &x_lo, &x_hi, &y_lo, &y_hi);
       if (y_hi < cy0 || y_lo > cy1 || x_hi < cx0 || x_lo > cx1)
         continue;
+      if (stroke_batch_add (&batch, item))
+        continue;
+      stroke_batch_flush (&batch);
       draw_item (cr, item);
     }
+  stroke_batch_flush (&batch);
   cairo_restore (cr);
 }
 
