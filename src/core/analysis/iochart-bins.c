@@ -288,24 +288,55 @@ request_life (const IochartBins *bins, const IochartRequest *rq, gint64 *start, 
   return _iochart_bins_request_life (rq, start, issue, done) && *done >= bins->from_ns && *start <= bins->to_ns;
 }
 
-/* Throughput, IOPS and in flight: what an index answers without the requests. */
+/* [a, b) spread over the columns of up to three arrays (NULL: not that one), each by its weight,
+ * as three iochart_columns_spread() calls would: a request's service goes into throughput, in
+ * flight and its lane, and each call found the same columns again. */
+static inline void
+spread_three (const IochartBins *bins, gint64 a, gint64 b, double *x, double wx, double *y, double wy,
+              double *z, double wz)
+{
+  double npc = bins->ns_per_column, ra = (double) (a - bins->from_ns), rb = (double) (b - bins->from_ns);
+  gint64 c0, c1;
+
+  if (rb <= 0 || ra >= npc * bins->n_columns || b <= a)
+    return;
+  ra = MAX (ra, 0);
+  rb = MIN (rb, npc * bins->n_columns);
+  c0 = (gint64) (ra / npc);
+  c1 = MIN ((gint64) (rb / npc), (gint64) bins->n_columns - 1);
+  for (gint64 c = c0; c <= c1; c++)
+    {
+      double lo = MAX (ra, c * npc), hi = MIN (rb, (c + 1) * npc);
+
+      if (hi > lo)
+        {
+          if (x)
+            x[c] += wx * (hi - lo);
+          y[c] += wy * (hi - lo);
+          if (z)
+            z[c] += wz * (hi - lo);
+        }
+    }
+}
+
+/* Throughput, IOPS and in flight (what an index answers without the requests), and the lane's
+ * service time when lane_service is given. */
 static void
-add_strips (IochartBins *bins, const IochartRequest *rq, gint64 issue, gint64 done)
+add_strips (IochartBins *bins, const IochartRequest *rq, gint64 issue, gint64 done, double *lane_service)
 {
   guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
+  double *bytes = NULL, per_ns = 0;
   int col;
 
   if (rq->op != IOCHART_OP_FLUSH && rq->bytes > 0)
     {
       int rw = rq->op == IOCHART_OP_WRITE || rq->op == IOCHART_OP_DISCARD;
       if (done > issue)
-        _iochart_columns_spread (bins->bytes[k][rw], bins->n_columns, bins->from_ns,
-                                bins->ns_per_column, issue, done, (double) rq->bytes / (done - issue));
+        bytes = bins->bytes[k][rw], per_ns = (double) rq->bytes / (done - issue);
       else if ((col = column_of (bins, done)) >= 0)
         bins->bytes[k][rw][col] += rq->bytes;
     }
-  _iochart_columns_spread (bins->inflight_ns[k], bins->n_columns, bins->from_ns,
-                          bins->ns_per_column, issue, done, 1.0);
+  spread_three (bins, issue, done, bytes, per_ns, bins->inflight_ns[k], 1.0, lane_service, 1.0);
   if ((col = column_of (bins, done)) >= 0)
     bins->completions[k][col] += 1;
 }
@@ -324,25 +355,18 @@ _iochart_bins_add_sector (IochartBins *bins, const IochartRequest *rq, guint32 r
       1u << bins->sector_level;
 }
 
-/* The lanes: per request, whoever finds the requests. */
+/* The lanes: per request, whoever finds the requests (the service time: add_strips). */
 static void
-add_lane (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes, gint64 start, gint64 issue,
-          gint64 done)
+add_lane (IochartBins *bins, const IochartRequest *rq, int lane, gint64 start, gint64 issue, gint64 done)
 {
   guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
-  int lane;
 
-  if (lanes && (lane = iochart_lanes_lane_of_request (lanes, rq)) >= 0)
-    {
-      _iochart_columns_spread (bins->lane_wait_ns[lane], bins->n_columns, bins->from_ns,
-                              bins->ns_per_column, start, issue, 1.0);
-      _iochart_columns_spread (bins->lane_service_ns[lane], bins->n_columns, bins->from_ns,
-                              bins->ns_per_column, issue, done, 1.0);
-      /* a request shorter than a column still marks the column it touches */
-      for (int c = MAX (column_of (bins, MAX (start, bins->from_ns)), 0),
-               e = column_of (bins, MIN (done, bins->to_ns)); c <= e && c >= 0; c++)
-        bins->lane_classes[lane][c] |= 1u << k;
-    }
+  _iochart_columns_spread (bins->lane_wait_ns[lane], bins->n_columns, bins->from_ns,
+                           bins->ns_per_column, start, issue, 1.0);
+  /* a request shorter than a column still marks the column it touches */
+  for (int c = MAX (column_of (bins, MAX (start, bins->from_ns)), 0),
+           e = column_of (bins, MIN (done, bins->to_ns)); c <= e && c >= 0; c++)
+    bins->lane_classes[lane][c] |= 1u << k;
 }
 
 IochartBins *
@@ -445,13 +469,16 @@ static void
 add_request (IochartBins *bins, const IochartRequest *rq, guint32 rec, IochartLanes *lanes)
 {
   gint64 start, issue, done;
+  int lane;
 
   if (!request_life (bins, rq, &start, &issue, &done))
     return;
-  add_strips (bins, rq, issue, done);
+  lane = lanes ? iochart_lanes_lane_of_request (lanes, rq) : -1;
+  add_strips (bins, rq, issue, done, lane >= 0 ? bins->lane_service_ns[lane] : NULL);
   add_latency (bins, rq, MIN (rq->klass, IOCHART_N_CLASSES - 1));
   _iochart_bins_add_sector (bins, rq, rec);
-  add_lane (bins, rq, lanes, start, issue, done);
+  if (lane >= 0)
+    add_lane (bins, rq, lane, start, issue, done);
 }
 
 /* Every figure of the device's requests in one walk (the band first: it sets the sector rows):
