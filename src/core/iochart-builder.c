@@ -86,6 +86,8 @@ struct _IochartBuilder {
   RqMap               ends, starts;  /* single request per key, for merges */
   GArray             *qlists;        /* QueuedList per device index */
   GHashTable         *folded;        /* request -> GArray of FoldedBio, until it completes */
+  guint32             fold_rq;       /* the request btt_fold() gave bios to last (NONE: none) and */
+  GArray             *fold_bios;     /* its entry: a request takes its merges in a run */
   GArray             *btt_procs;     /* IochartBttFigures per process index */
   GArray             *btt_retired;   /* IochartBttFigures by name of processes a live window dropped */
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
@@ -527,6 +529,8 @@ folded_take (IochartBuilder *b, guint32 rq)
   if (!pending_at (b, rq)->folded)
     return NULL;
   pending_at (b, rq)->folded = FALSE;
+  if (rq == b->fold_rq)
+    b->fold_rq = NONE, b->fold_bios = NULL;
   g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (rq), NULL, (gpointer *) &bios);
   return bios;
 }
@@ -552,13 +556,18 @@ btt_fold (IochartBuilder *b, guint32 from, guint32 into)
   src = folded_take (b, from);
   if (!own && src == NULL)
     return;
-  dst = pending_at (b, into)->folded ? g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into)) : NULL;
+  dst = into == b->fold_rq ? b->fold_bios
+        : pending_at (b, into)->folded ? g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into)) : NULL;
   if (dst == NULL)
     {
-      dst = g_array_new (FALSE, FALSE, sizeof (FoldedBio));
+      /* room for a run of merges: grown one bio at a time, its reallocations cost more than
+       * the appends */
+      dst = g_array_sized_new (FALSE, FALSE, sizeof (FoldedBio), 16);
       g_hash_table_insert (b->folded, GUINT_TO_POINTER (into), dst);
       pending_at (b, into)->folded = TRUE;
     }
+  b->fold_rq = into;
+  b->fold_bios = dst;
   if (own)
     {
       FoldedBio bio = { queue_ns, rec->process };
@@ -864,6 +873,7 @@ _iochart_builder_new (const char *name)
   b->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   b->qlists = g_array_new (FALSE, FALSE, sizeof (QueuedList));
   b->folded = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  b->fold_rq = NONE;
   b->btt_procs = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->btt_retired = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
