@@ -9,11 +9,13 @@ G_BEGIN_DECLS
 /* Every class (IochartBins's sector_classes). */
 #define IOCHART_BINS_ALL_CLASSES ((1u << IOCHART_N_CLASSES) - 1)
 
-/* iochart_columns_spread(), inline: the walks call it four times a request, and a call costs as
- * much as the one column most requests fall in. */
+/* iochart_columns_spread() into up to three arrays at once (x and z may be NULL), each by its
+ * weight, inline: the walks spread a request four times, and a call cost as much as the one
+ * column most requests fall in; a request's service goes into throughput, in flight and its
+ * lane, over the same columns. */
 static inline void
-_iochart_columns_spread (double *cols, guint n_columns, gint64 from_ns, double ns_per_column,
-                         gint64 a, gint64 b, double weight)
+_iochart_columns_spread3 (guint n_columns, gint64 from_ns, double ns_per_column, gint64 a, gint64 b,
+                          double *x, double wx, double *y, double wy, double *z, double wz)
 {
   double ra = (double) (a - from_ns), rb = (double) (b - from_ns);
   gint64 c0, c1;
@@ -27,9 +29,23 @@ _iochart_columns_spread (double *cols, guint n_columns, gint64 from_ns, double n
   for (gint64 c = c0; c <= c1; c++)
     {
       double lo = MAX (ra, c * ns_per_column), hi = MIN (rb, (c + 1) * ns_per_column);
+
       if (hi > lo)
-        cols[c] += weight * (hi - lo);
+        {
+          if (x)
+            x[c] += wx * (hi - lo);
+          y[c] += wy * (hi - lo);
+          if (z)
+            z[c] += wz * (hi - lo);
+        }
     }
+}
+
+static inline void
+_iochart_columns_spread (double *cols, guint n_columns, gint64 from_ns, double ns_per_column,
+                         gint64 a, gint64 b, double weight)
+{
+  _iochart_columns_spread3 (n_columns, from_ns, ns_per_column, a, b, NULL, 0, cols, weight, NULL, 0);
 }
 
 /* The sector map's band is decided on at most about this many requests of the range. */

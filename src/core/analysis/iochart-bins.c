@@ -288,37 +288,6 @@ request_life (const IochartBins *bins, const IochartRequest *rq, gint64 *start, 
   return _iochart_bins_request_life (rq, start, issue, done) && *done >= bins->from_ns && *start <= bins->to_ns;
 }
 
-/* [a, b) spread over the columns of up to three arrays (NULL: not that one), each by its weight,
- * as three iochart_columns_spread() calls would: a request's service goes into throughput, in
- * flight and its lane, and each call found the same columns again. */
-static inline void
-spread_three (const IochartBins *bins, gint64 a, gint64 b, double *x, double wx, double *y, double wy,
-              double *z, double wz)
-{
-  double npc = bins->ns_per_column, ra = (double) (a - bins->from_ns), rb = (double) (b - bins->from_ns);
-  gint64 c0, c1;
-
-  if (rb <= 0 || ra >= npc * bins->n_columns || b <= a)
-    return;
-  ra = MAX (ra, 0);
-  rb = MIN (rb, npc * bins->n_columns);
-  c0 = (gint64) (ra / npc);
-  c1 = MIN ((gint64) (rb / npc), (gint64) bins->n_columns - 1);
-  for (gint64 c = c0; c <= c1; c++)
-    {
-      double lo = MAX (ra, c * npc), hi = MIN (rb, (c + 1) * npc);
-
-      if (hi > lo)
-        {
-          if (x)
-            x[c] += wx * (hi - lo);
-          y[c] += wy * (hi - lo);
-          if (z)
-            z[c] += wz * (hi - lo);
-        }
-    }
-}
-
 /* Throughput, IOPS and in flight (what an index answers without the requests), and the lane's
  * service time when lane_service is given. */
 static void
@@ -336,7 +305,8 @@ add_strips (IochartBins *bins, const IochartRequest *rq, gint64 issue, gint64 do
       else if ((col = column_of (bins, done)) >= 0)
         bins->bytes[k][rw][col] += rq->bytes;
     }
-  spread_three (bins, issue, done, bytes, per_ns, bins->inflight_ns[k], 1.0, lane_service, 1.0);
+  _iochart_columns_spread3 (bins->n_columns, bins->from_ns, bins->ns_per_column, issue, done, bytes, per_ns,
+                            bins->inflight_ns[k], 1.0, lane_service, 1.0);
   if ((col = column_of (bins, done)) >= 0)
     bins->completions[k][col] += 1;
 }
