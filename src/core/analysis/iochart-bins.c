@@ -3,6 +3,7 @@
 #include <string.h>
 #include "iochart-bins-private.h"
 #include "iochart-capture-private.h"
+#include "iochart-latency-private.h"
 
 static gboolean
 known (gint64 ts)
@@ -271,7 +272,7 @@ add_latency (IochartBins *bins, const IochartRequest *rq, guint k)
     G_STRUCT_OFFSET (IochartRequest, insert_ns), G_STRUCT_OFFSET (IochartRequest, issue_ns),
     G_STRUCT_OFFSET (IochartRequest, complete_ns), G_STRUCT_OFFSET (IochartRequest, complete_ns),
   };
-  gint64 v = iochart_latency_of (rq, bins->latency_kind);
+  gint64 v = _iochart_latency_of (rq, bins->latency_kind);
   int col;
 
   if (v == IOCHART_TIME_UNKNOWN ||
