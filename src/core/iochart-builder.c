@@ -86,6 +86,8 @@ struct _IochartBuilder {
   RqMap               ends, starts;  /* single request per key, for merges */
   GArray             *qlists;        /* QueuedList per device index */
   GHashTable         *folded;        /* request -> GArray of FoldedBio, until it completes */
+  guint32             fold_rq;       /* the request btt_fold() gave bios to last (NONE: none) and */
+  GArray             *fold_bios;     /* its entry: a request takes its merges in a run */
   GArray             *btt_procs;     /* IochartBttFigures per process index */
   GArray             *btt_retired;   /* IochartBttFigures by name of processes a live window dropped */
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
@@ -111,6 +113,8 @@ struct _IochartBuilder {
   guint               n_done;
   IochartSchedNoteTracker notes;
   GHashTable         *ambiguous;     /* processes whose notes said "idle or be 7" */
+  GArray             *ambiguous_in;  /* guint8 per process: 1 once it is in ambiguous (the notes
+                                      * repeat it thousands of times; cleared on renumbering) */
   guint64             bad_times;     /* events dropped: time out of [0, IOCHART_TIME_MAX_NS) */
   guint64             bad_classes;   /* ioprio fields of class 5-7, read as no field */
   GHashTable         *unowned_tasks; /* pid -> GArray of IochartTaskRec, until the pid has a process */
@@ -527,6 +531,8 @@ folded_take (IochartBuilder *b, guint32 rq)
   if (!pending_at (b, rq)->folded)
     return NULL;
   pending_at (b, rq)->folded = FALSE;
+  if (rq == b->fold_rq)
+    b->fold_rq = NONE, b->fold_bios = NULL;
   g_hash_table_steal_extended (b->folded, GUINT_TO_POINTER (rq), NULL, (gpointer *) &bios);
   return bios;
 }
@@ -552,13 +558,18 @@ btt_fold (IochartBuilder *b, guint32 from, guint32 into)
   src = folded_take (b, from);
   if (!own && src == NULL)
     return;
-  dst = pending_at (b, into)->folded ? g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into)) : NULL;
+  dst = into == b->fold_rq ? b->fold_bios
+        : pending_at (b, into)->folded ? g_hash_table_lookup (b->folded, GUINT_TO_POINTER (into)) : NULL;
   if (dst == NULL)
     {
-      dst = g_array_new (FALSE, FALSE, sizeof (FoldedBio));
+      /* room for a run of merges: grown one bio at a time, its reallocations cost more than
+       * the appends */
+      dst = g_array_sized_new (FALSE, FALSE, sizeof (FoldedBio), 16);
       g_hash_table_insert (b->folded, GUINT_TO_POINTER (into), dst);
       pending_at (b, into)->folded = TRUE;
     }
+  b->fold_rq = into;
+  b->fold_bios = dst;
   if (own)
     {
       FoldedBio bio = { queue_ns, rec->process };
@@ -864,6 +875,7 @@ _iochart_builder_new (const char *name)
   b->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   b->qlists = g_array_new (FALSE, FALSE, sizeof (QueuedList));
   b->folded = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  b->fold_rq = NONE;
   b->btt_procs = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->btt_retired = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
@@ -874,6 +886,7 @@ _iochart_builder_new (const char *name)
   b->rules = g_array_new (FALSE, TRUE, sizeof (IochartClassRule));
   b->comm_log = g_array_new (FALSE, FALSE, sizeof (CommEntry));
   b->ambiguous = g_hash_table_new (NULL, NULL);
+  b->ambiguous_in = g_array_new (FALSE, TRUE, sizeof (guint8));
   return b;
 }
 
@@ -901,6 +914,7 @@ _iochart_builder_free (IochartBuilder *b)
   g_array_unref (b->rules);
   g_array_unref (b->comm_log);
   g_hash_table_unref (b->ambiguous);
+  g_array_unref (b->ambiguous_in);
   g_clear_pointer (&b->unowned_tasks, g_hash_table_unref);
   g_free (b);
 }
@@ -1622,6 +1636,17 @@ _iochart_builder_ioprio_set (IochartBuilder *b, gint64 ts_ns, gint32 caller_pid,
   _iochart_builder_hint_class (b, ts_ns, who, klass, level, IOCHART_CLASS_SOURCE_IOPRIO_SET);
 }
 
+static void
+add_ambiguous (IochartBuilder *b, guint32 process)
+{
+  if (process < b->ambiguous_in->len && g_array_index (b->ambiguous_in, guint8, process))
+    return;
+  if (process >= b->ambiguous_in->len)
+    g_array_set_size (b->ambiguous_in, process + 1);
+  g_array_index (b->ambiguous_in, guint8, process) = 1;
+  g_hash_table_add (b->ambiguous, GUINT_TO_POINTER (process + 1));
+}
+
 /* What a parsed note tells about its queue's process. */
 static void
 apply_sched_note (IochartBuilder *b, gint64 ts_ns, const IochartSchedNote *note)
@@ -1629,7 +1654,7 @@ apply_sched_note (IochartBuilder *b, gint64 ts_ns, const IochartSchedNote *note)
   if (!_iochart_sched_note_is_about_process (note))
     return;
   if (note->ambiguous)
-    g_hash_table_add (b->ambiguous, GUINT_TO_POINTER (proc_for (b, note->pid, ts_ns, NULL, 0) + 1));
+    add_ambiguous (b, proc_for (b, note->pid, ts_ns, NULL, 0));
   else if (note->klass != IOCHART_CLASS_UNKNOWN)
     _iochart_builder_hint_class (b, ts_ns, note->pid, note->klass, note->level,
                                  IOCHART_CLASS_SOURCE_SCHEDULER_NOTE);
@@ -2061,6 +2086,7 @@ _iochart_builder_drop_processes (IochartBuilder *b, const guint32 *remap)
     if (remap[GPOINTER_TO_UINT (key) - 1] != IOCHART_NO_PROCESS)
       g_hash_table_add (ambiguous, GUINT_TO_POINTER (remap[GPOINTER_TO_UINT (key) - 1] + 1));
   g_hash_table_remove_all (b->ambiguous);
+  g_array_set_size (b->ambiguous_in, 0);
   g_hash_table_iter_init (&iter, ambiguous);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_hash_table_add (b->ambiguous, key);

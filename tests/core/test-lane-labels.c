@@ -129,6 +129,47 @@ test_others (void)
   g_assert_nonnull (lane_named (four, "others: 3 lanes, 3 processes"));
 }
 
+/* a tree with no fork events groups by name and class: one lane for each pair, whatever the
+ * names hold ("/" too) and however their processes interleave */
+static void
+test_name_and_class (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("test");
+  g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(IochartLanes) lanes = NULL;
+  IochartLanesOptions o = IOCHART_LANES_OPTIONS_INIT;
+  struct { const char *comm; IochartClass klass; guint n_processes; } want[] = {
+    { "cat", IOCHART_CLASS_BE, 2 }, { "cat", IOCHART_CLASS_IDLE, 1 }, { "kworker/1:0", IOCHART_CLASS_BE, 2 },
+    { "kworker/1", IOCHART_CLASS_BE, 1 },
+  };
+  guint found = 0;
+
+  request (b, 400, "cat", 10, 1000, IOCHART_CLASS_BE);
+  request (b, 401, "kworker/1:0", 11, 1100, IOCHART_CLASS_BE);
+  request (b, 402, "cat", 12, 1200, IOCHART_CLASS_IDLE);
+  request (b, 403, "cat", 13, 1300, IOCHART_CLASS_BE);
+  request (b, 404, "kworker/1", 14, 1400, IOCHART_CLASS_BE);
+  request (b, 405, "kworker/1:0", 15, 1500, IOCHART_CLASS_BE);
+  c = _iochart_builder_finish (b);
+  o.top_n = 0;
+  lanes = iochart_lanes_new (c, &o);
+  g_assert_cmpuint (iochart_lanes_get_n_lanes (lanes), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < iochart_lanes_get_n_lanes (lanes); i++)
+    {
+      const IochartLane *l = iochart_lanes_get_lane (lanes, i);
+      const char *comm = iochart_capture_get_process (c, l->head)->comm;
+
+      for (guint w = 0; w < G_N_ELEMENTS (want); w++)
+        if (g_strcmp0 (comm, want[w].comm) == 0 && l->klass == want[w].klass)
+          {
+            g_assert_cmpuint (l->n_processes, ==, want[w].n_processes);
+            g_assert_cmpuint (l->class_mask, ==, 1u << want[w].klass);
+            found |= 1u << w;
+          }
+    }
+  g_assert_cmpuint (found, ==, (1u << G_N_ELEMENTS (want)) - 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -136,5 +177,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lanes/label/unnamed-head", test_unnamed_head);
   g_test_add_func ("/lanes/label/mixed-classes", test_mixed_classes);
   g_test_add_func ("/lanes/label/others", test_others);
+  g_test_add_func ("/lanes/label/name-and-class", test_name_and_class);
   return g_test_run ();
 }

@@ -9,6 +9,45 @@ G_BEGIN_DECLS
 /* Every class (IochartBins's sector_classes). */
 #define IOCHART_BINS_ALL_CLASSES ((1u << IOCHART_N_CLASSES) - 1)
 
+/* iochart_columns_spread() into up to three arrays at once (x and z may be NULL), each by its
+ * weight, inline: the walks spread a request four times, and a call cost as much as the one
+ * column most requests fall in; a request's service goes into throughput, in flight and its
+ * lane, over the same columns. */
+static inline void
+_iochart_columns_spread3 (guint n_columns, gint64 from_ns, double ns_per_column, gint64 a, gint64 b,
+                          double *x, double wx, double *y, double wy, double *z, double wz)
+{
+  double ra = (double) (a - from_ns), rb = (double) (b - from_ns);
+  gint64 c0, c1;
+
+  if (rb <= 0 || ra >= ns_per_column * n_columns || b <= a)
+    return;
+  ra = MAX (ra, 0);
+  rb = MIN (rb, ns_per_column * n_columns);
+  c0 = (gint64) (ra / ns_per_column);
+  c1 = MIN ((gint64) (rb / ns_per_column), (gint64) n_columns - 1);
+  for (gint64 c = c0; c <= c1; c++)
+    {
+      double lo = MAX (ra, c * ns_per_column), hi = MIN (rb, (c + 1) * ns_per_column);
+
+      if (hi > lo)
+        {
+          if (x)
+            x[c] += wx * (hi - lo);
+          y[c] += wy * (hi - lo);
+          if (z)
+            z[c] += wz * (hi - lo);
+        }
+    }
+}
+
+static inline void
+_iochart_columns_spread (double *cols, guint n_columns, gint64 from_ns, double ns_per_column,
+                         gint64 a, gint64 b, double weight)
+{
+  _iochart_columns_spread3 (n_columns, from_ns, ns_per_column, a, b, NULL, 0, cols, weight, NULL, 0);
+}
+
 /* The sector map's band is decided on at most about this many requests of the range. */
 #define IOCHART_SECTOR_SAMPLE 8192
 
@@ -105,21 +144,15 @@ void     _iochart_bins_add_sector   (IochartBins          *bins,
  * default, IOCHART_SECTOR_CELLS). */
 void     _iochart_bins_set_sector_cells (guint n);
 
-/* iochart_bins_new_full() in parts that may run at once on several threads (each fills figures
- * of its own): the bins without lanes, then _walk_sectors (band, latency, sector map),
- * _walk_strips (throughput, IOPS, in flight) and _walk_lanes (the lanes' cells). */
+/* iochart_bins_new_full() in two parts, so that a caller can run other analyses beside the
+ * walk: the bins without lanes, then _walk (band, latency, sector map, throughput, IOPS, in
+ * flight and the lanes' cells, in one pass over the requests). */
 IochartBins *_iochart_bins_new_empty   (gint64              from_ns,
                                         gint64              to_ns,
                                         guint               n_columns,
                                         guint               sector_rows,
                                         IochartLatencyKind  latency_kind);
-void         _iochart_bins_walk_sectors (IochartBins       *bins,
-                                         IochartCapture    *capture,
-                                         int                device);
-void         _iochart_bins_walk_strips (IochartBins        *bins,
-                                        IochartCapture     *capture,
-                                        int                 device);
-void         _iochart_bins_walk_lanes  (IochartBins        *bins,
+void         _iochart_bins_walk        (IochartBins        *bins,
                                         IochartCapture     *capture,
                                         int                 device,
                                         IochartLanes       *lanes);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "iochart-bins-private.h"
 #include "iochart-capture-private.h"
+#include "iochart-latency-private.h"
 
 static gboolean
 known (gint64 ts)
@@ -14,21 +15,7 @@ void
 iochart_columns_spread (double *cols, guint n_columns, gint64 from_ns, double ns_per_column,
                         gint64 a, gint64 b, double weight)
 {
-  double ra = (double) (a - from_ns), rb = (double) (b - from_ns);
-  gint64 c0, c1;
-
-  if (rb <= 0 || ra >= ns_per_column * n_columns || b <= a)
-    return;
-  ra = MAX (ra, 0);
-  rb = MIN (rb, ns_per_column * n_columns);
-  c0 = (gint64) (ra / ns_per_column);
-  c1 = MIN ((gint64) (rb / ns_per_column), (gint64) n_columns - 1);
-  for (gint64 c = c0; c <= c1; c++)
-    {
-      double lo = MAX (ra, c * ns_per_column), hi = MIN (rb, (c + 1) * ns_per_column);
-      if (hi > lo)
-        cols[c] += weight * (hi - lo);
-    }
+  _iochart_columns_spread (cols, n_columns, from_ns, ns_per_column, a, b, weight);
 }
 
 #define column_of _iochart_bins_column_of
@@ -285,7 +272,7 @@ add_latency (IochartBins *bins, const IochartRequest *rq, guint k)
     G_STRUCT_OFFSET (IochartRequest, insert_ns), G_STRUCT_OFFSET (IochartRequest, issue_ns),
     G_STRUCT_OFFSET (IochartRequest, complete_ns), G_STRUCT_OFFSET (IochartRequest, complete_ns),
   };
-  gint64 v = iochart_latency_of (rq, bins->latency_kind);
+  gint64 v = _iochart_latency_of (rq, bins->latency_kind);
   int col;
 
   if (v == IOCHART_TIME_UNKNOWN ||
@@ -302,24 +289,25 @@ request_life (const IochartBins *bins, const IochartRequest *rq, gint64 *start, 
   return _iochart_bins_request_life (rq, start, issue, done) && *done >= bins->from_ns && *start <= bins->to_ns;
 }
 
-/* Throughput, IOPS and in flight: what an index answers without the requests. */
+/* Throughput, IOPS and in flight (what an index answers without the requests), and the lane's
+ * service time when lane_service is given. */
 static void
-add_strips (IochartBins *bins, const IochartRequest *rq, gint64 issue, gint64 done)
+add_strips (IochartBins *bins, const IochartRequest *rq, gint64 issue, gint64 done, double *lane_service)
 {
   guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
+  double *bytes = NULL, per_ns = 0;
   int col;
 
   if (rq->op != IOCHART_OP_FLUSH && rq->bytes > 0)
     {
       int rw = rq->op == IOCHART_OP_WRITE || rq->op == IOCHART_OP_DISCARD;
       if (done > issue)
-        iochart_columns_spread (bins->bytes[k][rw], bins->n_columns, bins->from_ns,
-                                bins->ns_per_column, issue, done, (double) rq->bytes / (done - issue));
+        bytes = bins->bytes[k][rw], per_ns = (double) rq->bytes / (done - issue);
       else if ((col = column_of (bins, done)) >= 0)
         bins->bytes[k][rw][col] += rq->bytes;
     }
-  iochart_columns_spread (bins->inflight_ns[k], bins->n_columns, bins->from_ns,
-                          bins->ns_per_column, issue, done, 1.0);
+  _iochart_columns_spread3 (bins->n_columns, bins->from_ns, bins->ns_per_column, issue, done, bytes, per_ns,
+                            bins->inflight_ns[k], 1.0, lane_service, 1.0);
   if ((col = column_of (bins, done)) >= 0)
     bins->completions[k][col] += 1;
 }
@@ -338,25 +326,18 @@ _iochart_bins_add_sector (IochartBins *bins, const IochartRequest *rq, guint32 r
       1u << bins->sector_level;
 }
 
-/* The lanes: per request, whoever finds the requests. */
+/* The lanes: per request, whoever finds the requests (the service time: add_strips). */
 static void
-add_lane (IochartBins *bins, const IochartRequest *rq, IochartLanes *lanes, gint64 start, gint64 issue,
-          gint64 done)
+add_lane (IochartBins *bins, const IochartRequest *rq, int lane, gint64 start, gint64 issue, gint64 done)
 {
   guint k = MIN (rq->klass, IOCHART_N_CLASSES - 1);
-  int lane;
 
-  if (lanes && (lane = iochart_lanes_lane_of_request (lanes, rq)) >= 0)
-    {
-      iochart_columns_spread (bins->lane_wait_ns[lane], bins->n_columns, bins->from_ns,
-                              bins->ns_per_column, start, issue, 1.0);
-      iochart_columns_spread (bins->lane_service_ns[lane], bins->n_columns, bins->from_ns,
-                              bins->ns_per_column, issue, done, 1.0);
-      /* a request shorter than a column still marks the column it touches */
-      for (int c = MAX (column_of (bins, MAX (start, bins->from_ns)), 0),
-               e = column_of (bins, MIN (done, bins->to_ns)); c <= e && c >= 0; c++)
-        bins->lane_classes[lane][c] |= 1u << k;
-    }
+  _iochart_columns_spread (bins->lane_wait_ns[lane], bins->n_columns, bins->from_ns,
+                           bins->ns_per_column, start, issue, 1.0);
+  /* a request shorter than a column still marks the column it touches */
+  for (int c = MAX (column_of (bins, MAX (start, bins->from_ns)), 0),
+           e = column_of (bins, MIN (done, bins->to_ns)); c <= e && c >= 0; c++)
+    bins->lane_classes[lane][c] |= 1u << k;
 }
 
 IochartBins *
@@ -459,68 +440,35 @@ static void
 add_request (IochartBins *bins, const IochartRequest *rq, guint32 rec, IochartLanes *lanes)
 {
   gint64 start, issue, done;
+  int lane;
 
   if (!request_life (bins, rq, &start, &issue, &done))
     return;
-  add_strips (bins, rq, issue, done);
+  lane = lanes ? iochart_lanes_lane_of_request (lanes, rq) : -1;
+  add_strips (bins, rq, issue, done, lane >= 0 ? bins->lane_service_ns[lane] : NULL);
   add_latency (bins, rq, MIN (rq->klass, IOCHART_N_CLASSES - 1));
   _iochart_bins_add_sector (bins, rq, rec);
-  add_lane (bins, rq, lanes, start, issue, done);
+  if (lane >= 0)
+    add_lane (bins, rq, lane, start, issue, done);
 }
 
-/* The band, the latency and the sector map. */
+/* Every figure of the device's requests in one walk (the band first: it sets the sector rows):
+ * three walks, one for each group of figures, unpacked and filtered every request three times,
+ * which cost a sixth of the view. */
 void
-_iochart_bins_walk_sectors (IochartBins *bins, IochartCapture *capture, int device)
-{
-  guint n = iochart_capture_get_n_requests (capture);
-
-  device_sector_band (bins, capture, device, NULL);
-  for (guint i = 0; i < n; i++)
-    {
-      IochartRequest rq;
-      gint64 start, issue, done;
-
-      _iochart_capture_unpack (capture, i, &rq);
-      if (rq.device != (guint) device || !request_life (bins, &rq, &start, &issue, &done))
-        continue;
-      add_latency (bins, &rq, MIN (rq.klass, IOCHART_N_CLASSES - 1));
-      _iochart_bins_add_sector (bins, &rq, i);
-    }
-}
-
-/* Throughput, IOPS and in flight. */
-void
-_iochart_bins_walk_strips (IochartBins *bins, IochartCapture *capture, int device)
-{
-  guint n = iochart_capture_get_n_requests (capture);
-
-  for (guint i = 0; i < n; i++)
-    {
-      IochartRequest rq;
-      gint64 start, issue, done;
-
-      _iochart_capture_unpack (capture, i, &rq);
-      if (rq.device == (guint) device && request_life (bins, &rq, &start, &issue, &done))
-        add_strips (bins, &rq, issue, done);
-    }
-}
-
-/* The lanes' cells: a walk of its own, so that it can run beside the other, which does not
- * need the lanes. */
-void
-_iochart_bins_walk_lanes (IochartBins *bins, IochartCapture *capture, int device, IochartLanes *lanes)
+_iochart_bins_walk (IochartBins *bins, IochartCapture *capture, int device, IochartLanes *lanes)
 {
   guint n = iochart_capture_get_n_requests (capture);
 
   bins_alloc_lanes (bins, lanes);
-  for (guint i = 0; i < n && lanes; i++)
+  device_sector_band (bins, capture, device, NULL);
+  for (guint i = 0; i < n; i++)
     {
       IochartRequest rq;
-      gint64 start, issue, done;
 
       _iochart_capture_unpack (capture, i, &rq);
-      if (rq.device == (guint) device && request_life (bins, &rq, &start, &issue, &done))
-        add_lane (bins, &rq, lanes, start, issue, done);
+      if (rq.device == (guint) device)
+        add_request (bins, &rq, i, lanes);
     }
 }
 
@@ -534,9 +482,7 @@ iochart_bins_new_full (IochartCapture *capture, int device, gint64 from_ns, gint
   g_return_val_if_fail (n_columns > 0 && to_ns > from_ns, NULL);
 
   bins = _iochart_bins_new_empty (from_ns, to_ns, n_columns, sector_rows, latency_kind);
-  _iochart_bins_walk_sectors (bins, capture, device);
-  _iochart_bins_walk_strips (bins, capture, device);
-  _iochart_bins_walk_lanes (bins, capture, device, lanes);
+  _iochart_bins_walk (bins, capture, device, lanes);
   return bins;
 }
 

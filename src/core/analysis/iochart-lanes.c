@@ -128,24 +128,48 @@ group_tree (IochartCapture *capture, guint n, gboolean only_parent)
   return root;
 }
 
+/* A name and a class, as group_by_comm() tells groups apart. */
+typedef struct {
+  const char *comm;
+  guint       klass;
+} CommKey;
+
+static guint
+comm_key_hash (gconstpointer p)
+{
+  const CommKey *k = p;
+
+  return g_str_hash (k->comm) * 31 + k->klass;
+}
+
+static gboolean
+comm_key_equal (gconstpointer a, gconstpointer b)
+{
+  const CommKey *x = a, *y = b;
+
+  return x->klass == y->klass && strcmp (x->comm, y->comm) == 0;
+}
+
 /* Processes of one name share a lane; with by_class, of one name and one class. */
 static guint32 *
 group_by_comm (IochartCapture *capture, guint n, gboolean by_class, guint *n_groups)
 {
   guint32 *group = g_new (guint32, n + 1);
-  g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* keys in one block, borrowing the processes' names: a "comm/class" string printed and
+   * allocated per process was most of this */
+  g_autofree CommKey *keys = g_new (CommKey, MAX (n, 1));
+  g_autoptr(GHashTable) ids = g_hash_table_new (comm_key_hash, comm_key_equal);
 
   for (guint i = 0; i < n; i++)
     {
       const IochartProcess *proc = iochart_capture_get_process (capture, i);
-      g_autofree char *key = g_strdup_printf ("%s/%u", proc->comm ? proc->comm : "",
-                                              by_class ? proc->klass : 0u);
       gpointer id;
 
-      if (!g_hash_table_lookup_extended (ids, key, NULL, &id))
+      keys[i] = (CommKey) { proc->comm ? proc->comm : "", by_class ? proc->klass : 0u };
+      if (!g_hash_table_lookup_extended (ids, &keys[i], NULL, &id))
         {
           id = GUINT_TO_POINTER (g_hash_table_size (ids));
-          g_hash_table_insert (ids, g_steal_pointer (&key), id);
+          g_hash_table_insert (ids, &keys[i], id);
         }
       group[i] = GPOINTER_TO_UINT (id);
     }

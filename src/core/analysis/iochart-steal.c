@@ -456,7 +456,7 @@ segment (Sweep *s, gint64 a, gint64 b, guint n_fg_flight)
     return;
   s->dev->foreground_active_ns += b - a;
   if (s->n_columns && !s->columns_later)
-    iochart_columns_spread (s->dev->active_columns, s->n_columns, s->col_from_ns,
+    _iochart_columns_spread (s->dev->active_columns, s->n_columns, s->col_from_ns,
                             s->ns_per_column, a, b, 1.0);
   if (s->idle->total == 0)
     return;
@@ -473,7 +473,7 @@ segment (Sweep *s, gint64 a, gint64 b, guint n_fg_flight)
   s->stolen += dt * share;
   s->F += dt / denom;
   if (s->n_columns && !s->columns_later)
-    iochart_columns_spread (s->dev->stolen_columns, s->n_columns, s->col_from_ns,
+    _iochart_columns_spread (s->dev->stolen_columns, s->n_columns, s->col_from_ns,
                             s->ns_per_column, a, b, share);
   s->ep_end = b;
   s->ep_stolen += dt * share;

@@ -25,9 +25,9 @@ struct _IochartView {
 };
 
 /* A chart's analyses without an index, on a large capture, run on two threads: the steal sweep
- * on one, the lanes and their cells on the other (the caller's), and then, whichever comes first
- * to them, the parts that need no lanes (the device's sector map and latency, its strips, the
- * legend's counts). Each fills figures of its own, summed in the same order as one thread would. */
+ * on one, the lanes and the one walk of the bins on the other (the caller's), and then, whichever
+ * comes first to it, the legend's counts. Each fills figures of its own, summed in the same order
+ * as one thread would. */
 typedef struct {
   IochartView               *view;
   const IochartStealOptions *steal_options;
@@ -43,24 +43,11 @@ jobs_rest (Jobs *j)
 {
   IochartView *v = j->view;
 
-  for (;;)
-    switch (g_atomic_int_add (&j->next, 1))
-      {
-      case 0:
-        if (v->bins)
-          _iochart_bins_walk_sectors (v->bins, v->capture, v->device);
-        break;
-      case 1:
-        if (v->bins)
-          _iochart_bins_walk_strips (v->bins, v->capture, v->device);
-        break;
-      case 2:
-        iochart_counts_compute_among (v->capture, NULL, 0, v->device, v->from_ns, v->to_ns, &v->counts);
-        v->has_counts = TRUE;
-        break;
-      default:
-        return;
-      }
+  if (g_atomic_int_add (&j->next, 1) == 0)
+    {
+      iochart_counts_compute_among (v->capture, NULL, 0, v->device, v->from_ns, v->to_ns, &v->counts);
+      v->has_counts = TRUE;
+    }
 }
 
 static gpointer
@@ -170,7 +157,7 @@ iochart_view_new (IochartCapture *capture, const IochartViewOptions *options)
         side = g_thread_new ("iochart-view", jobs_side, &jobs);
       view_lanes (view, &lanes);
       if (view->bins)
-        _iochart_bins_walk_lanes (view->bins, capture, view->device, view->lanes);
+        _iochart_bins_walk (view->bins, capture, view->device, view->lanes);
       if (side)
         {
           jobs_rest (&jobs);
