@@ -748,6 +748,35 @@ sector_row_any (guint32 *restrict any, const IochartBins *bins, gsize at, guint 
   return mask;
 }
 
+/* Per cell of a row (at: its first cell), the classes' total count and the first class with the
+ * most (0 where the cell has none), a class at a time: loops over the row that take a vector of
+ * cells at a time, where a cell's loop over its classes branched on each (a wide frame fills
+ * 100k cells). */
+static void
+sector_row_best (const IochartBins *bins, gsize at, guint n, guint32 *restrict total, guint32 *restrict best,
+                 guint32 *restrict k_best)
+{
+  memset (total, 0, n * sizeof (guint32));
+  memset (best, 0, n * sizeof (guint32));
+  memset (k_best, 0, n * sizeof (guint32));
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      const guint32 *restrict s = bins->sectors[k] + at;
+
+      /* a class the bins count no cell of: zero throughout */
+      if (!(bins->sector_classes & (1u << k)))
+        continue;
+      for (guint i = 0; i < n; i++)
+        {
+          guint32 v = s[i], more = v > best[i];
+
+          total[i] += v;
+          best[i] = more ? v : best[i];
+          k_best[i] = more ? k : k_best[i];
+        }
+    }
+}
+
 /* Each class's colour at every alpha as cairo's ARGB32 (native-endian, premultiplied): a cell
  * of the map costs a lookup, not three divisions (a wide frame fills 100k cells). */
 static guint32 *
@@ -778,6 +807,8 @@ sector_strip (Chart *c)
   g_autofree guint32 *any_rows = g_new (guint32, (gsize) c->b.n * rows), *any_hl = g_new (guint32, c->b.n);
   g_autofree guint32 *inks = sector_inks (c);
   g_autofree guint *masks = g_new (guint, rows);
+  g_autofree guint32 *cell_total = g_new (guint32, 3 * (gsize) c->b.n);
+  guint32 *cell_best = cell_total + c->b.n, *cell_class = cell_best + c->b.n;
   guint dense[32], filled = 0, checked = 0;
   gboolean sparse;
   g_autofree char *max = NULL, *min = NULL;
@@ -801,7 +832,18 @@ sector_strip (Chart *c)
   /* a dense map's alpha by floor (log2 (count)) */
   for (guint b = 0; b < 32; b++)
     dense[b] = MIN (255, 130 + 40 * b) * c->alpha / 255;
-  for (guint r = 0; r < rows; r++)
+  for (guint r = 0; r < rows && c->hl == NULL; r++)
+    {
+      guint32 *px = (guint32 *) (pixels + (gsize) (rows - 1 - r) * stride);
+
+      sector_row_best (c->bins, (gsize) r * c->b.n, c->b.n, cell_total, cell_best, cell_class);
+      for (guint i = 0; i < c->b.n; i++)
+        if (cell_total[i] > 0)
+          /* floor (log2 (total)), as the bit it tops */
+          px[i] = inks[cell_class[i] * 256 + (sparse ? c->alpha : dense[31 - __builtin_clz (cell_total[i])])];
+    }
+  /* with a lane highlighted, its cells take their class at full strength */
+  for (guint r = 0; r < rows && c->hl; r++)
     {
       gsize at = (gsize) r * c->b.n;
       guint32 *any = any_rows + at;
