@@ -179,8 +179,11 @@ stacked (Chart *c, double *const series[IOCHART_N_CLASSES], double base_y, doubl
          guint8 alpha, const char *what)
 {
   guint8 a = alpha * c->alpha / 255;
-  g_autofree double *cum = g_new0 (double, (gsize) c->b.n * (G_N_ELEMENTS (stack_order) + 1));
+  g_autofree double *cum = g_new (double, (gsize) c->b.n * (G_N_ELEMENTS (stack_order) + 1));
   g_autofree double *top = g_new (double, c->b.n);
+
+  /* (the rows above the first are written below) */
+  memset (cum, 0, c->b.n * sizeof (double));
 
   /* cum + s * n: the classes under the s-th in the stack */
   for (guint s = 0; s < G_N_ELEMENTS (stack_order); s++)
@@ -756,9 +759,8 @@ static void
 sector_row_best (const IochartBins *bins, gsize at, guint n, guint32 *restrict total, guint32 *restrict best,
                  guint32 *restrict k_best)
 {
-  memset (total, 0, n * sizeof (guint32));
-  memset (best, 0, n * sizeof (guint32));
-  memset (k_best, 0, n * sizeof (guint32));
+  gboolean first = TRUE;
+
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
     {
       const guint32 *restrict s = bins->sectors[k] + at;
@@ -766,15 +768,26 @@ sector_row_best (const IochartBins *bins, gsize at, guint n, guint32 *restrict t
       /* a class the bins count no cell of: zero throughout */
       if (!(bins->sector_classes & (1u << k)))
         continue;
-      for (guint i = 0; i < n; i++)
-        {
-          guint32 v = s[i], more = v > best[i];
+      /* the first class sets the cells (a later one with more takes them: more than 0 first) */
+      if (first)
+        for (guint i = 0; i < n; i++)
+          {
+            total[i] = best[i] = s[i];
+            k_best[i] = k;
+          }
+      else
+        for (guint i = 0; i < n; i++)
+          {
+            guint32 v = s[i], more = v > best[i];
 
-          total[i] += v;
-          best[i] = more ? v : best[i];
-          k_best[i] = more ? k : k_best[i];
-        }
+            total[i] += v;
+            best[i] = more ? v : best[i];
+            k_best[i] = more ? k : k_best[i];
+          }
+      first = FALSE;
     }
+  if (first)
+    memset (total, 0, n * sizeof (guint32));
 }
 
 /* Each class's colour at every alpha as cairo's ARGB32 (native-endian, premultiplied): a cell
@@ -802,7 +815,8 @@ sector_strip (Chart *c)
 {
   guint rows = c->bins->sector_rows, stride = c->b.n * 4;
   double h = rows + 4, top = c->b.y;
-  guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
+  /* (without a highlighted lane, every pixel is written below) */
+  guint8 *pixels = c->hl ? g_new0 (guint8, (gsize) stride * rows) : g_new (guint8, (gsize) stride * rows);
   /* each row's any-class counts, kept from the empty check for the pass that draws */
   g_autofree guint32 *any_rows = g_new (guint32, (gsize) c->b.n * rows), *any_hl = g_new (guint32, c->b.n);
   g_autofree guint32 *inks = sector_inks (c);
@@ -838,9 +852,9 @@ sector_strip (Chart *c)
 
       sector_row_best (c->bins, (gsize) r * c->b.n, c->b.n, cell_total, cell_best, cell_class);
       for (guint i = 0; i < c->b.n; i++)
-        if (cell_total[i] > 0)
-          /* floor (log2 (total)), as the bit it tops */
-          px[i] = inks[cell_class[i] * 256 + (sparse ? c->alpha : dense[31 - __builtin_clz (cell_total[i])])];
+        /* floor (log2 (total)), as the bit it tops */
+        px[i] = cell_total[i] == 0 ? 0
+                : inks[cell_class[i] * 256 + (sparse ? c->alpha : dense[31 - __builtin_clz (cell_total[i])])];
     }
   /* with a lane highlighted, its cells take their class at full strength */
   for (guint r = 0; r < rows && c->hl; r++)
