@@ -391,16 +391,35 @@ typedef struct {
   guint64 total;
 } LatWindow;
 
+/* Each column's completions of group g (fewer than 2^32), summed once for the scale and the
+ * window, which ask for each column up to three times. */
+static guint32 *
+lat_column_totals (const IochartBins *bins)
+{
+  guint n = bins->n_columns;
+  guint32 *totals = g_new (guint32, MAX ((gsize) n * IOCHART_N_LAT_GROUPS, 1));
+
+  for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+    for (guint i = 0; i < n; i++)
+      {
+        const guint32 *restrict h = bins->latency[g] + (gsize) i * IOCHART_LAT_BUCKETS;
+        guint32 total = 0;
+
+        /* a loop of a fixed length, without a product, so that it takes a vector at a time */
+        for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+          total += h[k];
+        totals[(gsize) g * n + i] = total;
+      }
+  return totals;
+}
+
 static void
-lat_window_add (LatWindow *w, const IochartBins *bins, IochartLatGroup g, guint j, int sign)
+lat_window_add (LatWindow *w, const IochartBins *bins, IochartLatGroup g, const guint32 *totals, guint j, int sign)
 {
   const guint32 *restrict h = bins->latency[g] + (gsize) j * IOCHART_LAT_BUCKETS;
   guint32 *restrict merged = w->merged;
-  guint32 total = 0;   /* a column's completions: fewer than 2^32 */
+  guint32 total = totals[j];
 
-  /* loops of a fixed length, without a product, so that they take a vector at a time */
-  for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
-    total += h[k];
   /* most columns of a zoomed-in chart have no completions */
   if (total == 0)
     return;
@@ -423,9 +442,11 @@ lat_bucket_ns (guint k)
 /* Per column i, the median and the p99 of the window of columns i - 2 .. i + 2, or -1 (both
  * from one slide of the window and one pass over its buckets). */
 static void
-latency_window (Chart *c, const IochartBins *bins, IochartLatGroup g, double *p50, double *p99)
+latency_window (Chart *c, const IochartBins *bins, const guint32 *all_totals, IochartLatGroup g, double *p50,
+                double *p99)
 {
   LatWindow w = { 0 };
+  const guint32 *totals = all_totals + (gsize) g * bins->n_columns;
 
   for (guint i = 0; i < c->b.n; i++)
     {
@@ -433,9 +454,9 @@ latency_window (Chart *c, const IochartBins *bins, IochartLatGroup g, double *p5
       guint k = 0;
 
       for (guint j = i == 0 ? 0 : i + 2; j <= i + 2 && j < c->b.n; j++)
-        lat_window_add (&w, bins, g, j, 1);
+        lat_window_add (&w, bins, g, totals, j, 1);
       if (i >= 3)
-        lat_window_add (&w, bins, g, i - 3, -1);
+        lat_window_add (&w, bins, g, totals, i - 3, -1);
       p50[i] = p99[i] = -1;
       if (w.total == 0)
         continue;
@@ -465,17 +486,17 @@ latency_window (Chart *c, const IochartBins *bins, IochartLatGroup g, double *p5
 /* Over the columns of a group (each its own histogram, as iochart_bins_latency_quantile takes
  * it), the least bucket of a median and the greatest of a p99 (-1: no column has any). */
 static void
-column_quantile_range (const IochartBins *bins, IochartLatGroup g, int *k50, int *k99)
+column_quantile_range (const IochartBins *bins, const guint32 *all_totals, IochartLatGroup g, int *k50, int *k99)
 {
+  const guint32 *totals = all_totals + (gsize) g * bins->n_columns;
+
   *k50 = *k99 = -1;
   for (guint i = 0; i < bins->n_columns; i++)
     {
       const guint32 *h = bins->latency[g] + (gsize) i * IOCHART_LAT_BUCKETS;
-      guint64 total = 0, acc = 0, want50, want99;
+      guint64 total = totals[i], acc = 0, want50, want99;
       guint k = 0;
 
-      for (guint b = 0; b < IOCHART_LAT_BUCKETS; b++)
-        total += h[b];
       if (total == 0)
         continue;
       want50 = MAX ((guint64) ceil (0.5 * total), 1);
@@ -552,13 +573,14 @@ latency_strip (Chart *c)
   guint n = c->b.n;
   g_autofree double *v = g_new (double, 4 * (gsize) n);
   double *fg50 = v, *fg99 = v + n, *idle50 = v + 2 * n, *idle99 = v + 3 * n;
+  g_autofree guint32 *totals = lat_column_totals (c->bins), *hl_totals = NULL;
 
   /* the scale: the least column median and the greatest column p99 (log10 keeps their order) */
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     {
       int k50, k99;
 
-      column_quantile_range (c->bins, g, &k50, &k99);
+      column_quantile_range (c->bins, totals, g, &k50, &k99);
       if (k50 >= 0)
         lo = MIN (lo, log10 (lat_bucket_ns (k50)));
       if (k99 >= 0)
@@ -599,8 +621,8 @@ latency_strip (Chart *c)
       label (c, c->b.x0 - 5, d == hi ? y + 9 : d == lo ? y : y + 4, text, FONT_SMALL, IOCHART_ANCHOR_END,
              c->pal->base.dim, 4);
     }
-  latency_window (c, c->bins, IOCHART_LAT_FOREGROUND, fg50, fg99);
-  latency_window (c, c->bins, IOCHART_LAT_IDLE, idle50, idle99);
+  latency_window (c, c->bins, totals, IOCHART_LAT_FOREGROUND, fg50, fg99);
+  latency_window (c, c->bins, totals, IOCHART_LAT_IDLE, idle50, idle99);
   latency_line (c, c->bins, fg99, lo, hi, top, h, c->pal->p99_fg, 1.5,
                 FALSE, "p99 latency of non-idle requests");
   latency_line (c, c->bins, fg50, lo, hi, top, h, c->pal->median_fg, 1,
@@ -612,8 +634,9 @@ latency_strip (Chart *c)
                 TRUE, "median latency of idle requests");
   if (c->hl)
     {
-      latency_window (c, c->hl, IOCHART_LAT_FOREGROUND, fg50, fg99);
-      latency_window (c, c->hl, IOCHART_LAT_IDLE, idle50, idle99);
+      hl_totals = lat_column_totals (c->hl);
+      latency_window (c, c->hl, hl_totals, IOCHART_LAT_FOREGROUND, fg50, fg99);
+      latency_window (c, c->hl, hl_totals, IOCHART_LAT_IDLE, idle50, idle99);
       latency_line (c, c->hl, fg99, lo, hi, top, h, c->pal->p99_fg, 2,
                     FALSE, "p99 latency of the highlighted lane");
       latency_line (c, c->hl, idle99, lo, hi, top, h, c->pal->p99_idle, 2,
