@@ -19,7 +19,8 @@
  * Environment: APP_FRAMES_PER_FRAME=1 prints each frame's span, layout and frame time;
  * APP_FRAMES_CHECKSUM=1 each frame's display list's SHA-256 (diff two builds' outputs);
  * APP_FRAMES_PIXELS=1 each frame's pixels' SHA-256 (diff two builds' paint);
- * APP_FRAMES_REPEAT=N lays out only the whole capture N times (for callgrind);
+ * APP_FRAMES_REPEAT=N lays out only the whole capture N times (for callgrind), APP_FRAMES_SPAN=F with it
+ * only its middle F;
  * APP_FRAMES_PAINT_REPEAT=N paints only the whole capture's chart N times (for callgrind). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,7 @@ repeat_layout (IochartCapture *c, IochartBinIndex *index, gint64 from, gint64 to
 
   for (int i = 0; i < n; i++)
     iochart_display_list_free (exact (c, index, from, to));
-  printf ("layout of the whole capture: %.2f ms each (CPU, %d runs)\n", (cpu_ms () - t0) / MAX (n, 1), n);
+  printf ("layout of the range: %.2f ms each (CPU, %d runs)\n", (cpu_ms () - t0) / MAX (n, 1), n);
   return 0;
 }
 
@@ -221,6 +222,14 @@ main (int argc, char **argv)
   full_to = to = iochart_capture_get_end_ns (c);
   if (g_getenv ("APP_FRAMES_REPEAT") != NULL)
     {
+      /* APP_FRAMES_SPAN=F: the middle F of the capture instead */
+      double f = g_getenv ("APP_FRAMES_SPAN") ? g_ascii_strtod (g_getenv ("APP_FRAMES_SPAN"), NULL) : 1;
+
+      if (f > 0 && f < 1)
+        {
+          from = full_from + (gint64) ((full_to - full_from) * (1 - f) / 2);
+          to = from + (gint64) ((full_to - full_from) * f);
+        }
       iochart_display_list_free (exact (c, index, from, to));   /* fontconfig's first load is no frame's */
       return repeat_layout (c, index, from, to, atoi (g_getenv ("APP_FRAMES_REPEAT")));
     }

@@ -930,10 +930,11 @@ _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, 
       IochartLaneStream out;
 
       /* in view: started by `to`, less those over before `from` (those started by then too) */
-      if (st->min_a > to || st->max_b < from)
+      if (lo == hi || st->min_a > to || st->max_b < from)
         continue;
-      ia = search (start, lo, hi, to, TRUE);
-      ib = search (end, lo, hi, from, FALSE);
+      /* a wide range holds most streams whole: their ends answer, not searches missing the cache */
+      ia = start[hi - 1] <= to ? hi : search (start, lo, hi, to, TRUE);
+      ib = end[lo] >= from ? lo : search (end, lo, hi, from, FALSE);
       if (ia - lo <= ib - lo)
         continue;
       started = weights_before (&index->by_start, ia);
@@ -947,7 +948,7 @@ _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, 
       out.bytes = (started.bytes - lo_started.bytes) - (ended.bytes - lo_ended.bytes);
       /* the least start of those ending at `from` or later: by start, the first whose greatest
        * end so far reaches `from` */
-      out.first_io_ns = start[search (index->ext, lo, hi, from, FALSE)];
+      out.first_io_ns = start[index->ext[lo] >= from ? lo : search (index->ext, lo, hi, from, FALSE)];
       out.last_io_ns = index->ext[ia - 1];
       func (&out, data);
     }
@@ -1316,6 +1317,11 @@ sample_window (const Times *ts, guint *lo, guint *hi, gboolean real, gint64 from
 static guint
 find_x (const Times *ts, guint lo, guint hi, gint64 from, double x)
 {
+  /* a wide range holds most strips whole: their ends answer, not searches missing the cache */
+  if (lo == hi || (double) (ts->t[lo] - from) >= x)
+    return lo;
+  if ((double) (ts->t[hi - 1] - from) < x)
+    return hi;
   sample_window (ts, &lo, &hi, TRUE, from, x, 0);
   return lower_x (ts->t, lo, hi, from, x);
 }
@@ -1323,6 +1329,10 @@ find_x (const Times *ts, guint lo, guint hi, gint64 from, double x)
 static guint
 find_t (const Times *ts, guint lo, guint hi, gint64 T)
 {
+  if (lo == hi || ts->t[lo] >= T)
+    return lo;
+  if (ts->t[hi - 1] < T)
+    return hi;
   sample_window (ts, &lo, &hi, FALSE, 0, 0, T);
   return _iochart_gallop_i64 (ts->t, lo, hi, T);
 }

@@ -527,7 +527,7 @@ typedef struct {
 
 /* Every STEAL_CHECK events: the device's stolen and foreground-active time before the event, and
  * the counts in force then, so that a column's figures are differences of running integrals. */
-#define STEAL_CHECK 64
+#define STEAL_CHECK 32
 #define STEAL_SAMPLE 256
 
 typedef struct {

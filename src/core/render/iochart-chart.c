@@ -179,8 +179,11 @@ stacked (Chart *c, double *const series[IOCHART_N_CLASSES], double base_y, doubl
          guint8 alpha, const char *what)
 {
   guint8 a = alpha * c->alpha / 255;
-  g_autofree double *cum = g_new0 (double, (gsize) c->b.n * (G_N_ELEMENTS (stack_order) + 1));
+  g_autofree double *cum = g_new (double, (gsize) c->b.n * (G_N_ELEMENTS (stack_order) + 1));
   g_autofree double *top = g_new (double, c->b.n);
+
+  /* (the rows above the first are written below) */
+  memset (cum, 0, c->b.n * sizeof (double));
 
   /* cum + s * n: the classes under the s-th in the stack */
   for (guint s = 0; s < G_N_ELEMENTS (stack_order); s++)
@@ -388,16 +391,35 @@ typedef struct {
   guint64 total;
 } LatWindow;
 
+/* Each column's completions of group g (fewer than 2^32), summed once for the scale and the
+ * window, which ask for each column up to three times. */
+static guint32 *
+lat_column_totals (const IochartBins *bins)
+{
+  guint n = bins->n_columns;
+  guint32 *totals = g_new (guint32, MAX ((gsize) n * IOCHART_N_LAT_GROUPS, 1));
+
+  for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
+    for (guint i = 0; i < n; i++)
+      {
+        const guint32 *restrict h = bins->latency[g] + (gsize) i * IOCHART_LAT_BUCKETS;
+        guint32 total = 0;
+
+        /* a loop of a fixed length, without a product, so that it takes a vector at a time */
+        for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
+          total += h[k];
+        totals[(gsize) g * n + i] = total;
+      }
+  return totals;
+}
+
 static void
-lat_window_add (LatWindow *w, const IochartBins *bins, IochartLatGroup g, guint j, int sign)
+lat_window_add (LatWindow *w, const IochartBins *bins, IochartLatGroup g, const guint32 *totals, guint j, int sign)
 {
   const guint32 *restrict h = bins->latency[g] + (gsize) j * IOCHART_LAT_BUCKETS;
   guint32 *restrict merged = w->merged;
-  guint32 total = 0;   /* a column's completions: fewer than 2^32 */
+  guint32 total = totals[j];
 
-  /* loops of a fixed length, without a product, so that they take a vector at a time */
-  for (guint k = 0; k < IOCHART_LAT_BUCKETS; k++)
-    total += h[k];
   /* most columns of a zoomed-in chart have no completions */
   if (total == 0)
     return;
@@ -420,9 +442,11 @@ lat_bucket_ns (guint k)
 /* Per column i, the median and the p99 of the window of columns i - 2 .. i + 2, or -1 (both
  * from one slide of the window and one pass over its buckets). */
 static void
-latency_window (Chart *c, const IochartBins *bins, IochartLatGroup g, double *p50, double *p99)
+latency_window (Chart *c, const IochartBins *bins, const guint32 *all_totals, IochartLatGroup g, double *p50,
+                double *p99)
 {
   LatWindow w = { 0 };
+  const guint32 *totals = all_totals + (gsize) g * bins->n_columns;
 
   for (guint i = 0; i < c->b.n; i++)
     {
@@ -430,9 +454,9 @@ latency_window (Chart *c, const IochartBins *bins, IochartLatGroup g, double *p5
       guint k = 0;
 
       for (guint j = i == 0 ? 0 : i + 2; j <= i + 2 && j < c->b.n; j++)
-        lat_window_add (&w, bins, g, j, 1);
+        lat_window_add (&w, bins, g, totals, j, 1);
       if (i >= 3)
-        lat_window_add (&w, bins, g, i - 3, -1);
+        lat_window_add (&w, bins, g, totals, i - 3, -1);
       p50[i] = p99[i] = -1;
       if (w.total == 0)
         continue;
@@ -462,17 +486,17 @@ latency_window (Chart *c, const IochartBins *bins, IochartLatGroup g, double *p5
 /* Over the columns of a group (each its own histogram, as iochart_bins_latency_quantile takes
  * it), the least bucket of a median and the greatest of a p99 (-1: no column has any). */
 static void
-column_quantile_range (const IochartBins *bins, IochartLatGroup g, int *k50, int *k99)
+column_quantile_range (const IochartBins *bins, const guint32 *all_totals, IochartLatGroup g, int *k50, int *k99)
 {
+  const guint32 *totals = all_totals + (gsize) g * bins->n_columns;
+
   *k50 = *k99 = -1;
   for (guint i = 0; i < bins->n_columns; i++)
     {
       const guint32 *h = bins->latency[g] + (gsize) i * IOCHART_LAT_BUCKETS;
-      guint64 total = 0, acc = 0, want50, want99;
+      guint64 total = totals[i], acc = 0, want50, want99;
       guint k = 0;
 
-      for (guint b = 0; b < IOCHART_LAT_BUCKETS; b++)
-        total += h[b];
       if (total == 0)
         continue;
       want50 = MAX ((guint64) ceil (0.5 * total), 1);
@@ -549,13 +573,14 @@ latency_strip (Chart *c)
   guint n = c->b.n;
   g_autofree double *v = g_new (double, 4 * (gsize) n);
   double *fg50 = v, *fg99 = v + n, *idle50 = v + 2 * n, *idle99 = v + 3 * n;
+  g_autofree guint32 *totals = lat_column_totals (c->bins), *hl_totals = NULL;
 
   /* the scale: the least column median and the greatest column p99 (log10 keeps their order) */
   for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
     {
       int k50, k99;
 
-      column_quantile_range (c->bins, g, &k50, &k99);
+      column_quantile_range (c->bins, totals, g, &k50, &k99);
       if (k50 >= 0)
         lo = MIN (lo, log10 (lat_bucket_ns (k50)));
       if (k99 >= 0)
@@ -596,8 +621,8 @@ latency_strip (Chart *c)
       label (c, c->b.x0 - 5, d == hi ? y + 9 : d == lo ? y : y + 4, text, FONT_SMALL, IOCHART_ANCHOR_END,
              c->pal->base.dim, 4);
     }
-  latency_window (c, c->bins, IOCHART_LAT_FOREGROUND, fg50, fg99);
-  latency_window (c, c->bins, IOCHART_LAT_IDLE, idle50, idle99);
+  latency_window (c, c->bins, totals, IOCHART_LAT_FOREGROUND, fg50, fg99);
+  latency_window (c, c->bins, totals, IOCHART_LAT_IDLE, idle50, idle99);
   latency_line (c, c->bins, fg99, lo, hi, top, h, c->pal->p99_fg, 1.5,
                 FALSE, "p99 latency of non-idle requests");
   latency_line (c, c->bins, fg50, lo, hi, top, h, c->pal->median_fg, 1,
@@ -609,8 +634,9 @@ latency_strip (Chart *c)
                 TRUE, "median latency of idle requests");
   if (c->hl)
     {
-      latency_window (c, c->hl, IOCHART_LAT_FOREGROUND, fg50, fg99);
-      latency_window (c, c->hl, IOCHART_LAT_IDLE, idle50, idle99);
+      hl_totals = lat_column_totals (c->hl);
+      latency_window (c, c->hl, hl_totals, IOCHART_LAT_FOREGROUND, fg50, fg99);
+      latency_window (c, c->hl, hl_totals, IOCHART_LAT_IDLE, idle50, idle99);
       latency_line (c, c->hl, fg99, lo, hi, top, h, c->pal->p99_fg, 2,
                     FALSE, "p99 latency of the highlighted lane");
       latency_line (c, c->hl, idle99, lo, hi, top, h, c->pal->p99_idle, 2,
@@ -748,6 +774,45 @@ sector_row_any (guint32 *restrict any, const IochartBins *bins, gsize at, guint 
   return mask;
 }
 
+/* Per cell of a row (at: its first cell), the classes' total count and the first class with the
+ * most (0 where the cell has none), a class at a time: loops over the row that take a vector of
+ * cells at a time, where a cell's loop over its classes branched on each (a wide frame fills
+ * 100k cells). */
+static void
+sector_row_best (const IochartBins *bins, gsize at, guint n, guint32 *restrict total, guint32 *restrict best,
+                 guint32 *restrict k_best)
+{
+  gboolean first = TRUE;
+
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    {
+      const guint32 *restrict s = bins->sectors[k] + at;
+
+      /* a class the bins count no cell of: zero throughout */
+      if (!(bins->sector_classes & (1u << k)))
+        continue;
+      /* the first class sets the cells (a later one with more takes them: more than 0 first) */
+      if (first)
+        for (guint i = 0; i < n; i++)
+          {
+            total[i] = best[i] = s[i];
+            k_best[i] = k;
+          }
+      else
+        for (guint i = 0; i < n; i++)
+          {
+            guint32 v = s[i], more = v > best[i];
+
+            total[i] += v;
+            best[i] = more ? v : best[i];
+            k_best[i] = more ? k : k_best[i];
+          }
+      first = FALSE;
+    }
+  if (first)
+    memset (total, 0, n * sizeof (guint32));
+}
+
 /* Each class's colour at every alpha as cairo's ARGB32 (native-endian, premultiplied): a cell
  * of the map costs a lookup, not three divisions (a wide frame fills 100k cells). */
 static guint32 *
@@ -773,11 +838,14 @@ sector_strip (Chart *c)
 {
   guint rows = c->bins->sector_rows, stride = c->b.n * 4;
   double h = rows + 4, top = c->b.y;
-  guint8 *pixels = g_new0 (guint8, (gsize) stride * rows);
+  /* (without a highlighted lane, every pixel is written below) */
+  guint8 *pixels = c->hl ? g_new0 (guint8, (gsize) stride * rows) : g_new (guint8, (gsize) stride * rows);
   /* each row's any-class counts, kept from the empty check for the pass that draws */
   g_autofree guint32 *any_rows = g_new (guint32, (gsize) c->b.n * rows), *any_hl = g_new (guint32, c->b.n);
   g_autofree guint32 *inks = sector_inks (c);
   g_autofree guint *masks = g_new (guint, rows);
+  g_autofree guint32 *cell_total = g_new (guint32, 3 * (gsize) c->b.n);
+  guint32 *cell_best = cell_total + c->b.n, *cell_class = cell_best + c->b.n;
   guint dense[32], filled = 0, checked = 0;
   gboolean sparse;
   g_autofree char *max = NULL, *min = NULL;
@@ -801,7 +869,18 @@ sector_strip (Chart *c)
   /* a dense map's alpha by floor (log2 (count)) */
   for (guint b = 0; b < 32; b++)
     dense[b] = MIN (255, 130 + 40 * b) * c->alpha / 255;
-  for (guint r = 0; r < rows; r++)
+  for (guint r = 0; r < rows && c->hl == NULL; r++)
+    {
+      guint32 *px = (guint32 *) (pixels + (gsize) (rows - 1 - r) * stride);
+
+      sector_row_best (c->bins, (gsize) r * c->b.n, c->b.n, cell_total, cell_best, cell_class);
+      for (guint i = 0; i < c->b.n; i++)
+        /* floor (log2 (total)), as the bit it tops */
+        px[i] = cell_total[i] == 0 ? 0
+                : inks[cell_class[i] * 256 + (sparse ? c->alpha : dense[31 - __builtin_clz (cell_total[i])])];
+    }
+  /* with a lane highlighted, its cells take their class at full strength */
+  for (guint r = 0; r < rows && c->hl; r++)
     {
       gsize at = (gsize) r * c->b.n;
       guint32 *any = any_rows + at;
