@@ -37,6 +37,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   write_part ("fz.blktrace.0", data + 1, split);
   write_part ("fz.blktrace.1", data + 1 + split, size - 1 - split);
   _iochart_blktrace_thread_min_bytes = size % 2 ? 0 : G_MAXSIZE;
+  /* the unmap thread outlives the input: libFuzzer took what it freed later for a leak of 2 KiB */
+  _iochart_blktrace_unmap_in_thread = FALSE;
   p0 = g_build_filename (dir, "fz.blktrace.0", NULL);
   p1 = g_build_filename (dir, "fz.blktrace.1", NULL);
   {

@@ -56,6 +56,9 @@ gboolean _iochart_blktrace_read     (IochartBuilder *b, const char * const *cpu_
 /* From this many bytes of CPU files on, decoding and merging run in a thread of their own
  * (tests lower it to see both ways give the same capture). */
 extern gsize _iochart_blktrace_thread_min_bytes;
+/* FALSE: the files are unmapped before the read returns, never by a thread of their own (the
+ * fuzzer counts what a detached thread frees after an input as that input's leak). */
+extern gboolean _iochart_blktrace_unmap_in_thread;
 
 G_END_DECLS
 
