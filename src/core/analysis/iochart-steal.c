@@ -1458,12 +1458,18 @@ _iochart_steal_get_n_read (IochartSteal *steal)
   return steal->n_read;
 }
 
-/* How many of v[0, n) are at or before t. */
+/* How many of v[0, n) are at or before t. A range at the capture's start or end (the whole
+ * capture: the widest frames) asks each idle run's times at their ends: answered there, not by
+ * a search whose every probe misses the cache on a large capture. */
 static guint
 count_upto (const gint64 *v, guint n, gint64 t)
 {
   guint lo = 0, hi = n;
 
+  if (n == 0 || v[0] > t)
+    return 0;
+  if (v[n - 1] <= t)
+    return n;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
