@@ -1116,6 +1116,19 @@ test_empty (void)
   g_assert_cmpfloat (bins->inflight_ns[IOCHART_CLASS_BE][0], ==, 0);
 }
 
+/* The next column's guess, which the searches ask memory for early: as far on again, and none
+ * (n) when it would not be ahead (a search started over, or no step) or lies past the end. */
+static void
+test_next_guess (void)
+{
+  g_assert_cmpuint (_iochart_next_guess (10, 30, 100), ==, 50);
+  g_assert_cmpuint (_iochart_next_guess (10, 30, 50), ==, 50);
+  g_assert_cmpuint (_iochart_next_guess (10, 30, 51), ==, 50);
+  g_assert_cmpuint (_iochart_next_guess (30, 30, 100), ==, 100);
+  g_assert_cmpuint (_iochart_next_guess (50, 30, 100), ==, 100);
+  g_assert_cmpuint (_iochart_next_guess (0, G_MAXUINT - 1, G_MAXUINT), ==, G_MAXUINT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1142,5 +1155,6 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/shared-passes", test_shared_passes);
   g_test_add_func ("/bin-index/size", test_size);
   g_test_add_func ("/bin-index/empty", test_empty);
+  g_test_add_func ("/bin-index/next-guess", test_next_guess);
   return g_test_run ();
 }

@@ -569,15 +569,24 @@ entry_deficit (const IochartBinIndex *self, const Entry *e, double x, gboolean i
 
 /* First entry of [lo, hi) (one class's, sorted) whose start is >= t, galloping from lo: the
  * columns' edges are asked in order, and the next edge's entry is near the last one's when
- * zoomed in. Over the samples first, then among SAMPLE entries. */
+ * zoomed in. Over the samples first, then among SAMPLE entries. The next edge's entry, sample
+ * and prefix are asked for early (lo the last edge's answer). */
 static guint
 gallop_start (const IochartBinIndex *self, guint lo, guint hi, gint64 t)
 {
   /* samples j0 .. j1 - 1 are entries of [lo, hi) */
   guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (hi + SAMPLE - 1) / SAMPLE;
   guint j = _iochart_gallop_i64 (self->start_sample, j0, j1, t);
+  guint a = j > j0 ? (j - 1) * SAMPLE : lo, b = j < j1 ? j * SAMPLE : hi, u, next;
 
-  return lower_start (self, j > j0 ? (j - 1) * SAMPLE : lo, j < j1 ? j * SAMPLE : hi, t);
+  u = lower_start (self, a, b, t);
+  if ((next = _iochart_next_guess (lo, u, hi)) < hi)
+    {
+      __builtin_prefetch (&self->entries[next]);
+      __builtin_prefetch (&self->start_sample[next / SAMPLE]);
+      __builtin_prefetch (&self->prefix[(gsize) (next / SPAN_BLOCK) * N_SERIES]);
+    }
+  return u;
 }
 
 /* Where the last G(x) found each class's entries starting before x (the columns ask for
@@ -712,6 +721,7 @@ done_from (const IochartBinIndex *self, guint lo, gint64 t)
 {
   guint j0 = (lo + SAMPLE - 1) / SAMPLE, j1 = (self->n + SAMPLE - 1) / SAMPLE;
   guint j = _iochart_gallop_i64 (self->done_sample, j0, j1, t), hi = j < j1 ? j * SAMPLE : self->n;
+  guint from = lo, next;
 
   lo = j > j0 ? (j - 1) * SAMPLE : lo;
   while (lo < hi)
@@ -721,6 +731,12 @@ done_from (const IochartBinIndex *self, guint lo, gint64 t)
         lo = mid + 1;
       else
         hi = mid;
+    }
+  /* the next column's, as gallop_start asks for its entry */
+  if ((next = _iochart_next_guess (from, lo, self->n)) < self->n)
+    {
+      __builtin_prefetch (&self->done[next]);
+      __builtin_prefetch (&self->done_sample[next / SAMPLE]);
     }
   return lo;
 }

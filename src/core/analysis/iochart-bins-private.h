@@ -201,4 +201,16 @@ _iochart_gallop_i64 (const gint64 *v, guint lo, guint hi, gint64 t)
   return lo;
 }
 
+/* Where the next column's search will likely end, to ask memory for early: as far on from u as u
+ * from the last column's answer (a range's columns are of one width); n when not past u and
+ * before n. On a wide frame of a large capture each column's search lands on lines no other
+ * column touched, and its first probe would wait on memory. */
+static inline guint
+_iochart_next_guess (guint last, guint u, guint n)
+{
+  guint next = u + (u - last);
+
+  return next > u && next < n ? next : n;
+}
+
 G_END_DECLS

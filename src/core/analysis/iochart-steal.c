@@ -1128,11 +1128,13 @@ checks_end (ChecksBuild *b)
 static guint packed_lower (const IochartStealEvents *e, gint64 ts);
 
 /* First event at or after ts of [lo, n), those before lo being before ts: galloping over the
- * samples' times from lo's, then a search among one sample's events. */
+ * samples' times from lo's, then a search among one sample's events. The next column edge's
+ * events, check and sample are asked for early (lo the last edge's answer). */
 static guint
 packed_lower_after (const IochartStealEvents *e, guint lo, gint64 ts, guint *epoch)
 {
   guint n_samples = (e->n + STEAL_SAMPLE - 1) / STEAL_SAMPLE, j0 = (lo + STEAL_SAMPLE - 1) / STEAL_SAMPLE, j, hi;
+  guint from = lo, next;
 
   /* sample j's event is the first at or after ts, or the answer lies between sample j - 1's and it */
   j = _iochart_gallop_i64 (e->sample_ts, j0, n_samples, ts);
@@ -1145,6 +1147,13 @@ packed_lower_after (const IochartStealEvents *e, guint lo, gint64 ts, guint *epo
         lo = mid + 1;
       else
         hi = mid;
+    }
+  if ((next = _iochart_next_guess (from, lo, e->n)) < e->n)
+    {
+      __builtin_prefetch (&e->lo[next]);
+      __builtin_prefetch (&e->pk[next]);
+      __builtin_prefetch (&e->checks[next / STEAL_CHECK]);
+      __builtin_prefetch (&e->sample_ts[next / STEAL_SAMPLE]);
     }
   return lo;
 }
@@ -1449,12 +1458,18 @@ _iochart_steal_get_n_read (IochartSteal *steal)
   return steal->n_read;
 }
 
-/* How many of v[0, n) are at or before t. */
+/* How many of v[0, n) are at or before t. A range at the capture's start or end (the whole
+ * capture: the widest frames) asks each idle run's times at their ends: answered there, not by
+ * a search whose every probe misses the cache on a large capture. */
 static guint
 count_upto (const gint64 *v, guint n, gint64 t)
 {
   guint lo = 0, hi = n;
 
+  if (n == 0 || v[0] > t)
+    return 0;
+  if (v[n - 1] <= t)
+    return n;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
