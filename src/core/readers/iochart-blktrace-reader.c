@@ -1109,19 +1109,20 @@ unmap_thread (gpointer data)
   return NULL;
 }
 
+gboolean _iochart_blktrace_unmap_in_thread = TRUE;
+
 /* Unmapping a large capture's pages costs as much as mapping them (4 ms for 170 MB), and nothing
  * reads them once the builder is done: a thread of its own unmaps them while the caller goes on
  * to finish the model and analyse it. Below eight times the size that pays for the merge's thread
  * (32 MiB) a thread would cost more than the unmapping. maps holds the files' GMappedFile
  * references. */
-gboolean _iochart_blktrace_unmap_in_thread = TRUE;
-
 static void
 release_maps (GPtrArray *maps, gsize total_bytes)
 {
   GThread *thread;
 
-  if (!_iochart_blktrace_unmap_in_thread || total_bytes / 8 < _iochart_blktrace_thread_min_bytes || g_get_num_processors () < 2 ||
+  if (!_iochart_blktrace_unmap_in_thread || total_bytes / 8 < _iochart_blktrace_thread_min_bytes ||
+      g_get_num_processors () < 2 ||
       (thread = g_thread_try_new ("iochart-unmap", unmap_thread, maps, NULL)) == NULL)
     {
       g_ptr_array_unref (maps);
