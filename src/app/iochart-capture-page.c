@@ -158,18 +158,10 @@ static void schedule_figures (IochartCapturePage *self);
 
 /* A closed tab's capture is most of the heap, and malloc keeps the pages it frees: they go back
  * once the capture is gone, from whichever thread (a layout worker's) dropped it last. */
-static gboolean
-trim_heap (gpointer data)
-{
-  iochart_heap_trim ();
-  return G_SOURCE_REMOVE;
-}
-
 static void
 capture_finalized (gpointer data, GObject *where_the_object_was)
 {
-  /* later, on the main loop: the finalizer frees the requests after the weak refs are told */
-  g_timeout_add (250, trim_heap, NULL);
+  iochart_heap_trim_later (250);
 }
 
 static void

@@ -13,6 +13,7 @@
 #include "iochart-live-page.h"
 #include "iochart-error.h"
 #include "iochart-format.h"
+#include "iochart-heap.h"
 #include "record/iochart-recorder.h"
 #include "record/iochart-live-capture.h"
 #include "record/iochart-live.h"
@@ -530,6 +531,9 @@ iochart_live_page_finalize (GObject *object)
   /* the capture page (disposed with the template) held the published capture */
   g_clear_pointer (&self->live, iochart_live_capture_free);
   g_clear_pointer (&self->recorder, iochart_recorder_free);
+  /* a recording's copies of its capture are not trimmed one by one (that would be a trim a
+   * second): what they all held goes back here */
+  iochart_heap_trim_later (250);
   g_free (self->out);
   g_clear_error (&self->error);
   G_OBJECT_CLASS (iochart_live_page_parent_class)->finalize (object);

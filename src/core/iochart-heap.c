@@ -49,3 +49,22 @@ iochart_heap_trim (void)
 {
   malloc_trim (0);
 }
+
+static gint trim_pending;
+
+static gboolean
+trim_now (gpointer data)
+{
+  g_atomic_int_set (&trim_pending, 0);
+  iochart_heap_trim ();
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+iochart_heap_trim_later (guint delay_ms)
+{
+  if (!g_atomic_int_compare_and_exchange (&trim_pending, 0, 1))
+    return FALSE;
+  g_timeout_add (delay_ms, trim_now, NULL);
+  return TRUE;
+}

@@ -17,5 +17,9 @@ gboolean iochart_heap_init (void);
  * of it: the app calls this after a tab's capture is gone (a tab of 1M requests closed: 292 MiB
  * resident without it, 116 with it, 110 before the tab opened). */
 void     iochart_heap_trim (void);
+/* iochart_heap_trim() on the main context delay_ms from now, from any thread: a capture's last
+ * reference may go in a worker, and its finalizer frees the requests after the weak refs are told.
+ * A call while a trim is pending joins it (FALSE); TRUE when this call scheduled one. */
+gboolean iochart_heap_trim_later (guint delay_ms);
 
 G_END_DECLS

@@ -76,6 +76,43 @@ test_trim (void)
   g_free (blocks);
 }
 
+/* A trim asked for from a worker runs once on the main context, later; asks while it is pending
+ * join it. */
+static gpointer
+ask_trim (gpointer data)
+{
+  return GINT_TO_POINTER (iochart_heap_trim_later (20));
+}
+
+static void
+test_trim_later (void)
+{
+  enum { N = 1600, BLOCK = 64 << 10 };   /* 100 MiB */
+  char **blocks = g_new (char *, N);
+  char *above;
+  guint64 held, trimmed;
+
+  for (int i = 0; i < N; i++)
+    memset (blocks[i] = malloc (BLOCK), i, BLOCK);
+  above = malloc (64);
+  for (int i = 0; i < N; i++)
+    free (blocks[i]);
+  held = resident ();
+  g_assert_true (GPOINTER_TO_INT (g_thread_join (g_thread_new ("ask", ask_trim, NULL))));
+  g_assert_false (iochart_heap_trim_later (20));
+  g_assert_cmpuint (resident (), >=, held - ((guint64) 8 << 20));
+  while (!iochart_heap_trim_later (20))
+    g_main_context_iteration (NULL, TRUE);
+  trimmed = resident ();
+  g_assert_cmpuint (held - MIN (held, trimmed), >=, (guint64) 48 << 20);
+  /* the one the loop's last ask scheduled: the main context's only source */
+  g_assert_false (iochart_heap_trim_later (20));
+  g_main_context_iteration (NULL, TRUE);
+  g_assert_false (g_main_context_pending (NULL));
+  free (above);
+  g_free (blocks);
+}
+
 static gpointer
 thread_alloc (gpointer data)
 {
@@ -142,5 +179,6 @@ main (int argc, char **argv)
   g_test_add_func ("/heap/buffers", test_buffers);
   g_test_add_func ("/heap/huge-pages", test_huge_pages);
   g_test_add_func ("/heap/trim", test_trim);
+  g_test_add_func ("/heap/trim-later", test_trim_later);
   return g_test_run ();
 }
