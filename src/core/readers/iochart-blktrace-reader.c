@@ -852,8 +852,8 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
         break;
     quiet:
       /* this loop's times never go down: the first is the least, the last the most */
-      skipped++;
-      first_skipped_ns = MIN (first_skipped_ns, time);
+      if (G_UNLIKELY (skipped++ == 0))
+        first_skipped_ns = time;
       last_skipped_ns = time;
       p += sizeof (BlkIoTrace) + pdu_len;
       sound = FALSE;
