@@ -520,7 +520,6 @@ put_block (guint8 (*rwbs)[2], Names *names, IochartBlockEvent *ev, guint64 time,
                               .ioprio = -1, .error = (gint16) error };
 }
 
-
 /* The files are named after the device they traced: the name, or NULL. */
 static char *
 device_name_of (const CpuFile *f)
