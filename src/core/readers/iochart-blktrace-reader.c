@@ -199,15 +199,23 @@ note_payload (const BlkIoTrace *t, const guint8 *pdu, gsize *len)
   return pdu;
 }
 
+/* The length of a note's text of len bytes without the NULs that pad it. */
+static inline gsize
+unpadded (const char *text, gsize len)
+{
+  while (len > 0 && text[len - 1] == '\0')
+    len--;
+  return len;
+}
+
 /* A MESSAGE note's text, without the NULs that pad it. */
 static inline const char *
 message_text (const BlkIoTrace *t, const guint8 *pdu, gsize *len)
 {
-  const guint8 *text = note_payload (t, pdu, len);
+  const char *text = (const char *) note_payload (t, pdu, len);
 
-  while (*len > 0 && text[*len - 1] == '\0')
-    (*len)--;
-  return (const char *) text;
+  *len = unpadded (text, *len);
+  return text;
 }
 
 static inline guint32
@@ -630,14 +638,23 @@ named_already (Merger *m, guint32 pid)
   return FALSE;
 }
 
+/* Whether a message note that may tell a class (its text without padding) tells one about a
+ * process, into note. The merge's tracker is fed the very notes the builder's own would be fed,
+ * in the same order, so its choices are the ones the builder would make; a note about no process
+ * (BFQ's "bfq0A new_ioprio"), once tracked, is only counted by the builder. */
+static inline gboolean
+note_tells (Merger *m, guint32 dev, guint32 pid, const char *text, gsize len, IochartSchedNote *note)
+{
+  return iochart_sched_note_track (&m->notes, dev, (gint32) pid, text, len, note) &&
+         _iochart_sched_note_is_about_process (note);
+}
+
 typedef enum { NOTE_NONE, NOTE_QUIET, NOTE_PARSED } NoteVerdict;
 
 /* What becomes of f's current record if it is a scheduler note. Most of a BFQ capture's records
  * are notes that can tell nothing (NOTE_QUIET): they are counted and timed in the batch, never
  * handed on. The few that may tell a class are parsed here (NOTE_PARSED, into note) so that the
- * builder only applies them. The merge's tracker is fed the very notes the builder's own would
- * be fed, in the same order, so its choices are the ones the builder would make; those about no
- * process (BFQ's "bfq0A new_ioprio") are counted as quiet once tracked. NOTE_NONE: not
+ * builder only applies them; those that tell none about a process are quiet too. NOTE_NONE: not
  * a message note, or a time the builder drops (it counts those). */
 static inline NoteVerdict
 judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
@@ -649,10 +666,8 @@ judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
   if (!(t->action & (TC_NOTIFY << 16)) || (t->action & 0xff) != TN_MESSAGE || t->time >= IOCHART_TIME_MAX_NS)
     return NOTE_NONE;
   text = message_text (t, f->data + f->off + sizeof *t, &len);
-  /* a note about no process, once tracked, is only counted by the builder */
   if (iochart_sched_note_may_tell_class (&m->notes, t->device, t->pid, text, len) &&
-      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, note) &&
-      _iochart_sched_note_is_about_process (note))
+      note_tells (m, t->device, t->pid, text, len, note))
     return NOTE_PARSED;
   batch->quiet++;
   /* not simply first and last: a file's records may be out of time order */
@@ -739,9 +754,10 @@ ahead_of_rival (guint64 time_ns, guint64 rival_ns, gboolean tie)
 /* Moves past f's current record to the next one that needs more than a glance, into f->cur.
  * A sound record in the host's byte order, in time order, is the common case and is read here
  * in place, while it still belongs to this run (ahead of the rival's record at rival_ns, room
- * in the batch): a block record or a note other than a message is handed on where it lies, and
- * a message note that can tell no class (most records of a BFQ capture) is only counted into
- * the batch, as judge_note() would count it. f->cur is not even filled for those. Anything else
+ * in the batch): a block record is handed on decoded, a note other than a message where it
+ * lies, a message note that can tell no class (most records of a BFQ capture) is only counted
+ * into the batch and one that may is parsed, as judge_note() would have them. f->cur is not even
+ * filled for those. Anything else
  * goes through cpu_file_load() and hand_on(): leaving the loop early is never wrong, only
  * slower, so the loop tests no more than it must. */
 static inline void
@@ -847,8 +863,20 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
           len -= 8;
         }
       /* the padding NULs left on: the test gives the same answer with them */
-      if (iochart_sched_note_may_tell_class (&m->notes, dev, pid, text, len))
-        break;
+      if (G_UNLIKELY (iochart_sched_note_may_tell_class (&m->notes, dev, pid, text, len)))
+        {
+          IochartSchedNote note;
+
+          /* parsed here, as judge_note() would, and the run goes on */
+          if (!note_tells (m, dev, pid, text, unpadded (text, len), &note))
+            goto quiet;
+          tags[n] = (ItemTag) { ITEM_SCHED_NOTE, 0 };
+          items[n].note.ts_ns = (gint64) time;
+          items[n++].note.note = note;
+          p += sizeof (BlkIoTrace) + pdu_len;
+          sound = FALSE;
+          continue;
+        }
     quiet:
       /* this loop's times never go down: the first is the least, the last the most */
       if (G_UNLIKELY (skipped++ == 0))
