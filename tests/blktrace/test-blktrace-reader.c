@@ -529,6 +529,30 @@ test_quiet_notes_at_ties (void)
   test_remove_dir (dir);
 }
 
+/* A level note and the note naming its queue in the middle of one CPU file's run, between the
+ * request's own records: the merge parses them without leaving the run, and the request still
+ * takes the class they tell. */
+static void
+test_class_notes_mid_run (void)
+{
+  g_autofree char *dir = test_make_dir ();
+  g_autoptr(GByteArray) c0 = g_byte_array_new ();
+  g_autoptr(GByteArray) c1 = g_byte_array_new ();
+
+  put_message (c0, FALSE, 100, 4242, "bfq4242S dispatch");
+  put_rq (c0, FALSE, 200, 1, C_QUEUE, 2048, 4096, 4242, 0);
+  put_message (c0, FALSE, 300, 4242, "bfq0A new_ioprio 3 new_weight 50");
+  put_padded_message (c0, FALSE, 310, 4242, "bfq4242S allocated", 5);
+  put_message (c0, FALSE, 320, 4242, "bfq4242S add_request 1");
+  put_rq (c0, FALSE, 400, 12, 0x100, 2048, 4096, 4242, 0);
+  put_rq (c0, FALSE, 500, 7, C_ISSUE, 2048, 4096, 4242, 0);
+  put_rq (c0, FALSE, 600, 8, C_COMPLETE, 2048, 4096, 0, 0);
+  put_message (c1, FALSE, 50, 1, "bfq1S dispatch");
+  put_message (c1, FALSE, 900, 0, "bfq schedule dispatch");
+  check_one_noted_request (dir, "vdh", c0, c1, 50, 900, 3);
+  test_remove_dir (dir);
+}
+
 static void cut_mid_record (GByteArray *a) { g_byte_array_set_size (a, 5 * 48 + 20); }
 static void bad_magic (GByteArray *a) { a->data[3 * 48] ^= 0xff; }
 static void pdu_past_end (GByteArray *a) { a->data[9 * 48 + 46] = 0x40; }
@@ -769,6 +793,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blktrace/threaded-merge", test_threaded_merge);
   g_test_add_func ("/blktrace/quiet-notes", test_quiet_notes);
   g_test_add_func ("/blktrace/quiet-notes-at-ties", test_quiet_notes_at_ties);
+  g_test_add_func ("/blktrace/class-notes-mid-run", test_class_notes_mid_run);
   g_test_add_func ("/blktrace/missing-cpu", test_missing_cpu);
   g_test_add_func ("/blktrace/comm-slots", test_comm_slots);
   g_test_add_func ("/blktrace/completion-error", test_completion_error);

@@ -163,6 +163,11 @@ test_may_tell_class_padded (void)
     "xfq12S new_ioprio 1 new_weight 70", "bfq1234567A new_ioprio 1 new_weight 70",
     "bfq123456 set_active wl_class:1", "bfq12 /x set_active wl_class:1", "bfqS new_ioprio 3",
     "bfq12SA new_ioprio 2 new_weight 60", "cfq3SN set_active wl_class:0 wl_type:1",
+    /* words whose first byte the quick test drops at once, or looks at closer for nothing (a byte
+     * with the low 6 bits of 'n', 's', ' ' or '/') */
+    "bfq12S calc_finish: serv 1024, w 1200", "bfq12S onew_ioprio 1", "bfq12S .ew_ioprio 1",
+    "bfq12S 3et_active wl_class:1", "bfq12S `new_ioprio 1", "bfq12S Set_active wl_class:1",
+    "bfq12S selected_active wl_class:1", "bfq12S nice_ioprio 1",
   };
   IochartSchedNoteTracker t = IOCHART_SCHED_NOTE_TRACKER_INIT;
   const guint32 dev = 7u << 20;

@@ -6,11 +6,13 @@
  * record. A file whose tail is damaged gives what came before the damage; only when no file
  * gives anything does the read fail.
  *
- * Decoding and merging (checks, byte order, the time merge of the CPU files) run in a thread of
- * their own on a large capture, handing batches of decoded records in time order to the
- * builder, which stays on the caller's thread: the two halves of the work overlap on two cores.
- * Whatever the merge has to say (damage, progress) travels in the batches, so that the builder
- * hears it in the same order as without the thread.
+ * Decoding and merging (checks, byte order, the time merge of the CPU files, the names PROCESS
+ * notes give) run in a thread of their own on a large capture, handing batches of records in
+ * time order to the builder, which stays on the caller's thread: the two halves of the work
+ * overlap on two cores. A block record travels as the very event the builder takes, so that the
+ * builder's thread, the slower half, only hands it on. Whatever the merge has to say (damage,
+ * progress) travels in the batches, so that the builder hears it in the same order as without
+ * the thread.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -88,9 +90,9 @@ typedef struct {
   guint8      len;
 } Comm;
 
-/* What the builder's side works out from the records it takes. */
-/* A few processes issue most records, in turns: their names are looked up here, not hashed. A
- * slot holds what the table says for its pid (NULL: no name), kept so as names come. */
+/* The names PROCESS notes gave, as far as the merge has come. A few processes issue most
+ * records, in turns: their names are looked up in slots, not hashed. A slot holds what the table
+ * says for its pid (NULL: no name), kept so as names come. */
 #define COMM_SLOTS 256
 
 typedef struct {
@@ -101,9 +103,8 @@ typedef struct {
 typedef struct {
   GHashTable     *comms;       /* pid -> Comm*, pointing into the mappings */
   GStringChunk   *short_comms; /* names from PROCESS notes shorter than 16 bytes */
-  CommSlot        comm_slots[COMM_SLOTS];
-  guint8          rwbs[1 << 10][2]; /* op, flags by category bits; op 0xff: not yet worked out */
-} Decoder;
+  CommSlot        slots[COMM_SLOTS];
+} Names;
 
 /* The builder's side. */
 typedef struct {
@@ -111,46 +112,56 @@ typedef struct {
   const CpuFile  *files;
   gboolean        have_wall;
   gint64          wall_offset_ns;
-  Decoder         d;
 } Reader;
 
-typedef enum { ITEM_BLOCK, ITEM_RECORD, ITEM_SCHED_NOTE, ITEM_DEVICE, ITEM_WARNING } ItemKind;
+typedef enum { ITEM_BLOCK, ITEM_COMM, ITEM_RECORD, ITEM_SCHED_NOTE, ITEM_DEVICE, ITEM_WARNING } ItemKind;
 
-/* One record as the merge hands it on, in time order: a block record decoded in 32 bytes (the
- * builder's thread reads no more than that: it sets the pace), any other record where it lies
- * (the builder's thread decodes it), a scheduler note that tells a class parsed already (the
- * merge's tracker must see the notes in order to judge the next), the name of the device, or a
- * warning the merge gave there. */
-typedef struct {
-  guint8   kind;      /* ItemKind */
-  guint8   action;    /* ITEM_BLOCK: an IochartBlockAction */
-  guint8   op, flags; /* ITEM_BLOCK */
-  guint32  n;         /* ITEM_BLOCK: the pid; ITEM_RECORD: the file's index; ITEM_SCHED_NOTE: its
-                       * place in notes[]; ITEM_DEVICE: the device */
-  union {
-    gint64        ts_ns;  /* ITEM_BLOCK, ITEM_SCHED_NOTE */
+/* One record as the merge hands it on, in time order: a block record as the event the builder
+ * takes, the name a PROCESS note gives, any other note where it lies (the builder's thread
+ * decodes it), a scheduler note that tells a class parsed already (the merge's tracker must see
+ * the notes in order to judge the next), the name of the device, or a warning the merge gave
+ * there. Its kind (and a block's action) is in the batch's tags. */
+typedef union {
+  IochartBlockEvent block;
+  struct {
+    gint64      ts_ns;
+    const char *comm;
+    gint32      pid;
+    guint8      len;
+  } comm;
+  struct {
     const guint8 *rec;
-    char         *text;   /* ITEM_DEVICE: its name; ITEM_WARNING */
-  };
-  guint64  sector;    /* ITEM_BLOCK */
-  guint32  bytes, dev;
+    guint         index;   /* of the file */
+  } record;
+  struct {
+    gint64           ts_ns;
+    IochartSchedNote note;
+  } note;
+  struct {
+    char    *text;         /* ITEM_DEVICE: its name; ITEM_WARNING */
+    guint32  dev;
+  } text;
 } Item;
 
-G_STATIC_ASSERT (sizeof (Item) == 32);
+G_STATIC_ASSERT (sizeof (Item) == sizeof (IochartBlockEvent));
+
+typedef struct {
+  guint8 kind;      /* ItemKind */
+  guint8 action;    /* ITEM_BLOCK: an IochartBlockAction */
+} ItemTag;
 
 #define BATCH_ITEMS 2048
 /* room for a record, the device's name before it and the warning its successor may bring */
 #define BATCH_ROOM 3
 
 typedef struct {
+  ItemTag  tags[BATCH_ITEMS];
   Item     items[BATCH_ITEMS];
   guint    n;
-  guint    n_notes;
   guint64  quiet;           /* notes dropped by the merge, at times quiet_min_ns..quiet_max_ns */
   gint64   quiet_min_ns, quiet_max_ns;
   double   progress;        /* < 0: none to report after this batch */
   gboolean last;
-  IochartSchedNote notes[BATCH_ITEMS];
 } Batch;
 
 /* The pids whose records of the actions that only name a process (_iochart_block_action_names_only)
@@ -169,7 +180,8 @@ typedef struct {
   IochartSchedNoteTracker notes;  /* fed the notes handed on, as the builder's own is */
   gboolean        dev_named;      /* the device of the first block record has its name */
   gint32          named[NAMED_SLOTS]; /* a pid (by pid % NAMED_SLOTS) the builder named as now */
-  guint8          rwbs[1 << 10][2]; /* as the Decoder's */
+  guint8          rwbs[1 << 10][2]; /* op, flags by category bits; op 0xff: not yet worked out */
+  Names           names;
 } Merger;
 
 /* ---- one CPU file ---- */
@@ -187,15 +199,23 @@ note_payload (const BlkIoTrace *t, const guint8 *pdu, gsize *len)
   return pdu;
 }
 
+/* The length of a note's text of len bytes without the NULs that pad it. */
+static inline gsize
+unpadded (const char *text, gsize len)
+{
+  while (len > 0 && text[len - 1] == '\0')
+    len--;
+  return len;
+}
+
 /* A MESSAGE note's text, without the NULs that pad it. */
 static inline const char *
 message_text (const BlkIoTrace *t, const guint8 *pdu, gsize *len)
 {
-  const guint8 *text = note_payload (t, pdu, len);
+  const char *text = (const char *) note_payload (t, pdu, len);
 
-  while (*len > 0 && text[*len - 1] == '\0')
-    (*len)--;
-  return (const char *) text;
+  *len = unpadded (text, *len);
+  return text;
 }
 
 static inline guint32
@@ -258,6 +278,14 @@ cpu_file_check_head (CpuFile *f, GError **error)
   return TRUE;
 }
 
+/* The next item of the batch, of that kind. */
+static inline Item *
+batch_put (Batch *batch, ItemKind kind, IochartBlockAction action)
+{
+  batch->tags[batch->n] = (ItemTag) { kind, action };
+  return &batch->items[batch->n++];
+}
+
 static void G_GNUC_PRINTF (2, 3)
 merger_warn (Merger *m, const char *format, ...)
 {
@@ -268,7 +296,7 @@ merger_warn (Merger *m, const char *format, ...)
   text = g_strdup_vprintf (format, args);
   va_end (args);
   if (m->sink != NULL)
-    m->sink->items[m->sink->n++] = (Item) { .kind = ITEM_WARNING, .text = text };
+    batch_put (m->sink, ITEM_WARNING, 0)->text.text = text;
   else
     {
       _iochart_builder_warn (m->b, "%s", text);
@@ -438,39 +466,43 @@ rwbs_of (guint8 (*table)[2], guint32 cat, guint32 bytes)
 }
 
 static inline const Comm *
-comm_of (Decoder *d, gint32 pid)
+comm_of (Names *names, gint32 pid)
 {
-  CommSlot *s = &d->comm_slots[(guint32) pid % COMM_SLOTS];
+  CommSlot *s = &names->slots[(guint32) pid % COMM_SLOTS];
 
   if (G_UNLIKELY (s->pid != pid))
-    *s = (CommSlot) { pid, g_hash_table_lookup (d->comms, GINT_TO_POINTER (pid)) };
+    *s = (CommSlot) { pid, g_hash_table_lookup (names->comms, GINT_TO_POINTER (pid)) };
   return s->comm;
 }
 
-/* A PROCESS note: the pid's name from here on, for the records that follow and the builder. */
+/* A PROCESS note of pid at time_ns, its payload at pdu: the pid's name from here on, for the
+ * records that follow and the builder. */
 static void
-take_process_note (Reader *r, const BlkIoTrace *t, const guint8 *record_pdu)
+put_comm (Names *names, Item *it, guint64 time_ns, guint32 action, guint32 pid, const guint8 *pdu,
+          guint16 pdu_len)
 {
-  Decoder *d = &r->d;
+  const BlkIoTrace t = { .action = action, .pdu_len = pdu_len };
   gsize len;
-  const char *pdu = (const char *) note_payload (t, record_pdu, &len);
-  Comm *c = g_hash_table_lookup (d->comms, GINT_TO_POINTER (t->pid));
+  const char *name = (const char *) note_payload (&t, pdu, &len);
+  Comm *c = g_hash_table_lookup (names->comms, GINT_TO_POINTER (pid));
 
-  len = strnlen (pdu, MIN (len, 16));
+  len = strnlen (name, MIN (len, 16));
   if (c == NULL)
     {
       c = g_new0 (Comm, 1);
-      g_hash_table_insert (d->comms, GINT_TO_POINTER (t->pid), c);
+      g_hash_table_insert (names->comms, GINT_TO_POINTER (pid), c);
     }
   /* a task names itself again and again: the same name is not stored again */
-  if (c->comm == NULL || c->len != len || memcmp (c->comm, pdu, len) != 0)
+  if (c->comm == NULL || c->len != len || memcmp (c->comm, name, len) != 0)
     {
-      c->comm = len == 16 ? pdu : g_string_chunk_insert_len (d->short_comms, pdu, len);
+      c->comm = len == 16 ? name : g_string_chunk_insert_len (names->short_comms, name, len);
       c->len = len;
     }
-  d->comm_slots[(guint32) t->pid % COMM_SLOTS] = (CommSlot) { t->pid, c };
-  _iochart_builder_comm (r->b, t->time, t->pid, c->comm, c->len);
-  _iochart_builder_add_events (r->b, 1);
+  names->slots[pid % COMM_SLOTS] = (CommSlot) { (gint32) pid, c };
+  it->comm.ts_ns = (gint64) time_ns;
+  it->comm.pid = (gint32) pid;
+  it->comm.comm = c->comm;
+  it->comm.len = c->len;
 }
 
 static inline IochartBlockAction
@@ -481,56 +513,19 @@ block_action (guint32 action)
   return code < G_N_ELEMENTS (action_of) ? action_of[code] : IOCHART_BLOCK_OTHER;
 }
 
-/* A block record to the builder, with the name its pid has now. */
+/* A block record as the event the builder takes, with the name its pid has now (op and flags
+ * from rwbs, the table of the merge). */
 static inline void
-give_block (Reader *r, IochartBlockAction action, IochartBlockEvent *ev)
-{
-  const Comm *comm = comm_of (&r->d, ev->pid);
-
-  if (comm != NULL)
-    {
-      ev->comm = comm->comm;
-      ev->comm_len = comm->len;
-    }
-  _iochart_builder_block (r->b, action, ev);
-}
-
-/* A block record decoded into an item (op and flags from rwbs, the table of the thread's side). */
-static inline void
-put_block (guint8 (*rwbs)[2], Item *it, guint64 time, guint32 action, guint64 sector, guint32 bytes,
-           guint32 pid, guint32 dev)
+put_block (guint8 (*rwbs)[2], Names *names, IochartBlockEvent *ev, guint64 time, guint32 action,
+           guint64 sector, guint32 bytes, guint32 pid, guint32 dev, guint16 error)
 {
   const guint8 *rw = rwbs_of (rwbs, action >> 16, bytes);
+  const Comm *comm = comm_of (names, (gint32) pid);
 
-  *it = (Item) { .kind = ITEM_BLOCK, .action = block_action (action), .op = rw[0], .flags = rw[1],
-                 .n = pid, .ts_ns = time, .sector = sector, .bytes = bytes, .dev = dev };
-}
-
-/* A block record the merge decoded, or one it left whole (with an error) decoded here. */
-static inline void
-take_block_item (Reader *r, const Item *it, gint16 error)
-{
-  IochartBlockEvent ev = IOCHART_BLOCK_EVENT_INIT;
-
-  ev.ts_ns = it->ts_ns;
-  ev.dev = it->dev;
-  ev.sector = it->sector;
-  ev.nr_sector = it->bytes >> 9;
-  ev.bytes = it->bytes;
-  ev.op = it->op;
-  ev.flags = it->flags;
-  ev.pid = (gint32) it->n;
-  ev.error = error;
-  give_block (r, it->action, &ev);
-}
-
-static void
-take_block (Reader *r, const BlkIoTrace *t)
-{
-  Item it;
-
-  put_block (r->d.rwbs, &it, t->time, t->action, t->sector, t->bytes, t->pid, t->device);
-  take_block_item (r, &it, (gint16) t->error);
+  *ev = (IochartBlockEvent) { .ts_ns = (gint64) time, .dev = dev, .sector = sector, .nr_sector = bytes >> 9,
+                              .bytes = bytes, .op = rw[0], .flags = rw[1], .pid = (gint32) pid,
+                              .comm = comm != NULL ? comm->comm : NULL, .comm_len = comm != NULL ? comm->len : 0,
+                              .ioprio = -1, .error = (gint16) error };
 }
 
 /* The files are named after the device they traced: the name, or NULL. */
@@ -580,19 +575,16 @@ on_note (Reader *r, const CpuFile *f, const BlkIoTrace *t, const guint8 *record_
     }
 }
 
-/* A record the merge handed on, decoded in the builder's thread. */
+/* A note the merge handed on where it lies (neither a PROCESS note nor one the merge parsed),
+ * decoded in the builder's thread. */
 static void
 take_record (Reader *r, const CpuFile *f, const guint8 *rec)
 {
   BlkIoTrace t;
 
   record_decode (f, rec, &t);
-  if (!(t.action & (TC_NOTIFY << 16)))
-    take_block (r, &t);
-  else if ((t.action & 0xff) == TN_PROCESS)
-    take_process_note (r, &t, rec + sizeof t);
-  else
-    on_note (r, f, &t, rec + sizeof t);
+  g_assert ((t.action & (TC_NOTIFY << 16)) && (t.action & 0xff) != TN_PROCESS);
+  on_note (r, f, &t, rec + sizeof t);
 }
 
 /* ---- the merge ---- */
@@ -646,14 +638,23 @@ named_already (Merger *m, guint32 pid)
   return FALSE;
 }
 
+/* Whether a message note that may tell a class (its text without padding) tells one about a
+ * process, into note. The merge's tracker is fed the very notes the builder's own would be fed,
+ * in the same order, so its choices are the ones the builder would make; a note about no process
+ * (BFQ's "bfq0A new_ioprio"), once tracked, is only counted by the builder. */
+static inline gboolean
+note_tells (Merger *m, guint32 dev, guint32 pid, const char *text, gsize len, IochartSchedNote *note)
+{
+  return iochart_sched_note_track (&m->notes, dev, (gint32) pid, text, len, note) &&
+         _iochart_sched_note_is_about_process (note);
+}
+
 typedef enum { NOTE_NONE, NOTE_QUIET, NOTE_PARSED } NoteVerdict;
 
 /* What becomes of f's current record if it is a scheduler note. Most of a BFQ capture's records
  * are notes that can tell nothing (NOTE_QUIET): they are counted and timed in the batch, never
  * handed on. The few that may tell a class are parsed here (NOTE_PARSED, into note) so that the
- * builder only applies them. The merge's tracker is fed the very notes the builder's own would
- * be fed, in the same order, so its choices are the ones the builder would make; those about no
- * process (BFQ's "bfq0A new_ioprio") are counted as quiet once tracked. NOTE_NONE: not
+ * builder only applies them; those that tell none about a process are quiet too. NOTE_NONE: not
  * a message note, or a time the builder drops (it counts those). */
 static inline NoteVerdict
 judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
@@ -665,10 +666,8 @@ judge_note (Merger *m, const CpuFile *f, Batch *batch, IochartSchedNote *note)
   if (!(t->action & (TC_NOTIFY << 16)) || (t->action & 0xff) != TN_MESSAGE || t->time >= IOCHART_TIME_MAX_NS)
     return NOTE_NONE;
   text = message_text (t, f->data + f->off + sizeof *t, &len);
-  /* a note about no process, once tracked, is only counted by the builder */
   if (iochart_sched_note_may_tell_class (&m->notes, t->device, t->pid, text, len) &&
-      iochart_sched_note_track (&m->notes, t->device, t->pid, text, len, note) &&
-      _iochart_sched_note_is_about_process (note))
+      note_tells (m, t->device, t->pid, text, len, note))
     return NOTE_PARSED;
   batch->quiet++;
   /* not simply first and last: a file's records may be out of time order */
@@ -682,15 +681,18 @@ static inline void
 hand_on (Merger *m, const CpuFile *f, Batch *batch)
 {
   const BlkIoTrace *t = &f->cur;
+  const guint8 *pdu = f->data + f->off + sizeof *t;
   IochartSchedNote note;
+  Item *it;
 
   switch (judge_note (m, f, batch, &note))
     {
     case NOTE_QUIET:
       return;
     case NOTE_PARSED:
-      batch->notes[batch->n_notes] = note;
-      batch->items[batch->n++] = (Item) { .kind = ITEM_SCHED_NOTE, .n = batch->n_notes++, .ts_ns = f->cur.time };
+      it = batch_put (batch, ITEM_SCHED_NOTE, 0);
+      it->note.ts_ns = f->cur.time;
+      it->note.note = note;
       return;
     case NOTE_NONE:
       break;
@@ -702,19 +704,28 @@ hand_on (Merger *m, const CpuFile *f, Batch *batch)
           char *name = device_name_of (f);
 
           if (name != NULL)
-            batch->items[batch->n++] = (Item) { .kind = ITEM_DEVICE, .n = t->device, .text = name };
+            {
+              it = batch_put (batch, ITEM_DEVICE, 0);
+              it->text.text = name;
+              it->text.dev = t->device;
+            }
           m->dev_named = TRUE;
         }
-      if (t->error == 0)
-        {
-          put_block (m->rwbs, &batch->items[batch->n++], t->time, t->action, t->sector, t->bytes, t->pid,
-                     t->device);
-          return;
-        }
+      it = batch_put (batch, ITEM_BLOCK, block_action (t->action));
+      put_block (m->rwbs, &m->names, &it->block, t->time, t->action, t->sector, t->bytes, t->pid, t->device,
+                 t->error);
     }
-  if ((t->action & (TC_NOTIFY << 16)) && (t->action & 0xff) == TN_PROCESS)
-    forget_name (m, t->pid);
-  batch->items[batch->n++] = (Item) { .kind = ITEM_RECORD, .n = f->index, .rec = f->data + f->off };
+  else if ((t->action & 0xff) == TN_PROCESS)
+    {
+      forget_name (m, t->pid);
+      put_comm (&m->names, batch_put (batch, ITEM_COMM, 0), t->time, t->action, t->pid, pdu, t->pdu_len);
+    }
+  else
+    {
+      it = batch_put (batch, ITEM_RECORD, 0);
+      it->record.rec = f->data + f->off;
+      it->record.index = f->index;
+    }
 }
 
 /* The file whose record comes next after the heap's top: NULL when the top is alone. */
@@ -743,9 +754,10 @@ ahead_of_rival (guint64 time_ns, guint64 rival_ns, gboolean tie)
 /* Moves past f's current record to the next one that needs more than a glance, into f->cur.
  * A sound record in the host's byte order, in time order, is the common case and is read here
  * in place, while it still belongs to this run (ahead of the rival's record at rival_ns, room
- * in the batch): a block record or a note other than a message is handed on where it lies, and
- * a message note that can tell no class (most records of a BFQ capture) is only counted into
- * the batch, as judge_note() would count it. f->cur is not even filled for those. Anything else
+ * in the batch): a block record is handed on decoded, a note other than a message where it
+ * lies, a message note that can tell no class (most records of a BFQ capture) is only counted
+ * into the batch and one that may is parsed, as judge_note() would have them. f->cur is not even
+ * filled for those. Anything else
  * goes through cpu_file_load() and hand_on(): leaving the loop early is never wrong, only
  * slower, so the loop tests no more than it must. */
 static inline void
@@ -764,6 +776,8 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
   /* what stays put while the loop runs, kept out of memory the item stores might alias */
   const gboolean run = !f->swap && (tie || rival_ns > 0);
   guint8 (*rwbs)[2] = m->rwbs;
+  Names *names = &m->names;
+  ItemTag *tags = batch->tags;
   Item *items = batch->items;
   guint n = batch->n;
   guint64 last_ns = f->last_time, skipped = 0, first_skipped_ns = G_MAXUINT64, last_skipped_ns = 0;
@@ -804,28 +818,35 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
             break;
           if (!(action & (TC_NOTIFY << 16)))
             {
+              IochartBlockAction block = block_action (action);
               guint64 sector;
               guint32 bytes;
               guint16 error;
 
-              memcpy (&error, p + G_STRUCT_OFFSET (BlkIoTrace, error), 2);
-              if (G_UNLIKELY (error != 0 || !m->dev_named))
+              if (G_UNLIKELY (!m->dev_named))
                 break;
               /* the builder only names the process of most G, P and U records, with the name
                * it named it with at the pid's last one: counted like a quiet note (a time the
                * builder keeps) */
-              if (_iochart_block_action_names_only (block_action (action)) && time <= quiet_upto_ns &&
-                  named_already (m, pid))
+              if (_iochart_block_action_names_only (block) && time <= quiet_upto_ns && named_already (m, pid))
                 goto quiet;
               memcpy (&sector, p + G_STRUCT_OFFSET (BlkIoTrace, sector), 8);
               memcpy (&bytes, p + G_STRUCT_OFFSET (BlkIoTrace, bytes), 4);
-              put_block (rwbs, &items[n++], time, action, sector, bytes, pid, dev);
+              memcpy (&error, p + G_STRUCT_OFFSET (BlkIoTrace, error), 2);
+              tags[n] = (ItemTag) { ITEM_BLOCK, block };
+              put_block (rwbs, names, &items[n++].block, time, action, sector, bytes, pid, dev, error);
+            }
+          else if ((action & 0xff) == TN_PROCESS)
+            {
+              forget_name (m, pid);
+              tags[n] = (ItemTag) { ITEM_COMM, 0 };
+              put_comm (names, &items[n++], time, action, pid, p + sizeof (BlkIoTrace), pdu_len);
             }
           else
             {
-              if ((action & 0xff) == TN_PROCESS)
-                forget_name (m, pid);
-              items[n++] = (Item) { .kind = ITEM_RECORD, .n = index, .rec = p };
+              tags[n] = (ItemTag) { ITEM_RECORD, 0 };
+              items[n].record.rec = p;
+              items[n++].record.index = index;
             }
           p += sizeof (BlkIoTrace) + pdu_len;
           sound = FALSE;
@@ -842,12 +863,24 @@ cpu_file_advance (CpuFile *f, Merger *m, Batch *batch, guint64 rival_ns, gboolea
           len -= 8;
         }
       /* the padding NULs left on: the test gives the same answer with them */
-      if (iochart_sched_note_may_tell_class (&m->notes, dev, pid, text, len))
-        break;
+      if (G_UNLIKELY (iochart_sched_note_may_tell_class (&m->notes, dev, pid, text, len)))
+        {
+          IochartSchedNote note;
+
+          /* parsed here, as judge_note() would, and the run goes on */
+          if (!note_tells (m, dev, pid, text, unpadded (text, len), &note))
+            goto quiet;
+          tags[n] = (ItemTag) { ITEM_SCHED_NOTE, 0 };
+          items[n].note.ts_ns = (gint64) time;
+          items[n++].note.note = note;
+          p += sizeof (BlkIoTrace) + pdu_len;
+          sound = FALSE;
+          continue;
+        }
     quiet:
       /* this loop's times never go down: the first is the least, the last the most */
-      skipped++;
-      first_skipped_ns = MIN (first_skipped_ns, time);
+      if (G_UNLIKELY (skipped++ == 0))
+        first_skipped_ns = time;
       last_skipped_ns = time;
       p += sizeof (BlkIoTrace) + pdu_len;
       sound = FALSE;
@@ -903,7 +936,6 @@ static gboolean
 merge_batch (Merger *m, Batch *batch)
 {
   batch->n = 0;
-  batch->n_notes = 0;
   batch->quiet = 0;
   batch->quiet_min_ns = G_MAXINT64;
   batch->quiet_max_ns = G_MININT64;
@@ -930,8 +962,6 @@ merge_batch (Merger *m, Batch *batch)
   return !batch->last;
 }
 
-#define PREFETCH_ITEMS 16
-
 /* Hands a batch to the builder; the number of records in it. */
 static guint64
 build_batch (Reader *r, Batch *batch)
@@ -940,35 +970,34 @@ build_batch (Reader *r, Batch *batch)
 
   for (guint i = 0; i < batch->n; i++)
     {
-      const Item *it = &batch->items[i];
+      Item *it = &batch->items[i];
 
-      /* the merge read the record on the other core: ask for it well before it is decoded */
-      if (i + PREFETCH_ITEMS < batch->n && batch->items[i + PREFETCH_ITEMS].kind == ITEM_RECORD)
-        {
-          __builtin_prefetch (batch->items[i + PREFETCH_ITEMS].rec);
-          __builtin_prefetch (batch->items[i + PREFETCH_ITEMS].rec + sizeof (BlkIoTrace) - 1);
-        }
-      switch ((ItemKind) it->kind)
+      switch ((ItemKind) batch->tags[i].kind)
         {
         case ITEM_BLOCK:
-          take_block_item (r, it, 0);
+          _iochart_builder_block (r->b, batch->tags[i].action, &it->block);
+          records++;
+          break;
+        case ITEM_COMM:
+          _iochart_builder_comm (r->b, it->comm.ts_ns, it->comm.pid, it->comm.comm, it->comm.len);
+          _iochart_builder_add_events (r->b, 1);
           records++;
           break;
         case ITEM_RECORD:
-          take_record (r, &r->files[it->n], it->rec);
+          take_record (r, &r->files[it->record.index], it->record.rec);
           records++;
           break;
         case ITEM_SCHED_NOTE:
-          _iochart_builder_sched_note (r->b, it->ts_ns, &batch->notes[it->n]);
+          _iochart_builder_sched_note (r->b, it->note.ts_ns, &it->note.note);
           records++;
           break;
         case ITEM_DEVICE:
-          _iochart_builder_device_name (r->b, it->n, it->text);
-          g_free (it->text);
+          _iochart_builder_device_name (r->b, it->text.dev, it->text.text);
+          g_free (it->text.text);
           break;
         case ITEM_WARNING:
-          _iochart_builder_warn (r->b, "%s", it->text);
-          g_free (it->text);
+          _iochart_builder_warn (r->b, "%s", it->text.text);
+          g_free (it->text.text);
           break;
         }
     }
@@ -1151,10 +1180,9 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
   /* no slot's pid may match before the table has a word on it: the first record of a pid that
    * is its slot's index would find a NULL name, which is what the empty table says too */
   for (guint i = 0; i < COMM_SLOTS; i++)
-    r->d.comm_slots[i] = (CommSlot) { (gint32) i, NULL };
-  r->d.comms = g_hash_table_new_full (NULL, NULL, NULL, comm_free);
-  r->d.short_comms = g_string_chunk_new (1024);
-  memset (r->d.rwbs, 0xff, sizeof r->d.rwbs);
+    m.names.slots[i] = (CommSlot) { (gint32) i, NULL };
+  m.names.comms = g_hash_table_new_full (NULL, NULL, NULL, comm_free);
+  m.names.short_comms = g_string_chunk_new (1024);
   memset (m.rwbs, 0xff, sizeof m.rwbs);
   for (guint i = 0; i < NAMED_SLOTS; i++)
     m.named[i] = (gint32) i + 1;   /* a pid of another slot: none named yet */
@@ -1215,8 +1243,8 @@ _iochart_blktrace_read (IochartBuilder *b, const char * const *cpu_files, GError
         g_ptr_array_add (maps, g_steal_pointer (&files[i].map));
     }
   release_maps (maps, m.total_bytes);
-  g_hash_table_unref (r->d.comms);
-  g_string_chunk_free (r->d.short_comms);
+  g_hash_table_unref (m.names.comms);
+  g_string_chunk_free (m.names.short_comms);
   g_free (r);
   return ok;
 }

@@ -92,18 +92,17 @@ _iochart_same10 (const char *p, const char *word)
   return a == b && c == d;
 }
 
-/* Where the first space is among the 8 bytes at p (8: none), a word at a time. */
-static inline guint
-_iochart_first_space8 (const char *p)
+/* The spaces among the 8 bytes at p, a word at a time: the high bit of the first space's byte is
+ * the lowest bit set (above it, a borrow may set more), 0 when there is none. */
+static inline guint64
+_iochart_spaces8 (const char *p)
 {
   const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101), high = ones << 7;
-  guint64 x, zero;
+  guint64 x;
 
   memcpy (&x, p, 8);
   x = GUINT64_FROM_LE (x) ^ (ones * ' ');   /* spaces become 0 */
-  /* a byte's high bit: set in the first zero byte (above it, a borrow may set more) */
-  zero = (x - ones) & ~x & high;
-  return zero ? (guint) __builtin_ctzll (zero) / 8 : 8;
+  return (x - ones) & ~x & high;
 }
 
 /* Cheap: whether a note can tell a class at all (a BFQ level, CFQ's workload class, or the note
@@ -125,10 +124,12 @@ G_ALWAYS_INLINE static inline gboolean
 iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
                                    const char *text, gsize len)
 {
+  /* the first bytes a word that needs a closer look may start with ('n', 's', ' ', '/'), by their
+   * low 6 bits: a few others share them and are looked at closer for nothing */
+  const guint64 closer = 1ull << ('n' & 63) | 1ull << ('s' & 63) | 1ull << (' ' & 63) | 1ull << ('/' & 63);
   const char *w;
   guint16 after, tail;
-  guint64 word;
-  guint n;
+  guint64 word, spaces;
 
   /* room for "bfq", the 8 bytes the space is sought in and 8 bytes of the word after it, read
    * without more checks */
@@ -137,12 +138,14 @@ iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint
   /* the word the whole test looks at, when it looks at one, is the first after the scheduler's
    * name ("bfq", "bfqPID[SA]"): right after the first space when that comes early and one space
    * leads to a word; any other shape gets the whole test */
-  n = _iochart_first_space8 (text + 3);
-  if (n == 8)
+  spaces = _iochart_spaces8 (text + 3);
+  if (spaces == 0)
     return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
-  w = text + 3 + n + 1;
+  w = text + 3 + __builtin_ctzll (spaces) / 8 + 1;
   memcpy (&word, w, 8);
   word = GUINT64_FROM_LE (word);
+  if (!((closer >> (word & 63)) & 1))
+    return FALSE;
   if (word == _IOCHART_LE8 ('n', 'e', 'w', '_', 'i', 'o', 'p', 'r'))
     tail = _IOCHART_LE2 ('i', 'o');
   else if (word == _IOCHART_LE8 ('s', 'e', 't', '_', 'a', 'c', 't', 'i'))
