@@ -44,15 +44,22 @@ typedef struct {
  * slow: past this many, the oldest queued bios are no longer offered to split pieces. */
 #define QLIST_MAX 4096
 
-/* Open-addressing table: key (dev, sector, nr) -> FIFO chain of requests through Pending.next,
- * or a single request where chains are not needed (the ends and starts of requests). */
+/* Open-addressing table: key (dev, sector, nr) -> a FIFO chain of requests through Pending.next
+ * for each state a request waits in (ST_QUEUED, ST_INSERTED, ST_INFLIGHT: one table for the
+ * three, so that a request moving on finds its next chain in the slot it leaves, with no search),
+ * or a single request in chain 0 where chains are not needed (the ends and starts of requests). */
+#define N_CHAINS 3
+
 typedef struct {
   guint64 sector;
   guint32 dev;
   guint32 nr;
-  guint32 head;       /* NONE: empty slot */
-  guint32 tail;
+  guint32 used;             /* a bit per chain that is not empty; 0: an empty slot */
+  guint32 head[N_CHAINS];   /* a chain's ends, set while it is not empty */
+  guint32 tail[N_CHAINS];
 } Slot;
+
+G_STATIC_ASSERT (ST_INFLIGHT < N_CHAINS);
 
 typedef struct {
   Slot  *slots;
@@ -82,7 +89,7 @@ struct _IochartBuilder {
   IochartCapture     *capture;
   GArray             *pending;       /* Pending */
   ArrayRoom           requests_room, pending_room;
-  RqMap               queued, inserted, inflight;
+  RqMap               states;        /* requests queued, inserted and in flight by key */
   RqMap               ends, starts;  /* single request per key, for merges */
   GArray             *qlists;        /* QueuedList per device index */
   GHashTable         *folded;        /* request -> GArray of FoldedBio, until it completes */
@@ -136,27 +143,29 @@ slot_hash (const RqMap *m, guint32 dev, guint64 sector, guint32 nr)
 }
 
 static void map_grow (RqMap *m);
+static Slot *map_insert_grown (RqMap *m, guint32 dev, guint64 sector, guint32 nr);
 
 /* Inline: a request's life looks its keys up about twenty times, and the call cost about as
- * much as the search. */
+ * much as the search. A slot it adds has no chain yet (used 0): the caller fills one before the
+ * table is searched again. The table has slots from the builder's start (map_grow()). */
 static inline G_ALWAYS_INLINE Slot *
 map_find (RqMap *m, guint32 dev, guint64 sector, guint32 nr, gboolean insert)
 {
-  if (m->slots == NULL)
-    {
-      if (!insert)
-        return NULL;
-      map_grow (m);
-    }
   for (gsize i = slot_hash (m, dev, sector, nr);; i = (i + 1) & m->mask)
     {
       Slot *s = &m->slots[i];
 
-      if (s->head == NONE)
+      if (s->used == 0)
         {
           if (!insert)
             return NULL;
-          *s = (Slot) { sector, dev, nr, NONE, NONE };
+          /* kept at most half full: a miss then walks about two slots */
+          if (G_UNLIKELY ((m->live + 1) * 2 > m->mask + 1))
+            return map_insert_grown (m, dev, sector, nr);
+          s->sector = sector;
+          s->dev = dev;
+          s->nr = nr;
+          s->used = 0;
           m->live++;
           return s;
         }
@@ -179,18 +188,21 @@ map_grow (RqMap *m)
 
   m->slots = g_new (Slot, size);
   for (gsize i = 0; i < size; i++)
-    m->slots[i].head = NONE;
+    m->slots[i].used = 0;
   m->mask = size - 1;
   m->shift = 64 - g_bit_storage (m->mask);
   m->live = 0;
   for (gsize i = 0; i < old_size; i++)
-    if (old[i].head != NONE)
-      {
-        Slot *s = map_find (m, old[i].dev, old[i].sector, old[i].nr, TRUE);
-        s->head = old[i].head;
-        s->tail = old[i].tail;
-      }
+    if (old[i].used != 0)
+      *map_find (m, old[i].dev, old[i].sector, old[i].nr, TRUE) = old[i];
   g_free (old);
+}
+
+static G_NO_INLINE Slot *
+map_insert_grown (RqMap *m, guint32 dev, guint64 sector, guint32 nr)
+{
+  map_grow (m);
+  return map_find (m, dev, sector, nr, TRUE);
 }
 
 /* Every request is deleted again: instead of a tombstone (they piled up and made the table be
@@ -199,7 +211,7 @@ map_grow (RqMap *m)
 static G_NO_INLINE void
 map_delete_shifting (RqMap *m, gsize i)
 {
-  for (gsize j = (i + 1) & m->mask; m->slots[j].head != NONE; j = (j + 1) & m->mask)
+  for (gsize j = (i + 1) & m->mask; m->slots[j].used != 0; j = (j + 1) & m->mask)
     {
       const Slot *t = &m->slots[j];
       gsize home = slot_hash (m, t->dev, t->sector, t->nr);
@@ -211,7 +223,7 @@ map_delete_shifting (RqMap *m, gsize i)
           i = j;
         }
     }
-  m->slots[i].head = NONE;
+  m->slots[i].used = 0;
 }
 
 static inline void
@@ -220,18 +232,10 @@ map_delete (RqMap *m, Slot *s)
   gsize i = s - m->slots;
 
   m->live--;
-  if (m->slots[(i + 1) & m->mask].head == NONE)
-    s->head = NONE;   /* nothing probed past it: most deletions */
+  if (m->slots[(i + 1) & m->mask].used == 0)
+    s->used = 0;   /* nothing probed past it: most deletions */
   else
     map_delete_shifting (m, i);
-}
-
-/* Kept at most half full: a miss then walks about two slots. */
-static void
-map_maybe_grow (RqMap *m)
-{
-  if (m->slots == NULL || (m->live + 1) * 2 > m->mask + 1)
-    map_grow (m);
 }
 
 static void
@@ -337,56 +341,86 @@ qlist_find (IochartBuilder *b, guint16 device, guint64 sector)
 }
 
 static inline G_ALWAYS_INLINE void
-chain_push (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
+slot_push (IochartBuilder *b, Slot *s, guint chain, guint32 rq)
 {
-  Slot *s;
-
-  map_maybe_grow (m);
-  s = map_find (m, dev, sector, nr, TRUE);
   pending_at (b, rq)->next = NONE;
-  if (s->head == NONE)
-    s->head = rq;
+  if (s->used & (1u << chain))
+    pending_at (b, s->tail[chain])->next = rq;
   else
-    pending_at (b, s->tail)->next = rq;
-  s->tail = rq;
+    {
+      s->head[chain] = rq;
+      s->used |= 1u << chain;
+    }
+  s->tail[chain] = rq;
+}
+
+static inline G_ALWAYS_INLINE void
+chain_push (IochartBuilder *b, RqMap *m, guint chain, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
+{
+  slot_push (b, map_find (m, dev, sector, nr, TRUE), chain, rq);
+}
+
+/* Takes the first request of a chain that is not empty. The slot stays even when it is left
+ * with no chain: the caller pushes the request on in it, or lets it go. */
+static inline G_ALWAYS_INLINE guint32
+slot_pop (IochartBuilder *b, Slot *s, guint chain)
+{
+  guint32 rq = s->head[chain];
+
+  s->head[chain] = pending_at (b, rq)->next;
+  if (s->head[chain] == NONE)
+    s->used &= ~(1u << chain);
+  return rq;
+}
+
+static inline G_ALWAYS_INLINE void
+slot_let_go (RqMap *m, Slot *s)
+{
+  if (s != NULL && s->used == 0)
+    map_delete (m, s);
+}
+
+static inline G_ALWAYS_INLINE gboolean
+slot_has (const Slot *s, guint chain)
+{
+  return s != NULL && (s->used & (1u << chain));
 }
 
 static inline G_ALWAYS_INLINE guint32
-chain_pop (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr)
+chain_pop (IochartBuilder *b, RqMap *m, guint chain, guint32 dev, guint64 sector, guint32 nr)
 {
   Slot *s = map_find (m, dev, sector, nr, FALSE);
   guint32 rq;
 
-  if (s == NULL)
+  if (!slot_has (s, chain))
     return NONE;
-  rq = s->head;
-  s->head = pending_at (b, rq)->next;
-  if (s->head == NONE)
-    map_delete (m, s);
+  rq = slot_pop (b, s, chain);
+  slot_let_go (m, s);
   return rq;
 }
 
 /* Removes one given request from its chain (merges re-key requests that are not at the head). */
 static void
-chain_remove (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
+chain_remove (IochartBuilder *b, RqMap *m, guint chain, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
 {
   Slot *s = map_find (m, dev, sector, nr, FALSE);
   guint32 prev = NONE;
 
-  if (s == NULL)
+  if (!slot_has (s, chain))
     return;
-  for (guint32 cur = s->head; cur != NONE; prev = cur, cur = pending_at (b, cur)->next)
+  for (guint32 cur = s->head[chain]; cur != NONE; prev = cur, cur = pending_at (b, cur)->next)
     {
       if (cur != rq)
         continue;
       if (prev == NONE)
-        s->head = pending_at (b, cur)->next;
+        s->head[chain] = pending_at (b, cur)->next;
       else
         pending_at (b, prev)->next = pending_at (b, cur)->next;
-      if (s->tail == rq)
-        s->tail = prev;
-      if (s->head == NONE)
-        map_delete (m, s);
+      if (s->tail[chain] == rq)
+        s->tail[chain] = prev;
+      if (s->head[chain] == NONE)
+        s->used &= ~(1u << chain);
+      slot_let_go (m, s);
       return;
     }
 }
@@ -394,11 +428,10 @@ chain_remove (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 
 static inline G_ALWAYS_INLINE void
 single_set (RqMap *m, guint32 dev, guint64 sector, guint32 rq)
 {
-  Slot *s;
+  Slot *s = map_find (m, dev, sector, 0, TRUE);
 
-  map_maybe_grow (m);
-  s = map_find (m, dev, sector, 0, TRUE);
-  s->head = s->tail = rq;
+  s->head[0] = s->tail[0] = rq;
+  s->used = 1;
 }
 
 static inline G_ALWAYS_INLINE guint32
@@ -406,19 +439,7 @@ single_get (RqMap *m, guint32 dev, guint64 sector)
 {
   Slot *s = map_find (m, dev, sector, 0, FALSE);
 
-  return s ? s->head : NONE;
-}
-
-static RqMap *
-state_map (IochartBuilder *b, guint8 state)
-{
-  switch (state)
-    {
-    case ST_QUEUED: return &b->queued;
-    case ST_INSERTED: return &b->inserted;
-    case ST_INFLIGHT: return &b->inflight;
-    default: return NULL;
-    }
+  return s ? s->head[0] : NONE;
 }
 
 /* Flushes issue at sector 0 and complete at all-ones, both with no sectors: one FIFO per device. */
@@ -428,11 +449,11 @@ key_sector (guint64 sector, guint32 nr)
   return (nr == 0 && (sector == 0 || sector == G_MAXUINT64)) ? G_MAXUINT64 : sector;
 }
 
+/* dev: the request's device's number (the event's, which matched it). */
 static inline G_ALWAYS_INLINE void
-track_extent (IochartBuilder *b, guint32 rq)
+track_extent (IochartBuilder *b, guint32 rq, guint32 dev)
 {
   IochartRequestRec *rec = rec_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
   guint32 nr = pending_at (b, rq)->nr;
 
   if (nr == 0)
@@ -444,41 +465,41 @@ track_extent (IochartBuilder *b, guint32 rq)
 /* Merges only join waiting requests: forget the extent of one that left, so the tables stay
  * the size of the queue, not of the capture. */
 static inline G_ALWAYS_INLINE void
-untrack_extent (IochartBuilder *b, guint32 rq)
+untrack_extent (IochartBuilder *b, guint32 rq, guint32 dev)
 {
   IochartRequestRec *rec = rec_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
   guint32 nr = pending_at (b, rq)->nr;
   Slot *s;
 
   if (nr == 0)
     return;
-  if ((s = map_find (&b->ends, dev, rec->sector + nr, 0, FALSE)) != NULL && s->head == rq)
+  if ((s = map_find (&b->ends, dev, rec->sector + nr, 0, FALSE)) != NULL && s->head[0] == rq)
     map_delete (&b->ends, s);
-  if ((s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL && s->head == rq)
+  if ((s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL && s->head[0] == rq)
     map_delete (&b->starts, s);
 }
 
+/* Moves rq to state (queued, inserted or in flight) on device number dev. from: the slot of
+ * b->states that rq was just taken from under its key, or NULL; the request goes on in it. */
 static void
-set_state (IochartBuilder *b, guint32 rq, guint8 state)
+set_state (IochartBuilder *b, guint32 rq, guint8 state, guint32 dev, Slot *from)
 {
   IochartRequestRec *rec = rec_at (b, rq);
   Pending *p = pending_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
-  RqMap *m;
 
   if (p->state == ST_QUEUED && state != ST_QUEUED)
     qlist_remove (b, rq);
   else if (p->state != ST_QUEUED && state == ST_QUEUED && !p->in_qlist)
     qlist_insert (b, rq, NONE);
   p->state = state;
-  m = state_map (b, state);
-  if (m != NULL)
-    chain_push (b, m, dev, key_sector (rec->sector, p->nr), p->nr, rq);
-  if (state == ST_QUEUED || state == ST_INSERTED)
-    track_extent (b, rq);
+  if (from != NULL)
+    slot_push (b, from, state, rq);
   else
-    untrack_extent (b, rq);
+    chain_push (b, &b->states, state, dev, key_sector (rec->sector, p->nr), p->nr, rq);
+  if (state == ST_QUEUED || state == ST_INSERTED)
+    track_extent (b, rq, dev);
+  else
+    untrack_extent (b, rq, dev);
 }
 
 static inline IochartProcess *proc_at (IochartBuilder *b, guint32 index);
@@ -873,6 +894,9 @@ _iochart_builder_new (const char *name)
   b->capture = g_object_new (IOCHART_TYPE_CAPTURE, NULL);
   b->capture->name = g_strdup (name);
   b->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  map_grow (&b->states);
+  map_grow (&b->ends);
+  map_grow (&b->starts);
   b->qlists = g_array_new (FALSE, FALSE, sizeof (QueuedList));
   b->folded = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   b->fold_rq = NONE;
@@ -901,9 +925,7 @@ _iochart_builder_free (IochartBuilder *b)
   g_hash_table_unref (b->folded);
   g_array_unref (b->btt_procs);
   g_array_unref (b->btt_retired);
-  map_clear (&b->queued);
-  map_clear (&b->inserted);
-  map_clear (&b->inflight);
+  map_clear (&b->states);
   map_clear (&b->ends);
   map_clear (&b->starts);
   g_hash_table_unref (b->pid_to_proc);
@@ -1148,9 +1170,9 @@ request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 }
 
 static void
-kill_request (IochartBuilder *b, guint32 rq)
+kill_request (IochartBuilder *b, guint32 rq, guint32 dev)
 {
-  untrack_extent (b, rq);
+  untrack_extent (b, rq, dev);
   qlist_remove (b, rq);
   pending_at (b, rq)->state = ST_DEAD;
   rec_at (b, rq)->op_flags = OP_DEAD;
@@ -1166,23 +1188,21 @@ add_merges (IochartRequestRec *rec, guint n)
 
 /* Grows target by nr sectors (and bytes) at its back, or at its front when front is set. */
 static void
-grow_request (IochartBuilder *b, guint32 target, guint64 sector, guint32 nr, guint32 bytes,
+grow_request (IochartBuilder *b, guint32 target, guint32 dev, guint64 sector, guint32 nr, guint32 bytes,
               gboolean front, guint merges)
 {
   IochartRequestRec *rec = rec_at (b, target);
   Pending *p = pending_at (b, target);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
-  RqMap *m = state_map (b, p->state);
 
-  untrack_extent (b, target);
-  chain_remove (b, m, dev, key_sector (rec->sector, p->nr), p->nr, target);
+  untrack_extent (b, target, dev);
+  chain_remove (b, &b->states, p->state, dev, key_sector (rec->sector, p->nr), p->nr, target);
   if (front)
     rec->sector = sector;
   p->nr += nr;
   rec->bytes += bytes;
   add_merges (rec, merges);
-  chain_push (b, m, dev, key_sector (rec->sector, p->nr), p->nr, target);
-  track_extent (b, target);
+  chain_push (b, &b->states, p->state, dev, key_sector (rec->sector, p->nr), p->nr, target);
+  track_extent (b, target, dev);
 }
 
 /* The request that the extent (sector, nr) joins: one ending where it starts, or starting where
@@ -1205,7 +1225,7 @@ merge_target (IochartBuilder *b, guint32 dev, guint64 sector, guint32 nr, gboole
   return NONE;
 }
 
-static guint32 pop_queued (IochartBuilder *b, const IochartBlockEvent *ev);
+static guint32 pop_queued (IochartBuilder *b, const IochartBlockEvent *ev, Slot **from);
 
 static void
 on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent *ev)
@@ -1215,22 +1235,24 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
   guint32 bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u;
   guint extra = 0;
   gboolean front;
+  Slot *from;
 
   /* A bio merge follows the bio's own queue event (or takes a piece of a split bio); a request
    * merge names a waiting request. */
   if (action == IOCHART_BLOCK_RQ_MERGE)
     {
-      merged = chain_pop (b, &b->queued, ev->dev, key, ev->nr_sector);
-      if (merged == NONE)
-        merged = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
+      from = map_find (&b->states, ev->dev, key, ev->nr_sector, FALSE);
+      merged = slot_has (from, ST_QUEUED) ? slot_pop (b, from, ST_QUEUED)
+               : slot_has (from, ST_INSERTED) ? slot_pop (b, from, ST_INSERTED) : NONE;
     }
   else
-    merged = pop_queued (b, ev);
+    merged = pop_queued (b, ev, &from);
+  slot_let_go (&b->states, from);
   if (merged != NONE)
     {
       bytes = rec_at (b, merged)->bytes;
       extra = rec_at (b, merged)->merges_source & 0xfff;
-      kill_request (b, merged);
+      kill_request (b, merged, ev->dev);
     }
   target = merge_target (b, ev->dev, ev->sector, ev->nr_sector, &front);
   if (target == NONE || target == merged)
@@ -1242,7 +1264,7 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
     }
   if (merged != NONE)
     btt_fold (b, merged, target);
-  grow_request (b, target, ev->sector, ev->nr_sector, bytes, front, 1 + extra);
+  grow_request (b, target, ev->dev, ev->sector, ev->nr_sector, bytes, front, 1 + extra);
 }
 
 /* A new record for the sectors [sector, sector + nr) of rq, with its queue time, owner and class. */
@@ -1263,32 +1285,30 @@ clone_piece (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
 
 /* Gives a queued bio the sectors [sector, sector + nr) that are left of it. */
 static void
-rekey_queued (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
+rekey_queued (IochartBuilder *b, guint32 rq, guint32 dev, guint64 sector, guint32 nr)
 {
   IochartRequestRec *rec = rec_at (b, rq);
   Pending *p = pending_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
 
-  untrack_extent (b, rq);
-  chain_remove (b, &b->queued, dev, key_sector (rec->sector, p->nr), p->nr, rq);
+  untrack_extent (b, rq, dev);
+  chain_remove (b, &b->states, ST_QUEUED, dev, key_sector (rec->sector, p->nr), p->nr, rq);
   rec->sector = sector;
   rec->bytes = nr * 512u;
   p->nr = nr;
-  chain_push (b, &b->queued, dev, sector, nr, rq);
-  track_extent (b, rq);
+  chain_push (b, &b->states, ST_QUEUED, dev, sector, nr, rq);
+  track_extent (b, rq, dev);
 }
 
 /* Queues a piece right after the bio it came from, so that first in stays first out. */
 static void
-queue_after (IochartBuilder *b, guint32 rq, guint32 after)
+queue_after (IochartBuilder *b, guint32 rq, guint32 after, guint32 dev)
 {
   const IochartRequestRec *rec = rec_at (b, rq);
   Pending *p = pending_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
 
   p->state = ST_QUEUED;
-  chain_push (b, &b->queued, dev, rec->sector, p->nr, rq);
-  track_extent (b, rq);
+  chain_push (b, &b->states, ST_QUEUED, dev, rec->sector, p->nr, rq);
+  track_extent (b, rq, dev);
   qlist_insert (b, rq, after);
 }
 
@@ -1308,8 +1328,8 @@ on_split (IochartBuilder *b, const IochartBlockEvent *ev)
   if (pending_at (b, rq)->state != ST_QUEUED || sector != ev->sector || nr <= ev->nr_sector)
     return;
   rest = clone_piece (b, rq, sector + ev->nr_sector, nr - ev->nr_sector);
-  rekey_queued (b, rq, sector, ev->nr_sector);
-  queue_after (b, rest, rq);
+  rekey_queued (b, rq, ev->dev, sector, ev->nr_sector);
+  queue_after (b, rest, rq, ev->dev);
   pending_at (b, rq)->split = pending_at (b, rest)->split = TRUE;
 }
 
@@ -1329,8 +1349,8 @@ take_piece (IochartBuilder *b, guint32 bio, const IochartBlockEvent *ev)
       IochartRequestRec *rec = rec_at (b, bio);
       Pending *p = pending_at (b, bio);
 
-      untrack_extent (b, bio);
-      chain_remove (b, &b->queued, ev->dev, key_sector (s, p->nr), p->nr, bio);
+      untrack_extent (b, bio, ev->dev);
+      chain_remove (b, &b->states, ST_QUEUED, ev->dev, key_sector (s, p->nr), p->nr, bio);
       p->nr = ev->nr_sector;
       rec->bytes = ev->nr_sector * 512u;
       return bio;
@@ -1338,35 +1358,47 @@ take_piece (IochartBuilder *b, guint32 bio, const IochartBlockEvent *ev)
   pending_at (b, bio)->split = TRUE;
   piece = clone_piece (b, bio, a, ev->nr_sector);
   if (a > s && z < e)
-    queue_after (b, clone_piece (b, bio, z, e - z), bio);
+    queue_after (b, clone_piece (b, bio, z, e - z), bio, ev->dev);
   if (a == s)
-    rekey_queued (b, bio, z, e - z);
+    rekey_queued (b, bio, ev->dev, z, e - z);
   else
-    rekey_queued (b, bio, s, a - s);
+    rekey_queued (b, bio, ev->dev, s, a - s);
   return piece;
 }
 
-/* The queued bio an event is about: the one with its exact sectors, else the piece of a split
- * bio; NONE when there is neither. */
+/* The piece of a split bio that an event is about, NONE when there is none. */
 static guint32
-pop_queued (IochartBuilder *b, const IochartBlockEvent *ev)
+pop_piece (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  guint32 rq = chain_pop (b, &b->queued, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
   guint32 bio;
   gpointer v;
 
-  if (rq != NONE || ev->nr_sector == 0)
-    return rq;
+  if (ev->nr_sector == 0)
+    return NONE;
   v = g_hash_table_lookup (b->dev_to_index, GUINT_TO_POINTER (ev->dev + 1));
   if (v == NULL || (bio = qlist_find (b, GPOINTER_TO_UINT (v) - 1, ev->sector)) == NONE)
     return NONE;
   return take_piece (b, bio, ev);
 }
 
+/* The queued bio an event is about: the one with its exact sectors, else the piece of a split
+ * bio; NONE when there is neither. *from: the slot of b->states the first was taken from (see
+ * slot_pop()), NULL for the others. */
+static guint32
+pop_queued (IochartBuilder *b, const IochartBlockEvent *ev, Slot **from)
+{
+  *from = map_find (&b->states, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector, FALSE);
+  if (slot_has (*from, ST_QUEUED))
+    return slot_pop (b, *from, ST_QUEUED);
+  *from = NULL;
+  return pop_piece (b, ev);
+}
+
 static void
 on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  guint32 rq = pop_queued (b, ev);
+  Slot *from;
+  guint32 rq = pop_queued (b, ev, &from);
   IochartRequestRec *rec;
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
 
@@ -1380,38 +1412,37 @@ on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
     rec->bytes = ev->bytes;
   _iochart_rec_set_time (b->capture, rec, IOCHART_T_INSERT, ev->ts_ns);
   apply_field (b, rq, ev->ioprio, 2);
-  set_state (b, rq, ST_INSERTED);
-}
-
-/* A request the driver could not take is dispatched again with no new insert or requeue event:
- * the same (device, sector, size) issued while already in flight, with no newer request of that
- * key waiting. Only captures that show admissions can tell this from a second request. */
-static guint32
-find_redispatch (IochartBuilder *b, const IochartBlockEvent *ev)
-{
-  Slot *s;
-
-  if (!b->seen_admission || ev->nr_sector == 0)
-    return NONE;
-  s = map_find (&b->inflight, ev->dev, ev->sector, ev->nr_sector, FALSE);
-  return s ? s->head : NONE;
+  set_state (b, rq, ST_INSERTED, ev->dev, from);
 }
 
 static void
 on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
 {
   guint64 key = key_sector (ev->sector, ev->nr_sector);
-  guint32 rq = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
+  Slot *from = map_find (&b->states, ev->dev, key, ev->nr_sector, FALSE);
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   IochartRequestRec *rec;
   gboolean again = FALSE;
+  guint32 rq;
 
-  if (rq == NONE)
-    rq = chain_pop (b, &b->queued, ev->dev, key, ev->nr_sector);
-  if (rq == NONE && (rq = find_redispatch (b, ev)) != NONE)
-    again = TRUE;
-  if (rq == NONE)
-    rq = pop_queued (b, ev);
+  if (slot_has (from, ST_INSERTED))
+    rq = slot_pop (b, from, ST_INSERTED);
+  else if (slot_has (from, ST_QUEUED))
+    rq = slot_pop (b, from, ST_QUEUED);
+  else if (b->seen_admission && ev->nr_sector != 0 && slot_has (from, ST_INFLIGHT))
+    {
+      /* A request the driver could not take is dispatched again with no new insert or requeue
+       * event: the same (device, sector, size) issued while already in flight, with no newer
+       * request of that key waiting. Only captures that show admissions can tell this from a
+       * second request. */
+      rq = from->head[ST_INFLIGHT];
+      again = TRUE;
+    }
+  else
+    {
+      from = NULL;
+      rq = pop_piece (b, ev);
+    }
   if (rq == NONE)
     rq = request_new (b, ev);
   rec = rec_at (b, rq);
@@ -1425,22 +1456,24 @@ on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
     rec->counts++;
   apply_field (b, rq, ev->ioprio, 3);
   if (!again)
-    set_state (b, rq, ST_INFLIGHT);
+    set_state (b, rq, ST_INFLIGHT, ev->dev, from);
 }
 
 static void
 on_requeue (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  guint32 rq = chain_pop (b, &b->inflight, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
+  Slot *from = map_find (&b->states, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector, FALSE);
   IochartRequestRec *rec;
+  guint32 rq;
 
   b->capture->requeues++;
-  if (rq == NONE)
+  if (!slot_has (from, ST_INFLIGHT))
     return;
+  rq = slot_pop (b, from, ST_INFLIGHT);
   rec = rec_at (b, rq);
   if ((rec->counts >> 4) < 15)
     rec->counts += 16;
-  set_state (b, rq, ST_INSERTED);
+  set_state (b, rq, ST_INSERTED, ev->dev, from);
 }
 
 /* A write with preflush or FUA on a device without FUA completes twice: its data, then, after
@@ -1478,12 +1511,13 @@ on_complete (IochartBuilder *b, const IochartBlockEvent *ev)
   /* A data-less completion that no data-less request in flight waits for ends a flush sequence. */
   if (ev->nr_sector == 0 && ev->op != IOCHART_OP_FLUSH)
     {
-      Slot *s = map_find (&b->inflight, ev->dev, key, 0, FALSE);
+      Slot *s = map_find (&b->states, ev->dev, key, 0, FALSE);
 
-      if ((s == NULL || (rec_at (b, s->head)->op_flags & 7) == IOCHART_OP_FLUSH) && end_flush_sequence (b, ev))
+      if ((!slot_has (s, ST_INFLIGHT) || (rec_at (b, s->head[ST_INFLIGHT])->op_flags & 7) == IOCHART_OP_FLUSH) &&
+          end_flush_sequence (b, ev))
         return;
     }
-  rq = chain_pop (b, &b->inflight, ev->dev, key, ev->nr_sector);
+  rq = chain_pop (b, &b->states, ST_INFLIGHT, ev->dev, key, ev->nr_sector);
   if (rq == NONE)
     {
       b->capture->unmatched_completions++;
@@ -1504,7 +1538,7 @@ on_queue (IochartBuilder *b, const IochartBlockEvent *ev)
   guint32 rq = request_new (b, ev);
 
   _iochart_rec_set_time (b->capture, rec_at (b, rq), IOCHART_T_QUEUE, ev->ts_ns);
-  set_state (b, rq, ST_QUEUED);
+  set_state (b, rq, ST_QUEUED, ev->dev, NULL);
 }
 
 void
@@ -1954,16 +1988,15 @@ _iochart_builder_expire (IochartBuilder *b, gint64 before_ns)
       IochartRequestRec *rec = rec_at (b, rq);
       Pending *p = pending_at (b, rq);
       gint64 t = first_time (b, rec);
-      RqMap *m = state_map (b, p->state);
+      guint32 dev;
 
       if (t == IOCHART_TIME_UNKNOWN || t >= before_ns)
         break;
       if (p->state >= ST_DONE)
         continue;
-      if (m != NULL)
-        chain_remove (b, m, g_array_index (b->capture->devices, IochartDevice, rec->device).dev,
-                      key_sector (rec->sector, p->nr), p->nr, rq);
-      untrack_extent (b, rq);
+      dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
+      chain_remove (b, &b->states, p->state, dev, key_sector (rec->sector, p->nr), p->nr, rq);
+      untrack_extent (b, rq, dev);
       qlist_remove (b, rq);
       folded_drop (b, rq);
       if (p->state == ST_INFLIGHT)
