@@ -128,6 +128,11 @@ struct _IochartBuilder {
   /* live use: requests below base were handed on and forgotten; below settled none changes */
   guint32             base;
   guint32             settled;
+  /* The bio the last queue event made, not yet on the tables (NONE: none), and its device's
+   * number: most are merged or inserted by the very next event, which takes it as it is
+   * (take_hot()) instead of finding it again; anything else puts it on them first (flush_hot()). */
+  guint32             hot;
+  guint32             hot_dev;
 };
 
 /* ---- the table ---- */
@@ -900,6 +905,7 @@ _iochart_builder_new (const char *name)
   b->qlists = g_array_new (FALSE, FALSE, sizeof (QueuedList));
   b->folded = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   b->fold_rq = NONE;
+  b->hot = NONE;
   b->btt_procs = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->btt_retired = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
@@ -1170,12 +1176,63 @@ request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 }
 
 static void
-kill_request (IochartBuilder *b, guint32 rq, guint32 dev)
+bury_request (IochartBuilder *b, guint32 rq)
 {
-  untrack_extent (b, rq, dev);
   qlist_remove (b, rq);
   pending_at (b, rq)->state = ST_DEAD;
   rec_at (b, rq)->op_flags = OP_DEAD;
+}
+
+/* Queues the hot bio, as its queue event would have. */
+static inline G_ALWAYS_INLINE void
+flush_hot (IochartBuilder *b)
+{
+  guint32 rq = b->hot;
+
+  if (rq == NONE)
+    return;
+  b->hot = NONE;
+  set_state (b, rq, ST_QUEUED, b->hot_dev, NULL);
+}
+
+/* The hot bio, when the event is about it and pop_queued() would have taken it had it been
+ * queued: no other bio of its key waits (the oldest would come first), and one more on its
+ * device's list would not have pushed the oldest out. NONE, and nothing done, otherwise. */
+static guint32
+take_hot (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  guint32 rq = b->hot;
+  const IochartRequestRec *rec;
+  guint64 key = key_sector (ev->sector, ev->nr_sector);
+  guint32 nr;
+
+  if (rq == NONE || ev->dev != b->hot_dev)
+    return NONE;
+  rec = rec_at (b, rq);
+  nr = pending_at (b, rq)->nr;
+  if (ev->nr_sector != nr || key != key_sector (rec->sector, nr) ||
+      slot_has (map_find (&b->states, ev->dev, key, nr, FALSE), ST_QUEUED) ||
+      (rec->device < b->qlists->len && g_array_index (b->qlists, QueuedList, rec->device).len >= QLIST_MAX))
+    return NONE;
+  b->hot = NONE;
+  return rq;
+}
+
+/* What queueing rq and then taking it off would leave of its extent: none at its keys, whatever
+ * request held them before. */
+static void
+clear_extent (IochartBuilder *b, guint32 rq, guint32 dev)
+{
+  const IochartRequestRec *rec = rec_at (b, rq);
+  guint32 nr = pending_at (b, rq)->nr;
+  Slot *s;
+
+  if (nr == 0)
+    return;
+  if ((s = map_find (&b->ends, dev, rec->sector + nr, 0, FALSE)) != NULL)
+    map_delete (&b->ends, s);
+  if ((s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL)
+    map_delete (&b->starts, s);
 }
 
 static void
@@ -1245,14 +1302,24 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
       merged = slot_has (from, ST_QUEUED) ? slot_pop (b, from, ST_QUEUED)
                : slot_has (from, ST_INSERTED) ? slot_pop (b, from, ST_INSERTED) : NONE;
     }
+  else if ((merged = take_hot (b, ev)) != NONE)
+    {
+      from = NULL;
+      clear_extent (b, merged, ev->dev);
+    }
   else
-    merged = pop_queued (b, ev, &from);
+    {
+      flush_hot (b);
+      merged = pop_queued (b, ev, &from);
+      if (merged != NONE)
+        untrack_extent (b, merged, ev->dev);
+    }
   slot_let_go (&b->states, from);
   if (merged != NONE)
     {
       bytes = rec_at (b, merged)->bytes;
       extra = rec_at (b, merged)->merges_source & 0xfff;
-      kill_request (b, merged, ev->dev);
+      bury_request (b, merged);
     }
   target = merge_target (b, ev->dev, ev->sector, ev->nr_sector, &front);
   if (target == NONE || target == merged)
@@ -1397,11 +1464,16 @@ pop_queued (IochartBuilder *b, const IochartBlockEvent *ev, Slot **from)
 static void
 on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  Slot *from;
-  guint32 rq = pop_queued (b, ev, &from);
+  Slot *from = NULL;
+  guint32 rq = take_hot (b, ev), proc;
   IochartRequestRec *rec;
-  guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
 
+  if (rq == NONE)
+    {
+      flush_hot (b);
+      rq = pop_queued (b, ev, &from);
+    }
+  proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   if (rq == NONE)
     rq = request_new (b, ev);
   rec = rec_at (b, rq);
@@ -1538,7 +1610,8 @@ on_queue (IochartBuilder *b, const IochartBlockEvent *ev)
   guint32 rq = request_new (b, ev);
 
   _iochart_rec_set_time (b->capture, rec_at (b, rq), IOCHART_T_QUEUE, ev->ts_ns);
-  set_state (b, rq, ST_QUEUED, ev->dev, NULL);
+  b->hot = rq;
+  b->hot_dev = ev->dev;
 }
 
 void
@@ -1563,6 +1636,9 @@ _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const Ioch
         proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
       return;
     }
+  /* bio merges and inserts take the hot bio, or queue it, themselves */
+  if (action != IOCHART_BLOCK_BACKMERGE && action != IOCHART_BLOCK_FRONTMERGE && action != IOCHART_BLOCK_INSERT)
+    flush_hot (b);
   switch (action)
     {
     case IOCHART_BLOCK_QUEUE: b->seen_admission = TRUE; on_queue (b, ev); break;
@@ -1897,6 +1973,7 @@ _iochart_builder_finish (IochartBuilder *b)
 {
   IochartCapture *c = b->capture;
 
+  flush_hot (b);
   drop_dead (b);
   btt_finish (b);
   group_comms (b);
@@ -1945,8 +2022,10 @@ _iochart_builder_get_end (IochartBuilder *b)
 const IochartRequestRec *
 _iochart_builder_get_request (IochartBuilder *b, guint32 rq, gboolean *in_flight)
 {
-  const Pending *p = pending_at (b, rq);
+  const Pending *p;
 
+  flush_hot (b);
+  p = pending_at (b, rq);
   *in_flight = p->state == ST_INFLIGHT;
   return rec_at (b, rq)->op_flags == OP_DEAD ? NULL : rec_at (b, rq);
 }
@@ -1968,6 +2047,7 @@ _iochart_builder_settle (IochartBuilder *b)
 {
   guint32 end = _iochart_builder_get_end (b), limit = end;
 
+  flush_hot (b);
   /* the last completions may still take the end of a flush sequence */
   for (guint i = 0; i < MIN (b->n_done, G_N_ELEMENTS (b->recent_done)); i++)
     limit = MIN (limit, MAX (b->recent_done[i], b->base));
@@ -1983,6 +2063,7 @@ _iochart_builder_expire (IochartBuilder *b, gint64 before_ns)
   guint32 end = _iochart_builder_get_end (b);
   guint kept = 0;
 
+  flush_hot (b);
   for (guint32 rq = MAX (b->settled, b->base); rq < end; rq++)
     {
       IochartRequestRec *rec = rec_at (b, rq);
