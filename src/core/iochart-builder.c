@@ -95,6 +95,7 @@ struct _IochartBuilder {
   GHashTable         *folded;        /* request -> GArray of FoldedBio, until it completes */
   guint32             fold_rq;       /* the request btt_fold() gave bios to last (NONE: none) and */
   GArray             *fold_bios;     /* its entry: a request takes its merges in a run */
+  ArrayRoom           fold_room;     /* fold_bios's room, NULL data when it is not known */
   GArray             *btt_procs;     /* IochartBttFigures per process index */
   GArray             *btt_retired;   /* IochartBttFigures by name of processes a live window dropped */
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
@@ -509,6 +510,29 @@ set_state (IochartBuilder *b, guint32 rq, guint8 state, guint32 dev, Slot *from)
 
 static inline IochartProcess *proc_at (IochartBuilder *b, guint32 index);
 
+static void
+room_grow (ArrayRoom *r, GArray *a, guint least)
+{
+  guint len = a->len;
+
+  r->room = MAX (len + 1, MAX (least, len * 2));
+  g_array_set_size (a, r->room);   /* GArray keeps its allocation when it shrinks */
+  g_array_set_size (a, len);
+  r->data = a->data;
+}
+
+/* One more element at a's end (not cleared, the array must not be zero-terminated), filled by
+ * the caller: g_array_append_val's and g_array_set_size's calls cost a fifth of a request's
+ * creation. The allocation is known to hold r->room while it is at r->data (NULL: unknown);
+ * grown, it holds at least `least`. */
+static inline gpointer
+array_push (ArrayRoom *r, GArray *a, gsize elt_size, guint least)
+{
+  if (G_UNLIKELY (a->data != r->data || a->len >= r->room))
+    room_grow (r, a, least);
+  return a->data + (gsize) (a->len++) * elt_size;
+}
+
 /* ---- btt's per-bio figures ---- */
 
 static void
@@ -593,14 +617,14 @@ btt_fold (IochartBuilder *b, guint32 from, guint32 into)
       dst = g_array_sized_new (FALSE, FALSE, sizeof (FoldedBio), 16);
       g_hash_table_insert (b->folded, GUINT_TO_POINTER (into), dst);
       pending_at (b, into)->folded = TRUE;
+      b->fold_room = (ArrayRoom) { dst->data, 16 };
     }
+  else if (dst != b->fold_bios)
+    b->fold_room.data = NULL;
   b->fold_rq = into;
   b->fold_bios = dst;
   if (own)
-    {
-      FoldedBio bio = { queue_ns, rec->process };
-      g_array_append_val (dst, bio);
-    }
+    *(FoldedBio *) array_push (&b->fold_room, dst, sizeof (FoldedBio), 16) = (FoldedBio) { queue_ns, rec->process };
   if (src != NULL)
     {
       g_array_append_vals (dst, src->data, src->len);
@@ -1127,36 +1151,14 @@ apply_field (IochartBuilder *b, guint32 rq, gint32 ioprio, guint8 rank)
   rec->merges_source = (rec->merges_source & 0xfff) | IOCHART_CLASS_SOURCE_IOPRIO_FIELD << 12;
 }
 
-static void
-room_grow (ArrayRoom *r, GArray *a)
-{
-  guint len = a->len;
-
-  r->room = MAX (len + 1, MAX (1024, len * 2));
-  g_array_set_size (a, r->room);   /* GArray keeps its allocation when it shrinks */
-  g_array_set_size (a, len);
-  r->data = a->data;
-}
-
-/* One more element at a's end (not cleared, the array must not be zero-terminated), filled by
- * the caller: g_array_append_val's and g_array_set_size's calls cost a fifth of a request's
- * creation. The allocation is known to hold r->room while it is at r->data. */
-static inline gpointer
-array_push (ArrayRoom *r, GArray *a, gsize elt_size)
-{
-  if (G_UNLIKELY (a->data != r->data || a->len >= r->room))
-    room_grow (r, a);
-  return a->data + (gsize) (a->len++) * elt_size;
-}
-
 static guint32
 request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 {
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   ClassHint hint = { IOCHART_CLASS_UNKNOWN, 0, IOCHART_CLASS_SOURCE_UNKNOWN };
   guint16 device = device_index (b, ev->dev);
-  IochartRequestRec *rec = array_push (&b->requests_room, b->capture->requests, sizeof *rec);
-  Pending *p = array_push (&b->pending_room, b->pending, sizeof *p);
+  IochartRequestRec *rec = array_push (&b->requests_room, b->capture->requests, sizeof *rec, 1024);
+  Pending *p = array_push (&b->pending_room, b->pending, sizeof *p, 1024);
 
   if (proc != IOCHART_NO_PROCESS)
     hint = g_array_index (b->hints, ClassHint, proc);
@@ -1345,8 +1347,8 @@ clone_piece (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
   copy.sector = sector;
   copy.bytes = nr * 512u;
   copy.merges_source &= 0xf000;
-  *(IochartRequestRec *) array_push (&b->requests_room, b->capture->requests, sizeof copy) = copy;
-  *(Pending *) array_push (&b->pending_room, b->pending, sizeof pend) = pend;
+  *(IochartRequestRec *) array_push (&b->requests_room, b->capture->requests, sizeof copy, 1024) = copy;
+  *(Pending *) array_push (&b->pending_room, b->pending, sizeof pend, 1024) = pend;
   return b->base + b->capture->requests->len - 1;
 }
 
