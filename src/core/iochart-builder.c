@@ -1252,8 +1252,17 @@ grow_request (IochartBuilder *b, guint32 target, guint32 dev, guint64 sector, gu
 {
   IochartRequestRec *rec = rec_at (b, target);
   Pending *p = pending_at (b, target);
+  gboolean edge_only = p->nr != 0 && nr != 0 && p->nr + nr != 0;
+  Slot *s;
 
-  untrack_extent (b, target, dev);
+  /* what untrack_extent() and track_extent() would do where neither end moves by zero: the end
+   * that moves is taken off and set again, the one that stays is set */
+  if (!edge_only)
+    untrack_extent (b, target, dev);
+  else if (front && (s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL && s->head[0] == target)
+    map_delete (&b->starts, s);
+  else if (!front && (s = map_find (&b->ends, dev, rec->sector + p->nr, 0, FALSE)) != NULL && s->head[0] == target)
+    map_delete (&b->ends, s);
   chain_remove (b, &b->states, p->state, dev, key_sector (rec->sector, p->nr), p->nr, target);
   if (front)
     rec->sector = sector;
