@@ -563,6 +563,14 @@ test_rwbs (void)
     }
 }
 
+/* Request i of c was queued and inserted at those times. */
+static void
+assert_waited (IochartCapture *c, guint i, gint64 queue_ns, gint64 insert_ns)
+{
+  g_assert_cmpint (req (c, i).queue_ns, ==, queue_ns);
+  g_assert_cmpint (req (c, i).insert_ns, ==, insert_ns);
+}
+
 /* A merge or insert takes the oldest queued bio of its key, not the one queued last. */
 static void
 test_oldest_queued_first (void)
@@ -586,13 +594,10 @@ test_oldest_queued_first (void)
   /* the bio queued at 2 joined the request at 92; the one queued at 3 waits on its own */
   g_assert_cmpuint (req (c, 0).bytes, ==, 16 * 512);
   g_assert_cmpuint (req (c, 0).merges, ==, 1);
-  g_assert_cmpint (req (c, 0).insert_ns, ==, 9);
-  g_assert_cmpint (req (c, 1).queue_ns, ==, 3);
-  g_assert_cmpint (req (c, 1).insert_ns, ==, 8);
-  g_assert_cmpint (req (c, 2).queue_ns, ==, 5);
-  g_assert_cmpint (req (c, 2).insert_ns, ==, 7);
-  g_assert_cmpint (req (c, 3).queue_ns, ==, 6);
-  g_assert_cmpint (req (c, 3).insert_ns, ==, 10);
+  assert_waited (c, 0, 1, 9);
+  assert_waited (c, 1, 3, 8);
+  assert_waited (c, 2, 5, 7);
+  assert_waited (c, 3, 6, 10);
 }
 
 /* The same sectors on another device are another request, even right after a queue event. */
@@ -612,15 +617,12 @@ test_same_sectors_other_device (void)
 
   g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 3);
   g_assert_cmpuint (iochart_capture_get_device (c, req (c, 0).device)->dev, ==, DEV_LOOP);
-  g_assert_cmpint (req (c, 0).queue_ns, ==, 1);
-  g_assert_cmpint (req (c, 0).insert_ns, ==, 5);
+  assert_waited (c, 0, 1, 5);
   g_assert_cmpuint (iochart_capture_get_device (c, req (c, 1).device)->dev, ==, DEV_VDA);
-  g_assert_cmpint (req (c, 1).queue_ns, ==, IOCHART_TIME_UNKNOWN);
-  g_assert_cmpint (req (c, 1).insert_ns, ==, 2);
+  assert_waited (c, 1, IOCHART_TIME_UNKNOWN, 2);
   /* the merge on 7,0 finds no bio of its own queued there: the one on 254,0 stays */
   g_assert_cmpuint (iochart_capture_get_device (c, req (c, 2).device)->dev, ==, DEV_VDA);
-  g_assert_cmpint (req (c, 2).queue_ns, ==, 3);
-  g_assert_cmpint (req (c, 2).insert_ns, ==, 6);
+  assert_waited (c, 2, 3, 6);
   g_assert_cmpuint (req (c, 2).merges, ==, 0);
 }
 
@@ -650,8 +652,7 @@ test_one_key_in_every_state (void)
   g_assert_cmpuint (req (c, 0).issues, ==, 2);
   g_assert_cmpuint (req (c, 0).requeues, ==, 1);
   g_assert_cmpint (req (c, 0).complete_ns, ==, 10);
-  g_assert_cmpint (req (c, 1).queue_ns, ==, 4);
-  g_assert_cmpint (req (c, 1).insert_ns, ==, 5);
+  assert_waited (c, 1, 4, 5);
   g_assert_cmpint (req (c, 1).issue_ns, ==, 6);
   g_assert_cmpuint (req (c, 1).requeues, ==, 0);
   g_assert_cmpint (req (c, 1).complete_ns, ==, 9);
@@ -714,8 +715,7 @@ test_live_just_queued (void)
   c = _iochart_builder_finish (b);
   g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 2);
   g_assert_cmpint (req (c, 0).insert_ns, ==, IOCHART_TIME_UNKNOWN);
-  g_assert_cmpint (req (c, 1).queue_ns, ==, IOCHART_TIME_UNKNOWN);
-  g_assert_cmpint (req (c, 1).insert_ns, ==, 7);
+  assert_waited (c, 1, IOCHART_TIME_UNKNOWN, 7);
 }
 
 int
