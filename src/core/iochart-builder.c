@@ -1302,7 +1302,7 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
   guint32 merged, target;
   guint32 bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u;
   guint extra = 0;
-  gboolean front;
+  gboolean front, hot = FALSE;
   Slot *from;
 
   /* A bio merge follows the bio's own queue event (or takes a piece of a split bio); a request
@@ -1316,20 +1316,22 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
   else if ((merged = take_hot (b, ev)) != NONE)
     {
       from = NULL;
-      clear_extent (b, merged, ev->dev);
+      hot = TRUE;
     }
   else
     {
       flush_hot (b);
       merged = pop_queued (b, ev, &from);
-      if (merged != NONE)
-        untrack_extent (b, merged, ev->dev);
     }
   slot_let_go (&b->states, from);
   if (merged != NONE)
     {
       bytes = rec_at (b, merged)->bytes;
       extra = rec_at (b, merged)->merges_source & 0xfff;
+      if (hot)
+        clear_extent (b, merged, ev->dev);
+      else
+        untrack_extent (b, merged, ev->dev);
       bury_request (b, merged);
     }
   target = merge_target (b, ev->dev, ev->sector, ev->nr_sector, &front);
