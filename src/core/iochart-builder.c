@@ -2,9 +2,10 @@
  *
  * Every reader feeds the same calls in time order. A request is created at its first event
  * (queue, insert or issue) and found again at later ones by (device, sector, sectors), first in
- * first out among equal keys: one table per state, so that a request for the same sectors that is
- * queued while an older one is in flight is never confused with it. Merges fold into the request
- * they joined and leave a dead record behind, dropped when the capture is finished.
+ * first out among equal keys: one chain per state under each key, so that a request for the same
+ * sectors that is queued while an older one is in flight is never confused with it. Merges fold
+ * into the request they joined and leave a dead record behind, dropped when the capture is
+ * finished.
  */
 #include <string.h>
 #include <sys/mman.h>
