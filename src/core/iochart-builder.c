@@ -2,9 +2,10 @@
  *
  * Every reader feeds the same calls in time order. A request is created at its first event
  * (queue, insert or issue) and found again at later ones by (device, sector, sectors), first in
- * first out among equal keys: one table per state, so that a request for the same sectors that is
- * queued while an older one is in flight is never confused with it. Merges fold into the request
- * they joined and leave a dead record behind, dropped when the capture is finished.
+ * first out among equal keys: one chain per state under each key, so that a request for the same
+ * sectors that is queued while an older one is in flight is never confused with it. Merges fold
+ * into the request they joined and leave a dead record behind, dropped when the capture is
+ * finished.
  */
 #include <string.h>
 #include <sys/mman.h>
@@ -44,15 +45,22 @@ typedef struct {
  * slow: past this many, the oldest queued bios are no longer offered to split pieces. */
 #define QLIST_MAX 4096
 
-/* Open-addressing table: key (dev, sector, nr) -> FIFO chain of requests through Pending.next,
- * or a single request where chains are not needed (the ends and starts of requests). */
+/* Open-addressing table: key (dev, sector, nr) -> a FIFO chain of requests through Pending.next
+ * for each state a request waits in (ST_QUEUED, ST_INSERTED, ST_INFLIGHT: one table for the
+ * three, so that a request moving on finds its next chain in the slot it leaves, with no search),
+ * or a single request in chain 0 where chains are not needed (the ends and starts of requests). */
+#define N_CHAINS 3
+
 typedef struct {
   guint64 sector;
   guint32 dev;
   guint32 nr;
-  guint32 head;       /* NONE: empty slot */
-  guint32 tail;
+  guint32 used;             /* a bit per chain that is not empty; 0: an empty slot */
+  guint32 head[N_CHAINS];   /* a chain's ends, set while it is not empty */
+  guint32 tail[N_CHAINS];
 } Slot;
+
+G_STATIC_ASSERT (ST_INFLIGHT < N_CHAINS);
 
 typedef struct {
   Slot  *slots;
@@ -82,12 +90,13 @@ struct _IochartBuilder {
   IochartCapture     *capture;
   GArray             *pending;       /* Pending */
   ArrayRoom           requests_room, pending_room;
-  RqMap               queued, inserted, inflight;
+  RqMap               states;        /* requests queued, inserted and in flight by key */
   RqMap               ends, starts;  /* single request per key, for merges */
   GArray             *qlists;        /* QueuedList per device index */
   GHashTable         *folded;        /* request -> GArray of FoldedBio, until it completes */
   guint32             fold_rq;       /* the request btt_fold() gave bios to last (NONE: none) and */
   GArray             *fold_bios;     /* its entry: a request takes its merges in a run */
+  ArrayRoom           fold_room;     /* fold_bios's room, NULL data when it is not known */
   GArray             *btt_procs;     /* IochartBttFigures per process index */
   GArray             *btt_retired;   /* IochartBttFigures by name of processes a live window dropped */
   GHashTable         *pid_to_proc;   /* pid -> process index + 1 */
@@ -121,6 +130,11 @@ struct _IochartBuilder {
   /* live use: requests below base were handed on and forgotten; below settled none changes */
   guint32             base;
   guint32             settled;
+  /* The bio the last queue event made, not yet on the tables (NONE: none), and its device's
+   * number: most are merged or inserted by the very next event, which takes it as it is
+   * (take_hot()) instead of finding it again; anything else puts it on them first (flush_hot()). */
+  guint32             hot;
+  guint32             hot_dev;
 };
 
 /* ---- the table ---- */
@@ -136,27 +150,29 @@ slot_hash (const RqMap *m, guint32 dev, guint64 sector, guint32 nr)
 }
 
 static void map_grow (RqMap *m);
+static Slot *map_insert_grown (RqMap *m, guint32 dev, guint64 sector, guint32 nr);
 
 /* Inline: a request's life looks its keys up about twenty times, and the call cost about as
- * much as the search. */
+ * much as the search. A slot it adds has no chain yet (used 0): the caller fills one before the
+ * table is searched again. The table has slots from the builder's start (map_grow()). */
 static inline G_ALWAYS_INLINE Slot *
 map_find (RqMap *m, guint32 dev, guint64 sector, guint32 nr, gboolean insert)
 {
-  if (m->slots == NULL)
-    {
-      if (!insert)
-        return NULL;
-      map_grow (m);
-    }
   for (gsize i = slot_hash (m, dev, sector, nr);; i = (i + 1) & m->mask)
     {
       Slot *s = &m->slots[i];
 
-      if (s->head == NONE)
+      if (s->used == 0)
         {
           if (!insert)
             return NULL;
-          *s = (Slot) { sector, dev, nr, NONE, NONE };
+          /* kept at most half full: a miss then walks about two slots */
+          if (G_UNLIKELY ((m->live + 1) * 2 > m->mask + 1))
+            return map_insert_grown (m, dev, sector, nr);
+          s->sector = sector;
+          s->dev = dev;
+          s->nr = nr;
+          s->used = 0;
           m->live++;
           return s;
         }
@@ -179,18 +195,21 @@ map_grow (RqMap *m)
 
   m->slots = g_new (Slot, size);
   for (gsize i = 0; i < size; i++)
-    m->slots[i].head = NONE;
+    m->slots[i].used = 0;
   m->mask = size - 1;
   m->shift = 64 - g_bit_storage (m->mask);
   m->live = 0;
   for (gsize i = 0; i < old_size; i++)
-    if (old[i].head != NONE)
-      {
-        Slot *s = map_find (m, old[i].dev, old[i].sector, old[i].nr, TRUE);
-        s->head = old[i].head;
-        s->tail = old[i].tail;
-      }
+    if (old[i].used != 0)
+      *map_find (m, old[i].dev, old[i].sector, old[i].nr, TRUE) = old[i];
   g_free (old);
+}
+
+static G_NO_INLINE Slot *
+map_insert_grown (RqMap *m, guint32 dev, guint64 sector, guint32 nr)
+{
+  map_grow (m);
+  return map_find (m, dev, sector, nr, TRUE);
 }
 
 /* Every request is deleted again: instead of a tombstone (they piled up and made the table be
@@ -199,7 +218,7 @@ map_grow (RqMap *m)
 static G_NO_INLINE void
 map_delete_shifting (RqMap *m, gsize i)
 {
-  for (gsize j = (i + 1) & m->mask; m->slots[j].head != NONE; j = (j + 1) & m->mask)
+  for (gsize j = (i + 1) & m->mask; m->slots[j].used != 0; j = (j + 1) & m->mask)
     {
       const Slot *t = &m->slots[j];
       gsize home = slot_hash (m, t->dev, t->sector, t->nr);
@@ -211,7 +230,7 @@ map_delete_shifting (RqMap *m, gsize i)
           i = j;
         }
     }
-  m->slots[i].head = NONE;
+  m->slots[i].used = 0;
 }
 
 static inline void
@@ -220,18 +239,10 @@ map_delete (RqMap *m, Slot *s)
   gsize i = s - m->slots;
 
   m->live--;
-  if (m->slots[(i + 1) & m->mask].head == NONE)
-    s->head = NONE;   /* nothing probed past it: most deletions */
+  if (m->slots[(i + 1) & m->mask].used == 0)
+    s->used = 0;   /* nothing probed past it: most deletions */
   else
     map_delete_shifting (m, i);
-}
-
-/* Kept at most half full: a miss then walks about two slots. */
-static void
-map_maybe_grow (RqMap *m)
-{
-  if (m->slots == NULL || (m->live + 1) * 2 > m->mask + 1)
-    map_grow (m);
 }
 
 static void
@@ -243,16 +254,19 @@ map_clear (RqMap *m)
 
 /* ---- requests ---- */
 
+/* From the rooms' copies of the arrays' data (array_push() and _iochart_builder_reserve() keep
+ * them, and nothing else moves the arrays): a request's life asks for its records about thirty
+ * times, and the arrays are two loads further away. */
 static inline IochartRequestRec *
 rec_at (IochartBuilder *b, guint32 rq)
 {
-  return &g_array_index (b->capture->requests, IochartRequestRec, rq - b->base);
+  return (IochartRequestRec *) b->requests_room.data + (rq - b->base);
 }
 
 static inline Pending *
 pending_at (IochartBuilder *b, guint32 rq)
 {
-  return &g_array_index (b->pending, Pending, rq - b->base);
+  return (Pending *) b->pending_room.data + (rq - b->base);
 }
 
 static G_NO_INLINE void
@@ -337,56 +351,86 @@ qlist_find (IochartBuilder *b, guint16 device, guint64 sector)
 }
 
 static inline G_ALWAYS_INLINE void
-chain_push (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
+slot_push (IochartBuilder *b, Slot *s, guint chain, guint32 rq)
 {
-  Slot *s;
-
-  map_maybe_grow (m);
-  s = map_find (m, dev, sector, nr, TRUE);
   pending_at (b, rq)->next = NONE;
-  if (s->head == NONE)
-    s->head = rq;
+  if (s->used & (1u << chain))
+    pending_at (b, s->tail[chain])->next = rq;
   else
-    pending_at (b, s->tail)->next = rq;
-  s->tail = rq;
+    {
+      s->head[chain] = rq;
+      s->used |= 1u << chain;
+    }
+  s->tail[chain] = rq;
+}
+
+static inline G_ALWAYS_INLINE void
+chain_push (IochartBuilder *b, RqMap *m, guint chain, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
+{
+  slot_push (b, map_find (m, dev, sector, nr, TRUE), chain, rq);
+}
+
+/* Takes the first request of a chain that is not empty. The slot stays even when it is left
+ * with no chain: the caller pushes the request on in it, or lets it go. */
+static inline G_ALWAYS_INLINE guint32
+slot_pop (IochartBuilder *b, Slot *s, guint chain)
+{
+  guint32 rq = s->head[chain];
+
+  s->head[chain] = pending_at (b, rq)->next;
+  if (s->head[chain] == NONE)
+    s->used &= ~(1u << chain);
+  return rq;
+}
+
+static inline G_ALWAYS_INLINE void
+slot_let_go (RqMap *m, Slot *s)
+{
+  if (s != NULL && s->used == 0)
+    map_delete (m, s);
+}
+
+static inline G_ALWAYS_INLINE gboolean
+slot_has (const Slot *s, guint chain)
+{
+  return s != NULL && (s->used & (1u << chain));
 }
 
 static inline G_ALWAYS_INLINE guint32
-chain_pop (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr)
+chain_pop (IochartBuilder *b, RqMap *m, guint chain, guint32 dev, guint64 sector, guint32 nr)
 {
   Slot *s = map_find (m, dev, sector, nr, FALSE);
   guint32 rq;
 
-  if (s == NULL)
+  if (!slot_has (s, chain))
     return NONE;
-  rq = s->head;
-  s->head = pending_at (b, rq)->next;
-  if (s->head == NONE)
-    map_delete (m, s);
+  rq = slot_pop (b, s, chain);
+  slot_let_go (m, s);
   return rq;
 }
 
 /* Removes one given request from its chain (merges re-key requests that are not at the head). */
 static void
-chain_remove (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
+chain_remove (IochartBuilder *b, RqMap *m, guint chain, guint32 dev, guint64 sector, guint32 nr, guint32 rq)
 {
   Slot *s = map_find (m, dev, sector, nr, FALSE);
   guint32 prev = NONE;
 
-  if (s == NULL)
+  if (!slot_has (s, chain))
     return;
-  for (guint32 cur = s->head; cur != NONE; prev = cur, cur = pending_at (b, cur)->next)
+  for (guint32 cur = s->head[chain]; cur != NONE; prev = cur, cur = pending_at (b, cur)->next)
     {
       if (cur != rq)
         continue;
       if (prev == NONE)
-        s->head = pending_at (b, cur)->next;
+        s->head[chain] = pending_at (b, cur)->next;
       else
         pending_at (b, prev)->next = pending_at (b, cur)->next;
-      if (s->tail == rq)
-        s->tail = prev;
-      if (s->head == NONE)
-        map_delete (m, s);
+      if (s->tail[chain] == rq)
+        s->tail[chain] = prev;
+      if (s->head[chain] == NONE)
+        s->used &= ~(1u << chain);
+      slot_let_go (m, s);
       return;
     }
 }
@@ -394,11 +438,10 @@ chain_remove (IochartBuilder *b, RqMap *m, guint32 dev, guint64 sector, guint32 
 static inline G_ALWAYS_INLINE void
 single_set (RqMap *m, guint32 dev, guint64 sector, guint32 rq)
 {
-  Slot *s;
+  Slot *s = map_find (m, dev, sector, 0, TRUE);
 
-  map_maybe_grow (m);
-  s = map_find (m, dev, sector, 0, TRUE);
-  s->head = s->tail = rq;
+  s->head[0] = s->tail[0] = rq;
+  s->used = 1;
 }
 
 static inline G_ALWAYS_INLINE guint32
@@ -406,19 +449,7 @@ single_get (RqMap *m, guint32 dev, guint64 sector)
 {
   Slot *s = map_find (m, dev, sector, 0, FALSE);
 
-  return s ? s->head : NONE;
-}
-
-static RqMap *
-state_map (IochartBuilder *b, guint8 state)
-{
-  switch (state)
-    {
-    case ST_QUEUED: return &b->queued;
-    case ST_INSERTED: return &b->inserted;
-    case ST_INFLIGHT: return &b->inflight;
-    default: return NULL;
-    }
+  return s ? s->head[0] : NONE;
 }
 
 /* Flushes issue at sector 0 and complete at all-ones, both with no sectors: one FIFO per device. */
@@ -428,11 +459,11 @@ key_sector (guint64 sector, guint32 nr)
   return (nr == 0 && (sector == 0 || sector == G_MAXUINT64)) ? G_MAXUINT64 : sector;
 }
 
+/* dev: the request's device's number (the event's, which matched it). */
 static inline G_ALWAYS_INLINE void
-track_extent (IochartBuilder *b, guint32 rq)
+track_extent (IochartBuilder *b, guint32 rq, guint32 dev)
 {
   IochartRequestRec *rec = rec_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
   guint32 nr = pending_at (b, rq)->nr;
 
   if (nr == 0)
@@ -444,44 +475,67 @@ track_extent (IochartBuilder *b, guint32 rq)
 /* Merges only join waiting requests: forget the extent of one that left, so the tables stay
  * the size of the queue, not of the capture. */
 static inline G_ALWAYS_INLINE void
-untrack_extent (IochartBuilder *b, guint32 rq)
+untrack_extent (IochartBuilder *b, guint32 rq, guint32 dev)
 {
   IochartRequestRec *rec = rec_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
   guint32 nr = pending_at (b, rq)->nr;
   Slot *s;
 
   if (nr == 0)
     return;
-  if ((s = map_find (&b->ends, dev, rec->sector + nr, 0, FALSE)) != NULL && s->head == rq)
+  if ((s = map_find (&b->ends, dev, rec->sector + nr, 0, FALSE)) != NULL && s->head[0] == rq)
     map_delete (&b->ends, s);
-  if ((s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL && s->head == rq)
+  if ((s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL && s->head[0] == rq)
     map_delete (&b->starts, s);
 }
 
+/* Moves rq to state (queued, inserted or in flight) on device number dev. from: the slot of
+ * b->states that rq was just taken from under its key, or NULL; the request goes on in it. */
 static void
-set_state (IochartBuilder *b, guint32 rq, guint8 state)
+set_state (IochartBuilder *b, guint32 rq, guint8 state, guint32 dev, Slot *from)
 {
   IochartRequestRec *rec = rec_at (b, rq);
   Pending *p = pending_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
-  RqMap *m;
 
   if (p->state == ST_QUEUED && state != ST_QUEUED)
     qlist_remove (b, rq);
   else if (p->state != ST_QUEUED && state == ST_QUEUED && !p->in_qlist)
     qlist_insert (b, rq, NONE);
   p->state = state;
-  m = state_map (b, state);
-  if (m != NULL)
-    chain_push (b, m, dev, key_sector (rec->sector, p->nr), p->nr, rq);
-  if (state == ST_QUEUED || state == ST_INSERTED)
-    track_extent (b, rq);
+  if (from != NULL)
+    slot_push (b, from, state, rq);
   else
-    untrack_extent (b, rq);
+    chain_push (b, &b->states, state, dev, key_sector (rec->sector, p->nr), p->nr, rq);
+  if (state == ST_QUEUED || state == ST_INSERTED)
+    track_extent (b, rq, dev);
+  else
+    untrack_extent (b, rq, dev);
 }
 
 static inline IochartProcess *proc_at (IochartBuilder *b, guint32 index);
+
+static void
+room_grow (ArrayRoom *r, GArray *a, guint least)
+{
+  guint len = a->len;
+
+  r->room = MAX (len + 1, MAX (least, len * 2));
+  g_array_set_size (a, r->room);   /* GArray keeps its allocation when it shrinks */
+  g_array_set_size (a, len);
+  r->data = a->data;
+}
+
+/* One more element at a's end (not cleared, the array must not be zero-terminated), filled by
+ * the caller: g_array_append_val's and g_array_set_size's calls cost a fifth of a request's
+ * creation. The allocation is known to hold r->room while it is at r->data (NULL: unknown);
+ * grown, it holds at least `least`. */
+static inline gpointer
+array_push (ArrayRoom *r, GArray *a, gsize elt_size, guint least)
+{
+  if (G_UNLIKELY (a->data != r->data || a->len >= r->room))
+    room_grow (r, a, least);
+  return a->data + (gsize) (a->len++) * elt_size;
+}
 
 /* ---- btt's per-bio figures ---- */
 
@@ -567,14 +621,14 @@ btt_fold (IochartBuilder *b, guint32 from, guint32 into)
       dst = g_array_sized_new (FALSE, FALSE, sizeof (FoldedBio), 16);
       g_hash_table_insert (b->folded, GUINT_TO_POINTER (into), dst);
       pending_at (b, into)->folded = TRUE;
+      b->fold_room = (ArrayRoom) { dst->data, 16 };
     }
+  else if (dst != b->fold_bios)
+    b->fold_room.data = NULL;
   b->fold_rq = into;
   b->fold_bios = dst;
   if (own)
-    {
-      FoldedBio bio = { queue_ns, rec->process };
-      g_array_append_val (dst, bio);
-    }
+    *(FoldedBio *) array_push (&b->fold_room, dst, sizeof (FoldedBio), 16) = (FoldedBio) { queue_ns, rec->process };
   if (src != NULL)
     {
       g_array_append_vals (dst, src->data, src->len);
@@ -873,9 +927,13 @@ _iochart_builder_new (const char *name)
   b->capture = g_object_new (IOCHART_TYPE_CAPTURE, NULL);
   b->capture->name = g_strdup (name);
   b->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  map_grow (&b->states);
+  map_grow (&b->ends);
+  map_grow (&b->starts);
   b->qlists = g_array_new (FALSE, FALSE, sizeof (QueuedList));
   b->folded = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   b->fold_rq = NONE;
+  b->hot = NONE;
   b->btt_procs = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->btt_retired = g_array_new (FALSE, TRUE, sizeof (IochartBttFigures));
   b->pid_to_proc = g_hash_table_new (NULL, NULL);
@@ -901,9 +959,7 @@ _iochart_builder_free (IochartBuilder *b)
   g_hash_table_unref (b->folded);
   g_array_unref (b->btt_procs);
   g_array_unref (b->btt_retired);
-  map_clear (&b->queued);
-  map_clear (&b->inserted);
-  map_clear (&b->inflight);
+  map_clear (&b->states);
   map_clear (&b->ends);
   map_clear (&b->starts);
   g_hash_table_unref (b->pid_to_proc);
@@ -972,10 +1028,12 @@ _iochart_builder_reserve (IochartBuilder *b, guint n_requests)
   g_array_set_size (reqs, n_requests);
   g_array_set_size (reqs, len);
   advise_huge_pages (reqs, (gsize) n_requests * sizeof (IochartRequestRec));
+  b->requests_room = (ArrayRoom) { reqs->data, n_requests };
   len = b->pending->len;
   g_array_set_size (b->pending, n_requests);
   g_array_set_size (b->pending, len);
   advise_huge_pages (b->pending, (gsize) n_requests * sizeof (Pending));
+  b->pending_room = (ArrayRoom) { b->pending->data, n_requests };
 }
 
 void
@@ -1099,36 +1157,14 @@ apply_field (IochartBuilder *b, guint32 rq, gint32 ioprio, guint8 rank)
   rec->merges_source = (rec->merges_source & 0xfff) | IOCHART_CLASS_SOURCE_IOPRIO_FIELD << 12;
 }
 
-static void
-room_grow (ArrayRoom *r, GArray *a)
-{
-  guint len = a->len;
-
-  r->room = MAX (len + 1, MAX (1024, len * 2));
-  g_array_set_size (a, r->room);   /* GArray keeps its allocation when it shrinks */
-  g_array_set_size (a, len);
-  r->data = a->data;
-}
-
-/* One more element at a's end (not cleared, the array must not be zero-terminated), filled by
- * the caller: g_array_append_val's and g_array_set_size's calls cost a fifth of a request's
- * creation. The allocation is known to hold r->room while it is at r->data. */
-static inline gpointer
-array_push (ArrayRoom *r, GArray *a, gsize elt_size)
-{
-  if (G_UNLIKELY (a->data != r->data || a->len >= r->room))
-    room_grow (r, a);
-  return a->data + (gsize) (a->len++) * elt_size;
-}
-
 static guint32
 request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 {
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   ClassHint hint = { IOCHART_CLASS_UNKNOWN, 0, IOCHART_CLASS_SOURCE_UNKNOWN };
   guint16 device = device_index (b, ev->dev);
-  IochartRequestRec *rec = array_push (&b->requests_room, b->capture->requests, sizeof *rec);
-  Pending *p = array_push (&b->pending_room, b->pending, sizeof *p);
+  IochartRequestRec *rec = array_push (&b->requests_room, b->capture->requests, sizeof *rec, 1024);
+  Pending *p = array_push (&b->pending_room, b->pending, sizeof *p, 1024);
 
   if (proc != IOCHART_NO_PROCESS)
     hint = g_array_index (b->hints, ClassHint, proc);
@@ -1148,12 +1184,63 @@ request_new (IochartBuilder *b, const IochartBlockEvent *ev)
 }
 
 static void
-kill_request (IochartBuilder *b, guint32 rq)
+bury_request (IochartBuilder *b, guint32 rq)
 {
-  untrack_extent (b, rq);
   qlist_remove (b, rq);
   pending_at (b, rq)->state = ST_DEAD;
   rec_at (b, rq)->op_flags = OP_DEAD;
+}
+
+/* Queues the hot bio, as its queue event would have. */
+static inline G_ALWAYS_INLINE void
+flush_hot (IochartBuilder *b)
+{
+  guint32 rq = b->hot;
+
+  if (rq == NONE)
+    return;
+  b->hot = NONE;
+  set_state (b, rq, ST_QUEUED, b->hot_dev, NULL);
+}
+
+/* The hot bio, when the event is about it and pop_queued() would have taken it had it been
+ * queued: no other bio of its key waits (the oldest would come first), and one more on its
+ * device's list would not have pushed the oldest out. NONE, and nothing done, otherwise. */
+static guint32
+take_hot (IochartBuilder *b, const IochartBlockEvent *ev)
+{
+  guint32 rq = b->hot;
+  const IochartRequestRec *rec;
+  guint64 key = key_sector (ev->sector, ev->nr_sector);
+  guint32 nr;
+
+  if (rq == NONE || ev->dev != b->hot_dev)
+    return NONE;
+  rec = rec_at (b, rq);
+  nr = pending_at (b, rq)->nr;
+  if (ev->nr_sector != nr || key != key_sector (rec->sector, nr) ||
+      slot_has (map_find (&b->states, ev->dev, key, nr, FALSE), ST_QUEUED) ||
+      (rec->device < b->qlists->len && g_array_index (b->qlists, QueuedList, rec->device).len >= QLIST_MAX))
+    return NONE;
+  b->hot = NONE;
+  return rq;
+}
+
+/* What queueing rq and then taking it off would leave of its extent: none at its keys, whatever
+ * request held them before. */
+static void
+clear_extent (IochartBuilder *b, guint32 rq, guint32 dev)
+{
+  const IochartRequestRec *rec = rec_at (b, rq);
+  guint32 nr = pending_at (b, rq)->nr;
+  Slot *s;
+
+  if (nr == 0)
+    return;
+  if ((s = map_find (&b->ends, dev, rec->sector + nr, 0, FALSE)) != NULL)
+    map_delete (&b->ends, s);
+  if ((s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL)
+    map_delete (&b->starts, s);
 }
 
 static void
@@ -1166,23 +1253,30 @@ add_merges (IochartRequestRec *rec, guint n)
 
 /* Grows target by nr sectors (and bytes) at its back, or at its front when front is set. */
 static void
-grow_request (IochartBuilder *b, guint32 target, guint64 sector, guint32 nr, guint32 bytes,
+grow_request (IochartBuilder *b, guint32 target, guint32 dev, guint64 sector, guint32 nr, guint32 bytes,
               gboolean front, guint merges)
 {
   IochartRequestRec *rec = rec_at (b, target);
   Pending *p = pending_at (b, target);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
-  RqMap *m = state_map (b, p->state);
+  gboolean edge_only = p->nr != 0 && nr != 0 && p->nr + nr != 0;
+  Slot *s;
 
-  untrack_extent (b, target);
-  chain_remove (b, m, dev, key_sector (rec->sector, p->nr), p->nr, target);
+  /* what untrack_extent() and track_extent() would do where neither end moves by zero: the end
+   * that moves is taken off and set again, the one that stays is set */
+  if (!edge_only)
+    untrack_extent (b, target, dev);
+  else if (front && (s = map_find (&b->starts, dev, rec->sector, 0, FALSE)) != NULL && s->head[0] == target)
+    map_delete (&b->starts, s);
+  else if (!front && (s = map_find (&b->ends, dev, rec->sector + p->nr, 0, FALSE)) != NULL && s->head[0] == target)
+    map_delete (&b->ends, s);
+  chain_remove (b, &b->states, p->state, dev, key_sector (rec->sector, p->nr), p->nr, target);
   if (front)
     rec->sector = sector;
   p->nr += nr;
   rec->bytes += bytes;
   add_merges (rec, merges);
-  chain_push (b, m, dev, key_sector (rec->sector, p->nr), p->nr, target);
-  track_extent (b, target);
+  chain_push (b, &b->states, p->state, dev, key_sector (rec->sector, p->nr), p->nr, target);
+  track_extent (b, target, dev);
 }
 
 /* The request that the extent (sector, nr) joins: one ending where it starts, or starting where
@@ -1205,7 +1299,7 @@ merge_target (IochartBuilder *b, guint32 dev, guint64 sector, guint32 nr, gboole
   return NONE;
 }
 
-static guint32 pop_queued (IochartBuilder *b, const IochartBlockEvent *ev);
+static guint32 pop_queued (IochartBuilder *b, const IochartBlockEvent *ev, Slot **from);
 
 static void
 on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent *ev)
@@ -1214,23 +1308,37 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
   guint32 merged, target;
   guint32 bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512u;
   guint extra = 0;
-  gboolean front;
+  gboolean front, hot = FALSE;
+  Slot *from;
 
   /* A bio merge follows the bio's own queue event (or takes a piece of a split bio); a request
    * merge names a waiting request. */
   if (action == IOCHART_BLOCK_RQ_MERGE)
     {
-      merged = chain_pop (b, &b->queued, ev->dev, key, ev->nr_sector);
-      if (merged == NONE)
-        merged = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
+      from = map_find (&b->states, ev->dev, key, ev->nr_sector, FALSE);
+      merged = slot_has (from, ST_QUEUED) ? slot_pop (b, from, ST_QUEUED)
+               : slot_has (from, ST_INSERTED) ? slot_pop (b, from, ST_INSERTED) : NONE;
+    }
+  else if ((merged = take_hot (b, ev)) != NONE)
+    {
+      from = NULL;
+      hot = TRUE;
     }
   else
-    merged = pop_queued (b, ev);
+    {
+      flush_hot (b);
+      merged = pop_queued (b, ev, &from);
+    }
+  slot_let_go (&b->states, from);
   if (merged != NONE)
     {
       bytes = rec_at (b, merged)->bytes;
       extra = rec_at (b, merged)->merges_source & 0xfff;
-      kill_request (b, merged);
+      if (hot)
+        clear_extent (b, merged, ev->dev);
+      else
+        untrack_extent (b, merged, ev->dev);
+      bury_request (b, merged);
     }
   target = merge_target (b, ev->dev, ev->sector, ev->nr_sector, &front);
   if (target == NONE || target == merged)
@@ -1242,7 +1350,7 @@ on_merge (IochartBuilder *b, IochartBlockAction action, const IochartBlockEvent 
     }
   if (merged != NONE)
     btt_fold (b, merged, target);
-  grow_request (b, target, ev->sector, ev->nr_sector, bytes, front, 1 + extra);
+  grow_request (b, target, ev->dev, ev->sector, ev->nr_sector, bytes, front, 1 + extra);
 }
 
 /* A new record for the sectors [sector, sector + nr) of rq, with its queue time, owner and class. */
@@ -1256,39 +1364,37 @@ clone_piece (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
   copy.sector = sector;
   copy.bytes = nr * 512u;
   copy.merges_source &= 0xf000;
-  *(IochartRequestRec *) array_push (&b->requests_room, b->capture->requests, sizeof copy) = copy;
-  *(Pending *) array_push (&b->pending_room, b->pending, sizeof pend) = pend;
+  *(IochartRequestRec *) array_push (&b->requests_room, b->capture->requests, sizeof copy, 1024) = copy;
+  *(Pending *) array_push (&b->pending_room, b->pending, sizeof pend, 1024) = pend;
   return b->base + b->capture->requests->len - 1;
 }
 
 /* Gives a queued bio the sectors [sector, sector + nr) that are left of it. */
 static void
-rekey_queued (IochartBuilder *b, guint32 rq, guint64 sector, guint32 nr)
+rekey_queued (IochartBuilder *b, guint32 rq, guint32 dev, guint64 sector, guint32 nr)
 {
   IochartRequestRec *rec = rec_at (b, rq);
   Pending *p = pending_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
 
-  untrack_extent (b, rq);
-  chain_remove (b, &b->queued, dev, key_sector (rec->sector, p->nr), p->nr, rq);
+  untrack_extent (b, rq, dev);
+  chain_remove (b, &b->states, ST_QUEUED, dev, key_sector (rec->sector, p->nr), p->nr, rq);
   rec->sector = sector;
   rec->bytes = nr * 512u;
   p->nr = nr;
-  chain_push (b, &b->queued, dev, sector, nr, rq);
-  track_extent (b, rq);
+  chain_push (b, &b->states, ST_QUEUED, dev, sector, nr, rq);
+  track_extent (b, rq, dev);
 }
 
 /* Queues a piece right after the bio it came from, so that first in stays first out. */
 static void
-queue_after (IochartBuilder *b, guint32 rq, guint32 after)
+queue_after (IochartBuilder *b, guint32 rq, guint32 after, guint32 dev)
 {
   const IochartRequestRec *rec = rec_at (b, rq);
   Pending *p = pending_at (b, rq);
-  guint32 dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
 
   p->state = ST_QUEUED;
-  chain_push (b, &b->queued, dev, rec->sector, p->nr, rq);
-  track_extent (b, rq);
+  chain_push (b, &b->states, ST_QUEUED, dev, rec->sector, p->nr, rq);
+  track_extent (b, rq, dev);
   qlist_insert (b, rq, after);
 }
 
@@ -1308,8 +1414,8 @@ on_split (IochartBuilder *b, const IochartBlockEvent *ev)
   if (pending_at (b, rq)->state != ST_QUEUED || sector != ev->sector || nr <= ev->nr_sector)
     return;
   rest = clone_piece (b, rq, sector + ev->nr_sector, nr - ev->nr_sector);
-  rekey_queued (b, rq, sector, ev->nr_sector);
-  queue_after (b, rest, rq);
+  rekey_queued (b, rq, ev->dev, sector, ev->nr_sector);
+  queue_after (b, rest, rq, ev->dev);
   pending_at (b, rq)->split = pending_at (b, rest)->split = TRUE;
 }
 
@@ -1329,8 +1435,8 @@ take_piece (IochartBuilder *b, guint32 bio, const IochartBlockEvent *ev)
       IochartRequestRec *rec = rec_at (b, bio);
       Pending *p = pending_at (b, bio);
 
-      untrack_extent (b, bio);
-      chain_remove (b, &b->queued, ev->dev, key_sector (s, p->nr), p->nr, bio);
+      untrack_extent (b, bio, ev->dev);
+      chain_remove (b, &b->states, ST_QUEUED, ev->dev, key_sector (s, p->nr), p->nr, bio);
       p->nr = ev->nr_sector;
       rec->bytes = ev->nr_sector * 512u;
       return bio;
@@ -1338,38 +1444,55 @@ take_piece (IochartBuilder *b, guint32 bio, const IochartBlockEvent *ev)
   pending_at (b, bio)->split = TRUE;
   piece = clone_piece (b, bio, a, ev->nr_sector);
   if (a > s && z < e)
-    queue_after (b, clone_piece (b, bio, z, e - z), bio);
+    queue_after (b, clone_piece (b, bio, z, e - z), bio, ev->dev);
   if (a == s)
-    rekey_queued (b, bio, z, e - z);
+    rekey_queued (b, bio, ev->dev, z, e - z);
   else
-    rekey_queued (b, bio, s, a - s);
+    rekey_queued (b, bio, ev->dev, s, a - s);
   return piece;
 }
 
-/* The queued bio an event is about: the one with its exact sectors, else the piece of a split
- * bio; NONE when there is neither. */
+/* The piece of a split bio that an event is about, NONE when there is none. */
 static guint32
-pop_queued (IochartBuilder *b, const IochartBlockEvent *ev)
+pop_piece (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  guint32 rq = chain_pop (b, &b->queued, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
   guint32 bio;
   gpointer v;
 
-  if (rq != NONE || ev->nr_sector == 0)
-    return rq;
+  if (ev->nr_sector == 0)
+    return NONE;
   v = g_hash_table_lookup (b->dev_to_index, GUINT_TO_POINTER (ev->dev + 1));
   if (v == NULL || (bio = qlist_find (b, GPOINTER_TO_UINT (v) - 1, ev->sector)) == NONE)
     return NONE;
   return take_piece (b, bio, ev);
 }
 
+/* The queued bio an event is about: the one with its exact sectors, else the piece of a split
+ * bio; NONE when there is neither. *from: the slot of b->states the first was taken from (see
+ * slot_pop()), NULL for the others. */
+static guint32
+pop_queued (IochartBuilder *b, const IochartBlockEvent *ev, Slot **from)
+{
+  *from = map_find (&b->states, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector, FALSE);
+  if (slot_has (*from, ST_QUEUED))
+    return slot_pop (b, *from, ST_QUEUED);
+  *from = NULL;
+  return pop_piece (b, ev);
+}
+
 static void
 on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  guint32 rq = pop_queued (b, ev);
+  Slot *from = NULL;
+  guint32 rq = take_hot (b, ev), proc;
   IochartRequestRec *rec;
-  guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
 
+  if (rq == NONE)
+    {
+      flush_hot (b);
+      rq = pop_queued (b, ev, &from);
+    }
+  proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   if (rq == NONE)
     rq = request_new (b, ev);
   rec = rec_at (b, rq);
@@ -1380,38 +1503,37 @@ on_insert (IochartBuilder *b, const IochartBlockEvent *ev)
     rec->bytes = ev->bytes;
   _iochart_rec_set_time (b->capture, rec, IOCHART_T_INSERT, ev->ts_ns);
   apply_field (b, rq, ev->ioprio, 2);
-  set_state (b, rq, ST_INSERTED);
-}
-
-/* A request the driver could not take is dispatched again with no new insert or requeue event:
- * the same (device, sector, size) issued while already in flight, with no newer request of that
- * key waiting. Only captures that show admissions can tell this from a second request. */
-static guint32
-find_redispatch (IochartBuilder *b, const IochartBlockEvent *ev)
-{
-  Slot *s;
-
-  if (!b->seen_admission || ev->nr_sector == 0)
-    return NONE;
-  s = map_find (&b->inflight, ev->dev, ev->sector, ev->nr_sector, FALSE);
-  return s ? s->head : NONE;
+  set_state (b, rq, ST_INSERTED, ev->dev, from);
 }
 
 static void
 on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
 {
   guint64 key = key_sector (ev->sector, ev->nr_sector);
-  guint32 rq = chain_pop (b, &b->inserted, ev->dev, key, ev->nr_sector);
+  Slot *from = map_find (&b->states, ev->dev, key, ev->nr_sector, FALSE);
   guint32 proc = proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
   IochartRequestRec *rec;
   gboolean again = FALSE;
+  guint32 rq;
 
-  if (rq == NONE)
-    rq = chain_pop (b, &b->queued, ev->dev, key, ev->nr_sector);
-  if (rq == NONE && (rq = find_redispatch (b, ev)) != NONE)
-    again = TRUE;
-  if (rq == NONE)
-    rq = pop_queued (b, ev);
+  if (slot_has (from, ST_INSERTED))
+    rq = slot_pop (b, from, ST_INSERTED);
+  else if (slot_has (from, ST_QUEUED))
+    rq = slot_pop (b, from, ST_QUEUED);
+  else if (b->seen_admission && ev->nr_sector != 0 && slot_has (from, ST_INFLIGHT))
+    {
+      /* A request the driver could not take is dispatched again with no new insert or requeue
+       * event: the same (device, sector, size) issued while already in flight, with no newer
+       * request of that key waiting. Only captures that show admissions can tell this from a
+       * second request. */
+      rq = from->head[ST_INFLIGHT];
+      again = TRUE;
+    }
+  else
+    {
+      from = NULL;
+      rq = pop_piece (b, ev);
+    }
   if (rq == NONE)
     rq = request_new (b, ev);
   rec = rec_at (b, rq);
@@ -1425,22 +1547,24 @@ on_issue (IochartBuilder *b, const IochartBlockEvent *ev)
     rec->counts++;
   apply_field (b, rq, ev->ioprio, 3);
   if (!again)
-    set_state (b, rq, ST_INFLIGHT);
+    set_state (b, rq, ST_INFLIGHT, ev->dev, from);
 }
 
 static void
 on_requeue (IochartBuilder *b, const IochartBlockEvent *ev)
 {
-  guint32 rq = chain_pop (b, &b->inflight, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector);
+  Slot *from = map_find (&b->states, ev->dev, key_sector (ev->sector, ev->nr_sector), ev->nr_sector, FALSE);
   IochartRequestRec *rec;
+  guint32 rq;
 
   b->capture->requeues++;
-  if (rq == NONE)
+  if (!slot_has (from, ST_INFLIGHT))
     return;
+  rq = slot_pop (b, from, ST_INFLIGHT);
   rec = rec_at (b, rq);
   if ((rec->counts >> 4) < 15)
     rec->counts += 16;
-  set_state (b, rq, ST_INSERTED);
+  set_state (b, rq, ST_INSERTED, ev->dev, from);
 }
 
 /* A write with preflush or FUA on a device without FUA completes twice: its data, then, after
@@ -1478,12 +1602,13 @@ on_complete (IochartBuilder *b, const IochartBlockEvent *ev)
   /* A data-less completion that no data-less request in flight waits for ends a flush sequence. */
   if (ev->nr_sector == 0 && ev->op != IOCHART_OP_FLUSH)
     {
-      Slot *s = map_find (&b->inflight, ev->dev, key, 0, FALSE);
+      Slot *s = map_find (&b->states, ev->dev, key, 0, FALSE);
 
-      if ((s == NULL || (rec_at (b, s->head)->op_flags & 7) == IOCHART_OP_FLUSH) && end_flush_sequence (b, ev))
+      if ((!slot_has (s, ST_INFLIGHT) || (rec_at (b, s->head[ST_INFLIGHT])->op_flags & 7) == IOCHART_OP_FLUSH) &&
+          end_flush_sequence (b, ev))
         return;
     }
-  rq = chain_pop (b, &b->inflight, ev->dev, key, ev->nr_sector);
+  rq = chain_pop (b, &b->states, ST_INFLIGHT, ev->dev, key, ev->nr_sector);
   if (rq == NONE)
     {
       b->capture->unmatched_completions++;
@@ -1504,7 +1629,8 @@ on_queue (IochartBuilder *b, const IochartBlockEvent *ev)
   guint32 rq = request_new (b, ev);
 
   _iochart_rec_set_time (b->capture, rec_at (b, rq), IOCHART_T_QUEUE, ev->ts_ns);
-  set_state (b, rq, ST_QUEUED);
+  b->hot = rq;
+  b->hot_dev = ev->dev;
 }
 
 void
@@ -1529,6 +1655,9 @@ _iochart_builder_block (IochartBuilder *b, IochartBlockAction action, const Ioch
         proc_for (b, ev->pid, ev->ts_ns, ev->comm, ev->comm_len);
       return;
     }
+  /* bio merges and inserts take the hot bio, or queue it, themselves */
+  if (action != IOCHART_BLOCK_BACKMERGE && action != IOCHART_BLOCK_FRONTMERGE && action != IOCHART_BLOCK_INSERT)
+    flush_hot (b);
   switch (action)
     {
     case IOCHART_BLOCK_QUEUE: b->seen_admission = TRUE; on_queue (b, ev); break;
@@ -1863,6 +1992,7 @@ _iochart_builder_finish (IochartBuilder *b)
 {
   IochartCapture *c = b->capture;
 
+  flush_hot (b);
   drop_dead (b);
   btt_finish (b);
   group_comms (b);
@@ -1911,8 +2041,10 @@ _iochart_builder_get_end (IochartBuilder *b)
 const IochartRequestRec *
 _iochart_builder_get_request (IochartBuilder *b, guint32 rq, gboolean *in_flight)
 {
-  const Pending *p = pending_at (b, rq);
+  const Pending *p;
 
+  flush_hot (b);
+  p = pending_at (b, rq);
   *in_flight = p->state == ST_INFLIGHT;
   return rec_at (b, rq)->op_flags == OP_DEAD ? NULL : rec_at (b, rq);
 }
@@ -1934,6 +2066,7 @@ _iochart_builder_settle (IochartBuilder *b)
 {
   guint32 end = _iochart_builder_get_end (b), limit = end;
 
+  flush_hot (b);
   /* the last completions may still take the end of a flush sequence */
   for (guint i = 0; i < MIN (b->n_done, G_N_ELEMENTS (b->recent_done)); i++)
     limit = MIN (limit, MAX (b->recent_done[i], b->base));
@@ -1949,21 +2082,21 @@ _iochart_builder_expire (IochartBuilder *b, gint64 before_ns)
   guint32 end = _iochart_builder_get_end (b);
   guint kept = 0;
 
+  flush_hot (b);
   for (guint32 rq = MAX (b->settled, b->base); rq < end; rq++)
     {
       IochartRequestRec *rec = rec_at (b, rq);
       Pending *p = pending_at (b, rq);
       gint64 t = first_time (b, rec);
-      RqMap *m = state_map (b, p->state);
+      guint32 dev;
 
       if (t == IOCHART_TIME_UNKNOWN || t >= before_ns)
         break;
       if (p->state >= ST_DONE)
         continue;
-      if (m != NULL)
-        chain_remove (b, m, g_array_index (b->capture->devices, IochartDevice, rec->device).dev,
-                      key_sector (rec->sector, p->nr), p->nr, rq);
-      untrack_extent (b, rq);
+      dev = g_array_index (b->capture->devices, IochartDevice, rec->device).dev;
+      chain_remove (b, &b->states, p->state, dev, key_sector (rec->sector, p->nr), p->nr, rq);
+      untrack_extent (b, rq, dev);
       qlist_remove (b, rq);
       folded_drop (b, rq);
       if (p->state == ST_INFLIGHT)

@@ -563,6 +563,161 @@ test_rwbs (void)
     }
 }
 
+/* Request i of c was queued and inserted at those times. */
+static void
+assert_waited (IochartCapture *c, guint i, gint64 queue_ns, gint64 insert_ns)
+{
+  g_assert_cmpint (req (c, i).queue_ns, ==, queue_ns);
+  g_assert_cmpint (req (c, i).insert_ns, ==, insert_ns);
+}
+
+/* A merge or insert takes the oldest queued bio of its key, not the one queued last. */
+static void
+test_oldest_queued_first (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 1, DEV_LOOP, 92, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 2, DEV_LOOP, 100, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 3, DEV_LOOP, 100, 8, "R", 2, "b", -1);
+  ev (b, IOCHART_BLOCK_BACKMERGE, 4, DEV_LOOP, 100, 8, "R", 2, "b", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 5, DEV_LOOP, 300, 8, "R", 3, "c", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 6, DEV_LOOP, 300, 8, "R", 4, "d", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 7, DEV_LOOP, 300, 8, "R", 4, "d", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 8, DEV_LOOP, 100, 8, "R", 2, "b", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 9, DEV_LOOP, 92, 16, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 10, DEV_LOOP, 300, 8, "R", 4, "d", -1);
+  c = _iochart_builder_finish (b);
+
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 4);
+  /* the bio queued at 2 joined the request at 92; the one queued at 3 waits on its own */
+  g_assert_cmpuint (req (c, 0).bytes, ==, 16 * 512);
+  g_assert_cmpuint (req (c, 0).merges, ==, 1);
+  assert_waited (c, 0, 1, 9);
+  assert_waited (c, 1, 3, 8);
+  assert_waited (c, 2, 5, 7);
+  assert_waited (c, 3, 6, 10);
+}
+
+/* The same sectors on another device are another request, even right after a queue event. */
+static void
+test_same_sectors_other_device (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 1, DEV_LOOP, 100, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 2, DEV_VDA, 100, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 3, DEV_VDA, 300, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_BACKMERGE, 4, DEV_LOOP, 300, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 5, DEV_LOOP, 100, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 6, DEV_VDA, 300, 8, "R", 1, "a", -1);
+  c = _iochart_builder_finish (b);
+
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 3);
+  g_assert_cmpuint (iochart_capture_get_device (c, req (c, 0).device)->dev, ==, DEV_LOOP);
+  assert_waited (c, 0, 1, 5);
+  g_assert_cmpuint (iochart_capture_get_device (c, req (c, 1).device)->dev, ==, DEV_VDA);
+  assert_waited (c, 1, IOCHART_TIME_UNKNOWN, 2);
+  /* the merge on 7,0 finds no bio of its own queued there: the one on 254,0 stays */
+  g_assert_cmpuint (iochart_capture_get_device (c, req (c, 2).device)->dev, ==, DEV_VDA);
+  assert_waited (c, 2, 3, 6);
+  g_assert_cmpuint (req (c, 2).merges, ==, 0);
+}
+
+/* Requests of one key waiting and in flight at once: each event takes the one of its state,
+ * first in first out, a requeued one going back to wait. */
+static void
+test_one_key_in_every_state (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 1, DEV_LOOP, 200, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 2, DEV_LOOP, 200, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_ISSUE, 3, DEV_LOOP, 200, 8, "R", 1, "a", -1);
+  ev (b, IOCHART_BLOCK_QUEUE, 4, DEV_LOOP, 200, 8, "R", 2, "b", -1);
+  ev (b, IOCHART_BLOCK_INSERT, 5, DEV_LOOP, 200, 8, "R", 2, "b", -1);
+  ev (b, IOCHART_BLOCK_ISSUE, 6, DEV_LOOP, 200, 8, "R", 2, "b", -1);
+  ev (b, IOCHART_BLOCK_REQUEUE, 7, DEV_LOOP, 200, 8, "R", 0, NULL, -1);
+  ev (b, IOCHART_BLOCK_ISSUE, 8, DEV_LOOP, 200, 8, "R", 0, NULL, -1);
+  ev (b, IOCHART_BLOCK_COMPLETE, 9, DEV_LOOP, 200, 8, "R", 0, NULL, -1);
+  ev (b, IOCHART_BLOCK_COMPLETE, 10, DEV_LOOP, 200, 8, "R", 0, NULL, -1);
+  c = _iochart_builder_finish (b);
+
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 2);
+  g_assert_cmpint (req (c, 0).insert_ns, ==, 2);
+  g_assert_cmpint (req (c, 0).issue_ns, ==, 8);
+  g_assert_cmpuint (req (c, 0).issues, ==, 2);
+  g_assert_cmpuint (req (c, 0).requeues, ==, 1);
+  g_assert_cmpint (req (c, 0).complete_ns, ==, 10);
+  assert_waited (c, 1, 4, 5);
+  g_assert_cmpint (req (c, 1).issue_ns, ==, 6);
+  g_assert_cmpuint (req (c, 1).requeues, ==, 0);
+  g_assert_cmpint (req (c, 1).complete_ns, ==, 9);
+  g_assert_cmpuint (iochart_capture_get_n_unmatched_completions (c), ==, 0);
+}
+
+/* Hundreds of requests waiting at once, in every state, as the tables grow under them. */
+static void
+test_many_waiting (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+  const guint n = 500;
+
+  for (guint i = 0; i < n; i++)
+    ev (b, IOCHART_BLOCK_QUEUE, 1 + i, DEV_LOOP, i * 16, 8, "R", 1, "a", -1);
+  for (guint i = 0; i < n; i += 2)
+    ev (b, IOCHART_BLOCK_INSERT, 1000 + i, DEV_LOOP, i * 16, 8, "R", 1, "a", -1);
+  for (guint i = 0; i < n; i += 4)
+    ev (b, IOCHART_BLOCK_ISSUE, 2000 + i, DEV_LOOP, i * 16, 8, "R", 1, "a", -1);
+  for (guint i = n; i-- > 0;)
+    {
+      ev (b, IOCHART_BLOCK_ISSUE, 3000 + i, DEV_LOOP, i * 16, 8, "R", 1, "a", -1);
+      ev (b, IOCHART_BLOCK_COMPLETE, 4000 + i, DEV_LOOP, i * 16, 8, "R", 0, NULL, -1);
+    }
+  c = _iochart_builder_finish (b);
+
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      IochartRequest r = req (c, i);
+
+      g_assert_cmpuint (r.sector, ==, i * 16);
+      g_assert_cmpint (r.queue_ns, ==, 1 + i);
+      g_assert_cmpint (r.insert_ns, ==, i % 2 ? IOCHART_TIME_UNKNOWN : 1000 + i);
+      /* those issued twice: dispatched again with no requeue */
+      g_assert_cmpint (r.issue_ns, ==, 3000 + i);
+      g_assert_cmpuint (r.issues, ==, i % 4 ? 1 : 2);
+      g_assert_cmpint (r.complete_ns, ==, 4000 + i);
+    }
+}
+
+/* Live use: a bio just queued still waits. */
+static void
+test_live_just_queued (void)
+{
+  g_autoptr(IochartBuilder) b = _iochart_builder_new ("t");
+  g_autoptr(IochartCapture) c = NULL;
+  gboolean in_flight = TRUE;
+
+  ev (b, IOCHART_BLOCK_QUEUE, 5, DEV_LOOP, 200, 8, "R", 1, "a", -1);
+  g_assert_cmpuint (_iochart_builder_get_end (b), ==, 1);
+  g_assert_cmpuint (_iochart_builder_settle (b), ==, 0);
+  g_assert_nonnull (_iochart_builder_get_request (b, 0, &in_flight));
+  g_assert_false (in_flight);
+  /* expired, it is given up: settled, and no later event takes it */
+  _iochart_builder_expire (b, 6);
+  g_assert_cmpuint (_iochart_builder_settle (b), ==, 1);
+  ev (b, IOCHART_BLOCK_INSERT, 7, DEV_LOOP, 200, 8, "R", 1, "a", -1);
+  c = _iochart_builder_finish (b);
+  g_assert_cmpuint (iochart_capture_get_n_requests (c), ==, 2);
+  g_assert_cmpint (req (c, 0).insert_ns, ==, IOCHART_TIME_UNKNOWN);
+  assert_waited (c, 1, IOCHART_TIME_UNKNOWN, 7);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -585,6 +740,11 @@ main (int argc, char **argv)
   g_test_add_func ("/builder/process-majority-class", test_process_majority_class);
   g_test_add_func ("/builder/pid-reuse", test_pid_reuse);
   g_test_add_func ("/builder/times-far-apart", test_times_far_apart);
+  g_test_add_func ("/builder/oldest-queued-first", test_oldest_queued_first);
+  g_test_add_func ("/builder/same-sectors-other-device", test_same_sectors_other_device);
+  g_test_add_func ("/builder/one-key-in-every-state", test_one_key_in_every_state);
+  g_test_add_func ("/builder/many-waiting", test_many_waiting);
+  g_test_add_func ("/builder/live-just-queued", test_live_just_queued);
   g_test_add_func ("/types/rwbs", test_rwbs);
   return g_test_run ();
 }
