@@ -887,7 +887,7 @@ static void
 fill_completions (const IochartBinIndex *self, IochartBins *bins, EdgeCounts *edges)
 {
   gboolean lat = iochart_bin_index_has_latency (self, bins->latency_kind), have_before = FALSE;
-  DonePrefix before, after;
+  DonePrefix prefix[2], *before = &prefix[0], *after = &prefix[1], *swap;
   g_autofree gint64 *edge = done_edges (self, bins);
   guint at = done_from (self, 0, edge[0]);
 
@@ -912,20 +912,23 @@ fill_completions (const IochartBinIndex *self, IochartBins *bins, EdgeCounts *ed
           continue;
         }
       if (!have_before)
-        done_prefix_at (self, at, &before);
+        done_prefix_at (self, at, before);
       /* the next column's, where it will likely end (as done_from guesses) */
       if ((guess = _iochart_next_guess (at, next, self->n)) < self->n)
         done_prefix_prefetch (self, guess);
-      done_prefix_at (self, next, &after);
+      done_prefix_at (self, next, after);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-        bins->completions[k][c] = count[k] = after.count[k] - before.count[k];
+        bins->completions[k][c] = count[k] = after->count[k] - before->count[k];
       if (edges)
         edge_ended (edges, c + 1, edge[c + 1], next, count);
       if (lat)
         for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
           for (guint b = 0; b < IOCHART_LAT_BUCKETS; b++)
-            bins->latency[g][(gsize) c * IOCHART_LAT_BUCKETS + b] = after.latency[g][b] - before.latency[g][b];
+            bins->latency[g][(gsize) c * IOCHART_LAT_BUCKETS + b] = after->latency[g][b] - before->latency[g][b];
+      /* the next column's before: this one's after, not a copy of its 884 bytes */
+      swap = before;
       before = after;
+      after = swap;
       have_before = TRUE;
       at = next;
     }
