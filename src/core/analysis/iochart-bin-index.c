@@ -819,36 +819,23 @@ done_prefix_prefetch (const IochartBinIndex *self, guint i)
 static void
 done_prefix_at (const IochartBinIndex *self, guint i, DonePrefix *out)
 {
-  guint b = i / DONE_BLOCK;
+  guint a, b, block = done_prefix_span (self, i, &a, &b);
 
-  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (b + 1) * DONE_BLOCK <= self->n)
-    {
-      *out = self->done_prefix[b + 1];
-      done_add (self, i, (b + 1) * DONE_BLOCK, (guint32) -1, out);
-      return;
-    }
-  *out = self->done_prefix[b];
-  done_add (self, b * DONE_BLOCK, i, 1, out);
+  *out = self->done_prefix[block];
+  done_add (self, a, b, b > i ? (guint32) -1 : 1, out);
 }
 
 /* Completions of each request class before i: from the nearer stored prefix. */
 static void
 ended_before (const IochartBinIndex *self, guint i, gint64 *ended)
 {
-  guint b = i / DONE_BLOCK;
+  guint a, b, block = done_prefix_span (self, i, &a, &b);
+  gint64 sign = b > i ? -1 : 1;
 
-  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (b + 1) * DONE_BLOCK <= self->n)
-    {
-      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-        ended[k] = self->done_prefix[b + 1].count[k];
-      for (guint j = i; j < (b + 1) * DONE_BLOCK; j++)
-        ended[DONE_CLASS (self->done[j])]--;
-      return;
-    }
   for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-    ended[k] = self->done_prefix[b].count[k];
-  for (guint j = b * DONE_BLOCK; j < i; j++)
-    ended[DONE_CLASS (self->done[j])]++;
+    ended[k] = self->done_prefix[block].count[k];
+  for (guint j = a; j < b; j++)
+    ended[DONE_CLASS (self->done[j])] += sign;
 }
 
 /* Counts completions [a, b) into column c directly: cheaper than two prefixes when few. Each
