@@ -421,6 +421,19 @@ test_lane_strides (void)
     }
 }
 
+/* Device 0's lanes of [from, to]: its top 3 and the rest. */
+static IochartLanes *
+top_lanes (IochartCapture *c, gint64 from, gint64 to)
+{
+  IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+
+  lo.device = 0;
+  lo.from_ns = from;
+  lo.to_ns = to;
+  lo.top_n = 3;
+  return iochart_lanes_new (c, &lo);
+}
+
 /* The strips and the lanes filled together (the device's time queued kept for the folded lane)
  * are the same doubles as filled apart, the folded lane taken as the device's less the others. */
 static void
@@ -435,18 +448,13 @@ test_fill_with_lanes (void)
   _iochart_lane_index_set_rest_factor (0);
   for (guint t = 0; t < 30; t++)
     {
-      IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
       g_autoptr(IochartLanes) lanes = NULL;
       g_autoptr(IochartBins) apart = NULL, together = NULL;
       gint64 span = t == 0 ? end - start : (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
       gint64 from = t == 0 ? start : start + (gint64) (g_rand_double (r) * (end - start));
       guint n = t == 0 ? 1 : g_rand_int_range (r, 1, 1500);
 
-      lo.device = 0;
-      lo.from_ns = from;
-      lo.to_ns = from + span;
-      lo.top_n = 3;
-      lanes = iochart_lanes_new (c, &lo);
+      lanes = top_lanes (c, from, from + span);
       /* filled together (as the bins from the index are), then the same bins cleared and filled apart */
       together = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
       apart = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
@@ -504,18 +512,13 @@ test_kept_edges (void)
   _iochart_bin_index_set_check_edges (&kept);
   for (guint t = 0; t < 40; t++)
     {
-      IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
       g_autoptr(IochartLanes) lanes = NULL;
       g_autoptr(IochartBins) bins = NULL;
       gint64 span = t == 0 ? end - start : (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
       gint64 from = t == 0 ? start : start - 1000 + (gint64) (g_rand_double (r) * (end - start));
       guint n = t % 3 == 0 ? 1400 : g_rand_int_range (r, 1, 1500);
 
-      lo.device = 0;
-      lo.from_ns = from;
-      lo.to_ns = from + span;
-      lo.top_n = 3;
-      lanes = iochart_lanes_new (c, &lo);
+      lanes = top_lanes (c, from, from + span);
       bins = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
       edges += bins->n_lanes > 0 ? 2 * (n + 1) : 0;
     }
