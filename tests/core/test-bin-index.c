@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "synthetic-requests.h"
-#include "analysis/iochart-bin-index.h"
+#include "analysis/iochart-bin-index-private.h"
 #include "analysis/iochart-bins.h"
 #include "analysis/iochart-bins-private.h"
 #include "analysis/iochart-lane-index-private.h"
@@ -421,6 +421,19 @@ test_lane_strides (void)
     }
 }
 
+/* Device 0's lanes of [from, to]: its top 3 and the rest. */
+static IochartLanes *
+top_lanes (IochartCapture *c, gint64 from, gint64 to)
+{
+  IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
+
+  lo.device = 0;
+  lo.from_ns = from;
+  lo.to_ns = to;
+  lo.top_n = 3;
+  return iochart_lanes_new (c, &lo);
+}
+
 /* The strips and the lanes filled together (the device's time queued kept for the folded lane)
  * are the same doubles as filled apart, the folded lane taken as the device's less the others. */
 static void
@@ -435,18 +448,13 @@ test_fill_with_lanes (void)
   _iochart_lane_index_set_rest_factor (0);
   for (guint t = 0; t < 30; t++)
     {
-      IochartLanesOptions lo = IOCHART_LANES_OPTIONS_INIT;
       g_autoptr(IochartLanes) lanes = NULL;
       g_autoptr(IochartBins) apart = NULL, together = NULL;
       gint64 span = t == 0 ? end - start : (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
       gint64 from = t == 0 ? start : start + (gint64) (g_rand_double (r) * (end - start));
       guint n = t == 0 ? 1 : g_rand_int_range (r, 1, 1500);
 
-      lo.device = 0;
-      lo.from_ns = from;
-      lo.to_ns = from + span;
-      lo.top_n = 3;
-      lanes = iochart_lanes_new (c, &lo);
+      lanes = top_lanes (c, from, from + span);
       /* filled together (as the bins from the index are), then the same bins cleared and filled apart */
       together = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
       apart = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
@@ -485,6 +493,39 @@ test_fill_with_lanes (void)
     }
   g_assert_cmpuint (with_lanes, >, 20);
   _iochart_lane_index_set_rest_factor (2000);
+}
+
+/* The folded lane's device counts taken from what the frame's spread and completions found at
+ * the same column edges equal the counts searched there (asserted inside at every frame), over
+ * ranges and widths whose edges fall anywhere (whole, odd and one-column widths), and most of the
+ * counts are taken, not searched (both the starts' and the completions' edges). */
+static void
+test_kept_edges (void)
+{
+  g_autoptr(IochartCapture) c = random_capture (41, 20000);
+  g_autoptr(IochartBinIndex) index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  g_autoptr(GRand) r = g_rand_new_with_seed (41);
+  gint64 start = iochart_capture_get_start_ns (c), end = iochart_capture_get_end_ns (c);
+  guint kept = 0, edges = 0;
+
+  _iochart_lane_index_set_rest_factor (0);
+  _iochart_bin_index_set_check_edges (&kept);
+  for (guint t = 0; t < 40; t++)
+    {
+      g_autoptr(IochartLanes) lanes = NULL;
+      g_autoptr(IochartBins) bins = NULL;
+      gint64 span = t == 0 ? end - start : (gint64) exp (g_rand_double_range (r, log (1000), log ((double) (end - start))));
+      gint64 from = t == 0 ? start : start - 1000 + (gint64) (g_rand_double (r) * (end - start));
+      guint n = t % 3 == 0 ? 1400 : g_rand_int_range (r, 1, 1500);
+
+      lanes = top_lanes (c, from, from + span);
+      bins = iochart_bins_new_indexed (index, NULL, from, from + span, n, 7, lanes, IOCHART_LATENCY_Q2C);
+      edges += bins->n_lanes > 0 ? 2 * (n + 1) : 0;
+    }
+  _iochart_bin_index_set_check_edges (NULL);
+  _iochart_lane_index_set_rest_factor (2000);
+  g_assert_cmpuint (edges, >, 0);
+  g_assert_cmpuint (kept, >=, edges / 10 * 9);
 }
 
 /* Over 8,192 requests in a range the sector band is decided on a sample: the index takes the
@@ -1142,6 +1183,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bin-index/sector-rows", test_sector_rows);
   g_test_add_func ("/bin-index/sector-column-blocks", test_sector_column_blocks);
   g_test_add_func ("/bin-index/fill-with-lanes", test_fill_with_lanes);
+  g_test_add_func ("/bin-index/kept-edges", test_kept_edges);
   g_test_add_func ("/bin-index/lane-samples", test_lane_samples);
   g_test_add_func ("/bin-index/lane-strides", test_lane_strides);
   g_test_add_func ("/bin-index/lane-groupings", test_lane_groupings);

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>
-#include "iochart-bin-index.h"
+#include "iochart-bin-index-private.h"
 #include "iochart-bins-private.h"
 #include "iochart-capture-private.h"
 #include "iochart-lane-index-private.h"
@@ -88,6 +88,18 @@ struct _IochartBinIndex {
 };
 
 typedef IochartRadixPair Pair;
+
+typedef gint64 ClassCounts[IOCHART_N_CLASSES];
+
+/* What a frame's spread and completions found at each column edge, for the lanes' device counts
+ * to take where their edge is the same time rather than search again: the least start the
+ * spread's G left out and each class's entries started before it; the completions' edge, the
+ * first completion at or after it and each class's completions before it. */
+typedef struct {
+  gint64      start_t, done_t;
+  guint       done_at;
+  ClassCounts started, ended;
+} EdgeCounts;
 
 static gboolean
 known (gint64 ts)
@@ -628,6 +640,16 @@ prefix_at (const IochartBinIndex *self, guint u, guint c, double *out)
     out[s] += (pu[s] - self->class_base[c][s]) + part[s];
 }
 
+/* The least start G(x) leaves out: entries starting before x count, or at x when inclusive (an
+ * instant at x). */
+static gint64
+spread_edge (double x, gboolean inclusive)
+{
+  gint64 t = (gint64) floor (x);
+
+  return t + (inclusive || (double) t < x ? 1 : 0);
+}
+
 /* G(x) of every series: the sum over entries that started before x, less what the ones still
  * open at x have not yet added. cur: NULL, or where the last G of an x no greater left off. */
 static void
@@ -641,9 +663,7 @@ integral_at (const IochartBinIndex *self, double x, gboolean inclusive, double *
 
       if (lo == hi)
         continue;
-      /* entries starting before x, or at x when inclusive (an instant at x) */
-      t = (gint64) floor (x);
-      t += inclusive || (double) t < x ? 1 : 0;
+      t = spread_edge (x, inclusive);
       if (cur)
         {
           /* (an x before the last one's starts over) */
@@ -761,65 +781,141 @@ done_add (const IochartBinIndex *self, guint a, guint b, guint32 sign, DonePrefi
     }
 }
 
+/* Where done_prefix_at (i) reads: from the nearer stored prefix, before i or after it; sets the
+ * completions [a, b) between and returns the prefix's block. */
+static guint
+done_prefix_span (const IochartBinIndex *self, guint i, guint *a, guint *b)
+{
+  guint block = i / DONE_BLOCK;
+
+  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (block + 1) * DONE_BLOCK <= self->n)
+    {
+      *a = i;
+      *b = (block + 1) * DONE_BLOCK;
+      return block + 1;
+    }
+  *a = block * DONE_BLOCK;
+  *b = i;
+  return block;
+}
+
+/* Asks memory early for what done_prefix_at (i) will read: on a wide frame of a large capture
+ * each column's prefix (14 lines) and its hundred or so completions lie where no other column
+ * read, and the reads waited on memory. */
+static void
+done_prefix_prefetch (const IochartBinIndex *self, guint i)
+{
+  guint a, b, block = done_prefix_span (self, i, &a, &b);
+  const char *p = (const char *) &self->done_prefix[block];
+
+  for (gsize o = 0; o < sizeof (DonePrefix); o += 64)
+    __builtin_prefetch (p + o);
+  for (guint j = a; j < b; j += 64 / sizeof (guint64))
+    __builtin_prefetch (&self->done[j]);
+}
+
 /* Counts of the completions before i: from the nearer stored prefix, before or after it (the
  * counts are integers, so taking the later one less what lies between is exact). */
 static void
 done_prefix_at (const IochartBinIndex *self, guint i, DonePrefix *out)
 {
-  guint b = i / DONE_BLOCK;
+  guint a, b, block = done_prefix_span (self, i, &a, &b);
 
-  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (b + 1) * DONE_BLOCK <= self->n)
-    {
-      *out = self->done_prefix[b + 1];
-      done_add (self, i, (b + 1) * DONE_BLOCK, (guint32) -1, out);
-      return;
-    }
-  *out = self->done_prefix[b];
-  done_add (self, b * DONE_BLOCK, i, 1, out);
+  *out = self->done_prefix[block];
+  done_add (self, a, b, b > i ? (guint32) -1 : 1, out);
 }
 
-/* Counts completions [a, b) into column c directly: cheaper than two prefixes when few. */
+/* Completions of each request class before i: from the nearer stored prefix. */
 static void
-done_count (const IochartBinIndex *self, IochartBins *bins, gboolean lat, guint a, guint b, guint c)
+ended_before (const IochartBinIndex *self, guint i, gint64 *ended)
 {
+  guint a, b, block = done_prefix_span (self, i, &a, &b);
+  gint64 sign = b > i ? -1 : 1;
+
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    ended[k] = self->done_prefix[block].count[k];
+  for (guint j = a; j < b; j++)
+    ended[DONE_CLASS (self->done[j])] += sign;
+}
+
+/* Counts completions [a, b) into column c directly: cheaper than two prefixes when few. Each
+ * class's count is also left in count. */
+static void
+done_count (const IochartBinIndex *self, IochartBins *bins, gboolean lat, guint a, guint b, guint c,
+            guint32 *count)
+{
+  memset (count, 0, IOCHART_N_CLASSES * sizeof (guint32));
   for (guint j = a; j < b; j++)
     {
       guint64 v = self->done[j];
-      bins->completions[DONE_CLASS (v)][c] += 1;
+      count[DONE_CLASS (v)]++;
       if (lat && DONE_HAS_LAT (v))
         bins->latency[DONE_CLASS (v) == IOCHART_CLASS_IDLE][(gsize) c * IOCHART_LAT_BUCKETS + DONE_BUCKET (v)]++;
     }
+  /* (whole numbers: the same double as adding them one by one) */
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    bins->completions[k][c] += count[k];
 }
 
+/* Keeps edge c's time (offset t), its first completion at and each class's completions before
+ * it: edge c - 1's and the column's count. */
 static void
-fill_completions (const IochartBinIndex *self, IochartBins *bins)
+edge_ended (EdgeCounts *edges, guint c, gint64 t, guint at, const guint32 *count)
+{
+  edges[c].done_t = t;
+  edges[c].done_at = at;
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    edges[c].ended[k] = edges[c - 1].ended[k] + count[k];
+}
+
+/* The completions' columns; edges: NULL, or (n_columns + 1) where the completions before each
+ * edge are kept (edge_ended). */
+static void
+fill_completions (const IochartBinIndex *self, IochartBins *bins, EdgeCounts *edges)
 {
   gboolean lat = iochart_bin_index_has_latency (self, bins->latency_kind), have_before = FALSE;
-  DonePrefix before, after;
+  DonePrefix prefix[2], *before = &prefix[0], *after = &prefix[1], *swap;
   g_autofree gint64 *edge = done_edges (self, bins);
   guint at = done_from (self, 0, edge[0]);
 
+  if (edges)
+    {
+      edges[0].done_t = edge[0];
+      edges[0].done_at = at;
+      ended_before (self, at, edges[0].ended);
+    }
   for (guint c = 0; c < bins->n_columns; c++)
     {
-      guint next = done_from (self, at, edge[c + 1]);
+      guint next = done_from (self, at, edge[c + 1]), guess;
+      guint32 count[IOCHART_N_CLASSES];
 
       if (next - at <= DONE_BLOCK / 2)
         {
-          done_count (self, bins, lat, at, next, c);
+          done_count (self, bins, lat, at, next, c, count);
+          if (edges)
+            edge_ended (edges, c + 1, edge[c + 1], next, count);
           have_before = FALSE;
           at = next;
           continue;
         }
       if (!have_before)
-        done_prefix_at (self, at, &before);
-      done_prefix_at (self, next, &after);
+        done_prefix_at (self, at, before);
+      /* the next column's, where it will likely end (as done_from guesses) */
+      if ((guess = _iochart_next_guess (at, next, self->n)) < self->n)
+        done_prefix_prefetch (self, guess);
+      done_prefix_at (self, next, after);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-        bins->completions[k][c] = after.count[k] - before.count[k];
+        bins->completions[k][c] = count[k] = after->count[k] - before->count[k];
+      if (edges)
+        edge_ended (edges, c + 1, edge[c + 1], next, count);
       if (lat)
         for (guint g = 0; g < IOCHART_N_LAT_GROUPS; g++)
           for (guint b = 0; b < IOCHART_LAT_BUCKETS; b++)
-            bins->latency[g][(gsize) c * IOCHART_LAT_BUCKETS + b] = after.latency[g][b] - before.latency[g][b];
+            bins->latency[g][(gsize) c * IOCHART_LAT_BUCKETS + b] = after->latency[g][b] - before->latency[g][b];
+      /* the next column's before: this one's after, not a copy of its 884 bytes */
+      swap = before;
       before = after;
+      after = swap;
       have_before = TRUE;
       at = next;
     }
@@ -837,10 +933,20 @@ iochart_bin_index_fill_sectors (const IochartBinIndex *index, IochartBins *bins)
   return iochart_sector_index_fill (index->sm, index->capture, bins);
 }
 
-/* The spread series' columns; wait: NULL, or (n_columns per class) each class's time queued in
- * each column, as the lanes' device_wait sums it (its edges are these, but for the last). */
+/* Keeps edge c's start (t) and each class's entries started before it (G's count, exact). */
 static void
-fill_spread (const IochartBinIndex *index, IochartBins *bins, double *wait)
+edge_started (EdgeCounts *edges, guint c, gint64 t, const double *g)
+{
+  edges[c].start_t = t;
+  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
+    edges[c].started[k] = (gint64) g[SERIES_STARTED (k)];
+}
+
+/* The spread series' columns; wait: NULL, or (n_columns per class) each class's time queued in
+ * each column, as the lanes' device_wait sums it (its edges are these, but for the last);
+ * edges: NULL, or (n_columns + 1) where the starts are kept (edge_started). */
+static void
+fill_spread (const IochartBinIndex *index, IochartBins *bins, double *wait, EdgeCounts *edges)
 {
   double before[N_SERIES], after[N_SERIES];
   double from = (double) (bins->from_ns - index->origin_ns);
@@ -849,6 +955,8 @@ fill_spread (const IochartBinIndex *index, IochartBins *bins, double *wait)
 
   cursor_init (index, &cur);
   integral_at (index, from, FALSE, before, &cur);
+  if (edges)
+    edge_started (edges, 0, spread_edge (from, FALSE), before);
   for (guint c = 0; c < n; c++)
     {
       gboolean last = c == n - 1;
@@ -864,6 +972,8 @@ fill_spread (const IochartBinIndex *index, IochartBins *bins, double *wait)
             wait[k * n + c] = plain[SERIES_WAIT (k)] - before[SERIES_WAIT (k)];
         }
       integral_at (index, x, last, after, &cur);
+      if (edges)
+        edge_started (edges, c + 1, spread_edge (x, last), after);
       for (guint k = 0; k < IOCHART_N_CLASSES; k++)
         {
           bins->bytes[k][0][c] = after[SERIES_BYTES (k, 0)] - before[SERIES_BYTES (k, 0)];
@@ -881,13 +991,11 @@ iochart_bin_index_fill (const IochartBinIndex *index, IochartBins *bins)
 {
   if (index->n == 0)
     return;
-  fill_spread (index, bins, NULL);
-  fill_completions (index, bins);
+  fill_spread (index, bins, NULL, NULL);
+  fill_completions (index, bins, NULL);
 }
 
 /* ---- the lanes' strips: the lane index's, the device's figures from here ---- */
-
-typedef gint64 ClassCounts[IOCHART_N_CLASSES];
 
 /* Entries of each request class started before t (an offset from the origin): G's count of
  * them, without the open entries' deficits, which the count does not have. */
@@ -914,39 +1022,22 @@ started_before (const IochartBinIndex *self, gint64 t, Cursor *cur, gint64 *star
     }
 }
 
-/* Completions of each request class before i: from the nearer stored prefix. */
-static void
-ended_before (const IochartBinIndex *self, guint i, gint64 *ended)
-{
-  guint b = i / DONE_BLOCK;
-
-  if (i % DONE_BLOCK > DONE_BLOCK / 2 && (b + 1) * DONE_BLOCK <= self->n)
-    {
-      for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-        ended[k] = self->done_prefix[b + 1].count[k];
-      for (guint j = i; j < (b + 1) * DONE_BLOCK; j++)
-        ended[DONE_CLASS (self->done[j])]--;
-      return;
-    }
-  for (guint k = 0; k < IOCHART_N_CLASSES; k++)
-    ended[k] = self->done_prefix[b].count[k];
-  for (guint j = b * DONE_BLOCK; j < i; j++)
-    ended[DONE_CLASS (self->done[j])]++;
-}
-
-/* What the lanes ask of the device: the index, and its time queued per class and column when
- * the strips' fill kept it (else NULL). */
+/* What the lanes ask of the device: the index, and its time queued per class and column and
+ * what it found at each column edge when the strips' fill kept them (else NULL). */
 typedef struct {
   const IochartBinIndex *index;
   const double          *wait;
+  const EdgeCounts      *edges;
 } LaneDevice;
 
-/* Requests of the device (every class) started before each T[e], and ended before it. */
-static void
-device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *started, ClassCounts *ended)
+/* Requests of the device (every class) started before each T[e], and ended before it: what the
+ * spread and the completions found at the same edge (edges: NULL, or theirs), else searched.
+ * Returns how many of the counts were the ones found. */
+static guint
+device_counts_at (const IochartBinIndex *self, const EdgeCounts *edges, const gint64 *T, guint n,
+                  ClassCounts *started, ClassCounts *ended)
 {
-  const IochartBinIndex *self = ((const LaneDevice *) data)->index;
-  guint at = 0;
+  guint at = 0, kept = 0;
   Cursor cur;
 
   cursor_init (self, &cur);
@@ -955,7 +1046,20 @@ device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *starte
       gint64 t = T[c] - self->origin_ns;
       guint last = at;
 
-      started_before (self, t, &cur, started[c]);
+      if (edges && edges[c].start_t == t)
+        {
+          memcpy (started[c], edges[c].started, sizeof (ClassCounts));
+          kept++;
+        }
+      else
+        started_before (self, t, &cur, started[c]);
+      if (edges && edges[c].done_t == t)
+        {
+          memcpy (ended[c], edges[c].ended, sizeof (ClassCounts));
+          at = edges[c].done_at;
+          kept++;
+          continue;
+        }
       /* the first completion at or after t, galloping from the last edge's */
       at = done_from (self, at, t);
       /* few since the last edge: counted on from its counts */
@@ -967,6 +1071,35 @@ device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *starte
         }
       else
         ended_before (self, at, ended[c]);
+    }
+  return kept;
+}
+
+/* Tests: NULL, or where device_counts adds how many counts it took from the edges found, having
+ * asserted that searching gives the same. */
+static guint *check_kept;
+
+void
+_iochart_bin_index_set_check_edges (guint *kept)
+{
+  check_kept = kept;
+}
+
+static void
+device_counts (gconstpointer data, const gint64 *T, guint n, ClassCounts *started, ClassCounts *ended)
+{
+  const LaneDevice *device = data;
+  guint kept = device_counts_at (device->index, device->edges, T, n, started, ended);
+
+  if (G_UNLIKELY (check_kept != NULL))
+    {
+      g_autofree ClassCounts *searched_started = g_new (ClassCounts, n + 1);
+      g_autofree ClassCounts *searched_ended = g_new (ClassCounts, n + 1);
+
+      device_counts_at (device->index, NULL, T, n, searched_started, searched_ended);
+      g_assert_cmpmem (started, (n + 1) * sizeof (ClassCounts), searched_started, (n + 1) * sizeof (ClassCounts));
+      g_assert_cmpmem (ended, (n + 1) * sizeof (ClassCounts), searched_ended, (n + 1) * sizeof (ClassCounts));
+      *check_kept += kept;
     }
 }
 
@@ -1002,7 +1135,7 @@ device_wait (gconstpointer data, const IochartBins *bins, double *cols)
 void
 iochart_bin_index_fill_lanes (const IochartBinIndex *index, IochartBins *bins, struct _IochartLanes *lanes)
 {
-  LaneDevice data = { index, NULL };
+  LaneDevice data = { index, NULL, NULL };
   IochartLaneDevice device = { device_wait, device_counts, &data };
 
   _iochart_lane_index_fill_strips (index->lanes, bins, lanes, &device);
@@ -1012,15 +1145,18 @@ void
 iochart_bin_index_fill_with_lanes (const IochartBinIndex *index, IochartBins *bins, struct _IochartLanes *lanes)
 {
   g_autofree double *wait = NULL;
-  LaneDevice data = { index, NULL };
+  g_autofree EdgeCounts *edges = NULL;
+  LaneDevice data = { index, NULL, NULL };
   IochartLaneDevice device = { device_wait, device_counts, &data };
 
   if (index->n > 0)
     {
       wait = g_new (double, (gsize) IOCHART_N_CLASSES * bins->n_columns);
-      fill_spread (index, bins, wait);
-      fill_completions (index, bins);
+      edges = lanes ? g_new (EdgeCounts, bins->n_columns + 1) : NULL;
+      fill_spread (index, bins, wait, edges);
+      fill_completions (index, bins, edges);
       data.wait = wait;
+      data.edges = edges;
     }
   if (lanes)
     _iochart_lane_index_fill_strips (index->lanes, bins, lanes, &device);
