@@ -203,20 +203,10 @@ draw_image (IochartDisplayList *dl, int scale)
 {
   int width = (int) ceil (iochart_display_list_get_width (dl) * scale);
   int height = (int) ceil (iochart_display_list_get_height (dl) * scale);
-  cairo_surface_t *image;
-  cairo_t *cr;
 
   if (width <= 0 || height <= 0 || (gint64) width * height > MAX_IMAGE_PIXELS)
     return NULL;
-  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cairo_surface_set_device_scale (image, scale, scale);
-  cr = cairo_create (image);
-  iochart_cairo_draw (dl, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (image);
-  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
-    g_clear_pointer (&image, cairo_surface_destroy);
-  return image;
+  return iochart_cairo_draw_image (dl, width, height, scale);
 }
 
 static void

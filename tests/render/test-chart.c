@@ -782,6 +782,40 @@ test_cairo_strokes_batched (void)
   cairo_surface_destroy (want);
 }
 
+/* A chart's image (the app's pixels of it) whose memory is not cleared first under an opaque
+ * background: the same pixels as the list drawn on cairo's cleared image, though the memory held
+ * other bytes (a block of its size filled and let go just before); under a translucent background
+ * (cleared first: blended with what is there) too; at scale 1 and 2. */
+static void
+test_cairo_draw_image (void)
+{
+  for (int translucent = 0; translucent < 2; translucent++)
+    for (int scale = 1; scale <= 2; scale++)
+      {
+        g_autoptr(IochartDisplayList) dl = iochart_display_list_new (400, 200);
+        int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, 400 * scale);
+        cairo_surface_t *want = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400 * scale, 200 * scale);
+        cairo_surface_t *got;
+        cairo_t *cr;
+
+        iochart_display_list_set_background (dl, translucent ? 0x20406080 : 0xf0f0f0ff);
+        iochart_display_list_rect (dl, 30.4, 20, 300, 160, 0xd55e0026, 0);
+        iochart_display_list_line (dl, 20.3, 20, 20.3, 180, 0xe4e4e4ff, 1);
+        iochart_display_list_text (dl, 150, 110, "9.5 s", 12, FALSE, IOCHART_ANCHOR_START, 0x202020ff);
+        cairo_surface_set_device_scale (want, scale, scale);
+        cr = cairo_create (want);
+        iochart_cairo_draw (dl, cr);
+        cairo_destroy (cr);
+        g_free (memset (g_malloc ((gsize) stride * 200 * scale), 0xa5, (gsize) stride * 200 * scale));
+        got = iochart_cairo_draw_image (dl, 400 * scale, 200 * scale, scale);
+        g_assert_nonnull (got);
+        g_assert_cmpint (cairo_image_surface_get_width (got), ==, 400 * scale);
+        g_assert_cmpint (max_channel_difference (got, want), ==, 0);
+        cairo_surface_destroy (got);
+        cairo_surface_destroy (want);
+      }
+}
+
 /* Labels the cairo backend draws on a raster from the glyphs it keeps for a font and text: the
  * pixels of cairo_show_text drawing each, in the first drawing (looked up) and a second one (kept);
  * at positions off the pixel grid, anchored at their end and middle, the same text at two sizes
@@ -1720,6 +1754,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/cairo-column-boxes", test_cairo_column_boxes);
   g_test_add_func ("/render/cairo-strokes-batched", test_cairo_strokes_batched);
   g_test_add_func ("/render/cairo-glyph-runs", test_cairo_glyph_runs);
+  g_test_add_func ("/render/cairo-draw-image", test_cairo_draw_image);
   g_test_add_func ("/chart/latency-line-wide", test_latency_line_wide);
   g_test_add_func ("/chart/diff-labels-inside", test_diff_labels_inside);
   g_test_add_func ("/chart/throughput-sides", test_throughput_sides);

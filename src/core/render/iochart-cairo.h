@@ -10,6 +10,13 @@ G_BEGIN_DECLS
 void     iochart_cairo_draw       (IochartDisplayList *dl,
                                    cairo_t            *cr);
 
+/* The list drawn on a new ARGB32 image of width x height pixels at device scale scale (a
+ * widget's pixels of a chart); NULL when cairo cannot make it. */
+cairo_surface_t *iochart_cairo_draw_image (IochartDisplayList *dl,
+                                           int                 width,
+                                           int                 height,
+                                           int                 scale);
+
 /* Draws a chart laid out for another time range as the range from_ns..to_ns shows it: the plot
  * stretched and shifted, the labels left of it and what spans it (frames, stripes) kept. A widget shows this while the exact chart
  * of the new range is drawn in the background, so that a frame costs one drawing of a list. */
