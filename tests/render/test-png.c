@@ -129,13 +129,14 @@ test_big_surface (void)
 }
 
 /* A chart-sized image, opaque or with a translucent band: many pieces on several threads read
- * back as the pixels drawn, and the file is the same bytes on one thread as on eight. */
+ * back as the pixels drawn, and the file is the same bytes on one thread as on eight, and from
+ * the pixels without their surface (an SVG's image). */
 static void
 check_big (gboolean holes, guint8 want_color_type)
 {
   cairo_surface_t *s = iochart_png_surface_new (1601, 1203), *back;
   cairo_t *cr = cairo_create (s);
-  g_autoptr(GBytes) one = NULL, many = NULL;
+  g_autoptr(GBytes) one = NULL, many = NULL, raw = NULL;
   g_autofree char *dir = test_make_dir ();
   g_autofree char *path = g_build_filename (dir, "big.png", NULL);
   const guint8 *data;
@@ -164,6 +165,8 @@ check_big (gboolean holes, guint8 want_color_type)
   many = _iochart_png_encode_with (s, 8);
   g_assert_nonnull (one);
   g_assert_true (g_bytes_equal (one, many));
+  raw = iochart_png_encode_argb32 (cairo_image_surface_get_data (s), 1601, 1203, cairo_image_surface_get_stride (s));
+  g_assert_true (g_bytes_equal (raw, many));
   data = g_bytes_get_data (many, &len);
   g_assert_cmpuint ((guint8) data[25], ==, want_color_type);
   g_assert_true (g_file_set_contents (path, (const char *) data, len, NULL));

@@ -487,22 +487,15 @@ rows_per_piece (int width, gboolean alpha)
   return MAX (1, PIECE_BYTES / (1 + width * (alpha ? 4 : 3)));
 }
 
-/* The PNG of image, its rows compressed by up to max_bands threads; NULL when zlib fails. */
-GBytes *
-_iochart_png_encode_with (cairo_surface_t *image, guint max_bands)
+/* The PNG of the pixels, their rows compressed by up to max_bands threads; NULL when zlib
+ * fails. maybe_alpha: ARGB32 (RGBA unless every pixel is opaque), else RGB24. */
+static GBytes *
+encode_pixels (const guint8 *data, int width, int height, int stride, gboolean maybe_alpha, guint max_bands)
 {
-  int width = cairo_image_surface_get_width (image), height = cairo_image_surface_get_height (image);
-  int stride = cairo_image_surface_get_stride (image);
-  cairo_format_t format = cairo_image_surface_get_format (image);
-  const guint8 *data;
-  gboolean alpha;
+  gboolean alpha = maybe_alpha && !all_opaque (data, stride, width, height);
   int piece_rows, n_pieces, n_bands;
 
-  g_return_val_if_fail (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, NULL);
   g_return_val_if_fail (width > 0 && height > 0, NULL);
-  cairo_surface_flush (image);
-  data = cairo_image_surface_get_data (image);
-  alpha = format == CAIRO_FORMAT_ARGB32 && !all_opaque (data, stride, width, height);
   piece_rows = rows_per_piece (width, alpha);
   n_pieces = (height + piece_rows - 1) / piece_rows;
   n_bands = CLAMP (n_pieces / PIECES_PER_BAND, 1, (int) MAX (max_bands, 1));
@@ -530,9 +523,27 @@ _iochart_png_encode_with (cairo_surface_t *image, guint max_bands)
 }
 
 GBytes *
+_iochart_png_encode_with (cairo_surface_t *image, guint max_bands)
+{
+  cairo_format_t format = cairo_image_surface_get_format (image);
+
+  g_return_val_if_fail (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, NULL);
+  cairo_surface_flush (image);
+  return encode_pixels (cairo_image_surface_get_data (image), cairo_image_surface_get_width (image),
+                        cairo_image_surface_get_height (image), cairo_image_surface_get_stride (image),
+                        format == CAIRO_FORMAT_ARGB32, max_bands);
+}
+
+GBytes *
 iochart_png_encode (cairo_surface_t *image)
 {
   return _iochart_png_encode_with (image, g_get_num_processors ());
+}
+
+GBytes *
+iochart_png_encode_argb32 (const guint8 *pixels, int width, int height, int stride)
+{
+  return encode_pixels (pixels, width, height, stride, TRUE, g_get_num_processors ());
 }
 
 /* ---- drawn strip by strip ---- */

@@ -20,8 +20,14 @@ gboolean iochart_png_write (cairo_surface_t *image,
                             const char      *path,
                             GError         **error);
 
-/* The same PNG in memory (an SVG's embedded image); NULL only when zlib fails. */
+/* The same PNG in memory; NULL only when zlib fails. */
 GBytes          *iochart_png_encode (cairo_surface_t *image);
+/* The PNG of ARGB32 pixels as cairo lays them out, without cairo (an SVG's embedded image: an
+ * SVG needs no cairo, and loading it took 5-8 ms of a large capture's --svg). */
+GBytes          *iochart_png_encode_argb32 (const guint8 *pixels,
+                                            int           width,
+                                            int           height,
+                                            int           stride);
 
 /* Draws an image with cairo: cr's user space is the image's pixels. */
 typedef void (*IochartPngDrawFunc) (cairo_t *cr,

@@ -1,5 +1,4 @@
 /* iochart-svg.c: SVG writer of the display list */
-#include <cairo.h>
 #include <math.h>
 #include <string.h>
 #include "iochart-svg.h"
@@ -188,14 +187,10 @@ close_element (GString *out, const char *name, const IochartDlItem *item)
 static void
 image (GString *out, const IochartDlItem *item)
 {
-  cairo_surface_t *surface;
   g_autoptr(GBytes) png = NULL;
   g_autofree char *b64 = NULL;
 
-  surface = cairo_image_surface_create_for_data (item->pixels, CAIRO_FORMAT_ARGB32, item->width_px,
-                                                 item->height_px, item->stride);
-  png = iochart_png_encode (surface);   /* the fast writer, not cairo's: same pixels */
-  cairo_surface_destroy (surface);
+  png = iochart_png_encode_argb32 (item->pixels, item->width_px, item->height_px, item->stride);
   if (png != NULL)
     b64 = g_base64_encode (g_bytes_get_data (png, NULL), g_bytes_get_size (png));
   PUT (out, "<image");
