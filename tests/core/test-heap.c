@@ -50,22 +50,30 @@ resident (void)
   return pages * (guint64) sysconf (_SC_PAGESIZE);
 }
 
-/* A model's many blocks freed under one still live: malloc keeps every page, the trim gives
- * them back. */
-static void
-test_trim (void)
+/* A model's many blocks (100 MiB) freed under one still live, returned: malloc keeps every
+ * page of them. */
+static char *
+free_under_live_block (void)
 {
-  enum { N = 1600, BLOCK = 64 << 10 };   /* 100 MiB */
-  char **blocks = g_new (char *, N);
+  enum { N = 1600, BLOCK = 64 << 10 };
+  g_autofree char **blocks = g_new (char *, N);
   char *above;
-  guint64 held, trimmed;
 
   for (int i = 0; i < N; i++)
     memset (blocks[i] = malloc (BLOCK), i, BLOCK);
   above = malloc (64);
   for (int i = 0; i < N; i++)
     free (blocks[i]);
-  held = resident ();
+  return above;
+}
+
+/* The trim gives the pages a live block keeps back. */
+static void
+test_trim (void)
+{
+  char *above = free_under_live_block ();
+  guint64 held = resident (), trimmed;
+
   iochart_heap_trim ();
   trimmed = resident ();
   g_test_message ("resident %" G_GUINT64_FORMAT " MiB after the frees, %" G_GUINT64_FORMAT " MiB after the trim",
@@ -73,7 +81,6 @@ test_trim (void)
   /* glibc gave back part of it by itself (the free top above its threshold): not the rest */
   g_assert_cmpuint (held - MIN (held, trimmed), >=, (guint64) 48 << 20);
   free (above);
-  g_free (blocks);
 }
 
 /* A trim asked for from a worker runs once on the main context, later; asks while it is pending
@@ -87,17 +94,9 @@ ask_trim (gpointer data)
 static void
 test_trim_later (void)
 {
-  enum { N = 1600, BLOCK = 64 << 10 };   /* 100 MiB */
-  char **blocks = g_new (char *, N);
-  char *above;
-  guint64 held, trimmed;
+  char *above = free_under_live_block ();
+  guint64 held = resident (), trimmed;
 
-  for (int i = 0; i < N; i++)
-    memset (blocks[i] = malloc (BLOCK), i, BLOCK);
-  above = malloc (64);
-  for (int i = 0; i < N; i++)
-    free (blocks[i]);
-  held = resident ();
   g_assert_true (GPOINTER_TO_INT (g_thread_join (g_thread_new ("ask", ask_trim, NULL))));
   g_assert_false (iochart_heap_trim_later (20));
   g_assert_cmpuint (resident (), >=, held - ((guint64) 8 << 20));
@@ -110,7 +109,6 @@ test_trim_later (void)
   g_main_context_iteration (NULL, TRUE);
   g_assert_false (g_main_context_pending (NULL));
   free (above);
-  g_free (blocks);
 }
 
 static gpointer
