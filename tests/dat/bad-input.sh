@@ -34,6 +34,12 @@ for cut in 10 12 20 37 100 4096 40000 $((size / 2)) $((size - 4096)) $((size - 2
   expect "$tmp/cut-$cut.dat" "truncated: .* at offset [0-9]+ (runs )?past end of file \\($cut bytes\\)"
 done
 
+# libtracecmd's open walks every v7 section header by its size, as a signed seek: a size of -16
+# brings it back to the same header for ever. Refused by the layout check, naming the size's offset.
+python3 -c 'import sys, struct; b=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(b+struct.pack("<HHIq",99,0,0,-16))' \
+  "$sample" "$tmp/walk-back.dat"
+expect "$tmp/walk-back.dat" "damaged: section 99 has a size of 18446744073709551600 bytes, which points back into the file at offset $((size + 8))$"
+
 # The trace clock libtracecmd reads after a v6 file's CPU table, its size unchecked: a garbage size
 # is refused by the layout check before libtracecmd mallocs it, so here a huge allocation fails the
 # ASan build. From our writer's output: the size field set to 0x114cd3cb097d0000, the shape iochart

@@ -80,6 +80,7 @@ enum {
   OPT_CPUSTAT = 2,
   OPT_BUFFER = 3,
   OPT_TRACECLOCK = 4,
+  OPT_STRINGS = 15,
   OPT_HEADER_INFO = 16,
   OPT_FTRACE_EVENTS = 17,
   OPT_EVENT_FORMATS = 18,
@@ -611,6 +612,48 @@ check_tail_v7 (const DatFile *f, guint64 end, GError **error)
   return check_section (f, end, id, section_name (id), NULL, NULL, NULL, error);
 }
 
+/* Where libtracecmd's walk goes on after a strings section whose body begins at body: after the
+ * compressed block it inflates, or after the bytes it reads (rsize, an int to it: a negative one
+ * fails its realloc and reads nothing). */
+static guint64
+after_strings (const DatFile *f, guint16 flags, guint64 body, guint64 size)
+{
+  guint64 rsize = (guint32) size;
+
+  if (f->size - body < 8 && (flags & DAT_SECTION_COMPRESSED))
+    return f->size;
+  if ((flags & DAT_SECTION_COMPRESSED) && g_strcmp0 (f->compression, "none") != 0)
+    return body + 8 + rd (f, body, 4);
+  if (flags & DAT_SECTION_COMPRESSED)
+    rsize = rd (f, body + 4, 4);
+  return body + (rsize <= G_MAXINT32 ? rsize : 0);
+}
+
+/* libtracecmd's open looks for the strings sections by walking every section header from the end
+ * of the file header on, moving by each size as a signed seek, until a read fails
+ * (read_metadata_strings). A size with its top bit set seeks back, and the walk may then go round
+ * for ever: such a size is damage, wherever it is. */
+static gboolean
+check_section_walk_v7 (const DatFile *f, guint64 p, GError **error)
+{
+  while (p <= f->size && f->size - p >= DAT_SECTION_HEADER)
+    {
+      guint id = rd (f, p, 2);
+      guint64 size = rd (f, p + 8, 8), body = p + DAT_SECTION_HEADER;
+
+      if (id == OPT_STRINGS)
+        p = after_strings (f, rd (f, p + 2, 2), body, size);
+      else if (size > G_MAXINT64)
+        return damaged (f, error, p + 8, "section %u has a size of %" G_GUINT64_FORMAT " bytes, which "
+                        "points back into the file", id, size);
+      else if (size > f->size - body)
+        break;
+      else
+        p = body + size;
+    }
+  return TRUE;
+}
+
 /* What the direct read takes from an option: where the header page and the event formats are;
  * an option that moves timestamps (date, offset, time shift, guest, tsc2nsec) or a latency buffer
  * leaves the file to libtracecmd. */
@@ -880,7 +923,7 @@ check_layout (DatFile *f, GError **error)
     return FALSE;
   if (f->plan != NULL && strcmp (name, "zstd") != 0 && strcmp (name, "none") != 0)
     f->plan->usable = FALSE;
-  return check_options_v7 (f, rd (f, p, 8), error);
+  return check_section_walk_v7 (f, p + 8, error) && check_options_v7 (f, rd (f, p, 8), error);
 }
 
 /* Fills *out (its data pointer is not valid after return unless plan is given: then *plan holds
