@@ -40,6 +40,19 @@ python3 -c 'import sys, struct; b=open(sys.argv[1],"rb").read(); open(sys.argv[2
   "$sample" "$tmp/walk-back.dat"
 expect "$tmp/walk-back.dat" "damaged: section 99 has a size of 18446744073709551600 bytes, which points back into the file at offset $((size + 8))$"
 
+# Options libtracecmd takes as C strings without looking for their end (strdup of the uname and
+# the version): under ASan a read past the option's buffer. v7 (the sample) and v6 (a fuzz seed
+# cut from a recording); and a v7 options section marked compressed, which would skip the check.
+v6="$IOCHART_SOURCE_ROOT/tests/dat/fuzz-corpus/dat/pages-1.dat"
+for opt in 5 9; do
+  python3 "$IOCHART_SOURCE_ROOT/tests/dat/craft-option.py" text-end $opt "$sample" "$tmp/text-end-$opt.dat"
+  expect "$tmp/text-end-$opt.dat" "damaged: option $opt: its text has no end within its [0-9]+ bytes at offset [0-9]+$"
+  python3 "$IOCHART_SOURCE_ROOT/tests/dat/craft-option.py" text-end $opt "$v6" "$tmp/text-end-v6-$opt.dat"
+  expect "$tmp/text-end-v6-$opt.dat" "damaged: option $opt: its text has no end within its [0-9]+ bytes at offset [0-9]+$"
+done
+python3 "$IOCHART_SOURCE_ROOT/tests/dat/craft-option.py" compressed "$sample" "$tmp/options-compressed.dat"
+expect "$tmp/options-compressed.dat" "damaged: options section marked compressed \\(trace-cmd writes them plain\\) at offset [0-9]+$"
+
 # The trace clock libtracecmd reads after a v6 file's CPU table, its size unchecked: a garbage size
 # is refused by the layout check before libtracecmd mallocs it, so here a huge allocation fails the
 # ASan build. From our writer's output: the size field set to 0x114cd3cb097d0000, the shape iochart

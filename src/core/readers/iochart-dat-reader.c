@@ -77,9 +77,16 @@ typedef struct DatPlan {
 /* v7 option (and section) ids we follow */
 enum {
   OPT_DONE = 0,
+  OPT_DATE = 1,
   OPT_CPUSTAT = 2,
   OPT_BUFFER = 3,
   OPT_TRACECLOCK = 4,
+  OPT_UNAME = 5,
+  OPT_HOOK = 6,
+  OPT_OFFSET = 7,
+  OPT_CPUCOUNT = 8,
+  OPT_VERSION = 9,
+  OPT_GUEST = 13,
   OPT_STRINGS = 15,
   OPT_HEADER_INFO = 16,
   OPT_FTRACE_EVENTS = 17,
@@ -654,13 +661,30 @@ check_section_walk_v7 (const DatFile *f, guint64 p, GError **error)
   return TRUE;
 }
 
+/* libtracecmd's handle_options () takes some options' bytes as a C string (strdup, strtoll, the
+ * hook parser) without looking for its end, writes a newline over a CPU stats option's last byte
+ * (before the buffer when it has none) and reads a CPU count's four bytes whatever the size: such
+ * an option is damage. The option's bytes are [p, p + size). */
+static gboolean
+check_option (const DatFile *f, guint id, guint64 p, guint64 size, GError **error)
+{
+  gboolean text = id == OPT_DATE || id == OPT_UNAME || id == OPT_HOOK || id == OPT_OFFSET ||
+                  id == OPT_VERSION || id == OPT_GUEST;
+
+  if (text && memchr (f->data + p, 0, size) == NULL)
+    return damaged (f, error, p, "option %u: its text has no end within its %" G_GUINT64_FORMAT " bytes", id, size);
+  if ((id == OPT_CPUSTAT && size == 0) || (id == OPT_CPUCOUNT && size < 4))
+    return damaged (f, error, p, "option %u of %" G_GUINT64_FORMAT " bytes", id, size);
+  return TRUE;
+}
+
 /* What the direct read takes from an option: where the header page and the event formats are;
  * an option that moves timestamps (date, offset, time shift, guest, tsc2nsec) or a latency buffer
  * leaves the file to libtracecmd. */
 static void
 plan_option (DatPlan *plan, const DatFile *f, guint id, guint64 p, guint64 size)
 {
-  enum { OPT_DATE = 1, OPT_OFFSET = 7, OPT_TIME_SHIFT = 12, OPT_GUEST = 13, OPT_TSC2NSEC = 14 };
+  enum { OPT_TIME_SHIFT = 12, OPT_TSC2NSEC = 14 };
 
   if (id == OPT_HEADER_INFO && size >= 8)
     plan->header_info = rd (f, p, 8);
@@ -685,13 +709,9 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
         return damaged (f, error, off, "options sections form a loop");
       if (!check_section (f, off, OPT_DONE, "options", &flags, &p, &end, error))
         return FALSE;
-      /* trace-cmd writes options uncompressed; a compressed one we leave to libtracecmd. */
+      /* trace-cmd writes options plain: bytes that say otherwise would reach libtracecmd unchecked */
       if (flags & DAT_SECTION_COMPRESSED)
-        {
-          if (f->plan != NULL)
-            f->plan->usable = FALSE;
-          return TRUE;
-        }
+        return damaged (f, error, off + 2, "options section marked compressed (trace-cmd writes them plain)");
       end += p;
       last_end = MAX (last_end, end);
       while (p < end)
@@ -714,6 +734,8 @@ check_options_v7 (DatFile *f, guint64 off, GError **error)
               next = rd (f, p, 8);
               break;
             }
+          if (!check_option (f, id, p, size, error))
+            return FALSE;
           if (id == OPT_BUFFER && !check_buffer_v7 (f, p, p + size, error))
             return FALSE;
           if (f->plan != NULL)
@@ -855,7 +877,8 @@ check_v6 (DatFile *f, guint64 p, GError **error)
             p += 2;
             break;
           }
-        if (!need (f, p + 2, 4, "options", error) || !need (f, p + 6, (size = rd (f, p + 2, 4)), "options", error))
+        if (!need (f, p + 2, 4, "options", error) || !need (f, p + 6, (size = rd (f, p + 2, 4)), "options", error) ||
+            !check_option (f, id, p + 6, size, error))
           return FALSE;
         if (id == OPT_CPUSTAT)
           add_cpu_stats (f, p + 6, size);
