@@ -661,10 +661,10 @@ check_section_walk_v7 (const DatFile *f, guint64 p, GError **error)
   return TRUE;
 }
 
-/* libtracecmd's handle_options () takes some options' bytes as a C string (strdup, strtoll, the
- * hook parser) without looking for its end, writes a newline over a CPU stats option's last byte
- * (before the buffer when it has none) and reads a CPU count's four bytes whatever the size: such
- * an option is damage. The option's bytes are [p, p + size). */
+/* libtracecmd's handle_options () takes some options' bytes as a C string without looking for
+ * its end (strdup, strtoll, the hook parser, a latency buffer's name and clock), writes a newline
+ * over a CPU stats option's last byte (before the buffer when it has none) and reads a CPU
+ * count's four bytes whatever the size: such an option is damage. Its bytes are [p, p + size). */
 static gboolean
 check_option (const DatFile *f, guint id, guint64 p, guint64 size, GError **error)
 {
@@ -673,8 +673,16 @@ check_option (const DatFile *f, guint id, guint64 p, guint64 size, GError **erro
 
   if (text && memchr (f->data + p, 0, size) == NULL)
     return damaged (f, error, p, "option %u: its text has no end within its %" G_GUINT64_FORMAT " bytes", id, size);
-  if ((id == OPT_CPUSTAT && size == 0) || (id == OPT_CPUCOUNT && size < 4))
+  if ((id == OPT_CPUSTAT && size == 0) || (id == OPT_CPUCOUNT && size < 4) || (id == OPT_BUFFER_TEXT && size < 8))
     return damaged (f, error, p, "option %u of %" G_GUINT64_FORMAT " bytes", id, size);
+  if (id == OPT_BUFFER_TEXT)
+    {
+      /* after the section's offset, the buffer's name and clock */
+      guint64 q = p + 8;
+
+      return take_string (f, &q, p + size, "buffer option name", error) != NULL &&
+             take_string (f, &q, p + size, "buffer option clock", error) != NULL;
+    }
   return TRUE;
 }
 
