@@ -33,6 +33,11 @@ gboolean iochart_sched_note_parse (const char       *text,
                                    gsize             len,
                                    IochartSchedNote *note);
 
+/* iochart_sched_note_parse() without its quick way through BFQ's common shape, for tests. */
+gboolean _iochart_sched_note_parse_slow (const char       *text,
+                                         gsize             len,
+                                         IochartSchedNote *note);
+
 /* Remembers BFQ's unnamed new_ioprio notes per device until the queue they were about is named. */
 typedef struct {
   struct {
