@@ -192,6 +192,27 @@ test_may_tell_class_padded (void)
       }
 }
 
+/* The first space among bytes 3..10 of 16 is found wherever it is, whatever lies around it. */
+static void
+test_early_space (void)
+{
+  char buf[16];
+
+  for (guint first = 0; first <= 16; first++)
+    for (guint fill = 0; fill < 4; fill++)
+      {
+        const char *expect = NULL;
+
+        memset (buf, "a\0\xa0\x7f"[fill], sizeof buf);
+        for (guint i = first; i < 16; i += 3)
+          buf[i] = ' ';
+        for (guint i = 3; i <= 10 && expect == NULL; i++)
+          if (buf[i] == ' ')
+            expect = buf + i + 1;
+        g_assert_true (_iochart_after_early_space (buf) == expect);
+      }
+}
+
 static void
 assert_same_note (const IochartSchedNote *a, const IochartSchedNote *b)
 {
@@ -265,5 +286,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sched-notes/may-tell-class", test_may_tell_class);
   g_test_add_func ("/sched-notes/may-tell-class-padded", test_may_tell_class_padded);
   g_test_add_func ("/sched-notes/quick-parse", test_quick_parse);
+  g_test_add_func ("/sched-notes/early-space", test_early_space);
   return g_test_run ();
 }
