@@ -192,6 +192,89 @@ test_may_tell_class_padded (void)
       }
 }
 
+/* The first space among bytes 3..10 of 16 is found wherever it is, whatever lies around it. */
+static void
+test_early_space (void)
+{
+  char buf[16];
+
+  for (guint first = 0; first <= 16; first++)
+    for (guint fill = 0; fill < 4; fill++)
+      {
+        const char *expect = NULL;
+
+        memset (buf, "a\0\xa0\x7f"[fill], sizeof buf);
+        for (guint i = first; i < 16; i += 3)
+          buf[i] = ' ';
+        for (guint i = 3; i <= 10 && expect == NULL; i++)
+          if (buf[i] == ' ')
+            expect = buf + i + 1;
+        g_assert_true (_iochart_after_early_space (buf) == expect);
+      }
+}
+
+static void
+assert_same_note (const IochartSchedNote *a, const IochartSchedNote *b)
+{
+  g_assert_cmpint (a->pid, ==, b->pid);
+  g_assert_cmpint (a->sync, ==, b->sync);
+  g_assert_cmpint (a->klass, ==, b->klass);
+  g_assert_cmpint (a->level, ==, b->level);
+  g_assert_cmpint (a->has_level, ==, b->has_level);
+  g_assert_cmpint (a->ambiguous, ==, b->ambiguous);
+}
+
+/* The quick way through BFQ's common shape ("bfqPID[SA] word") reads every cut of every note,
+ * padded or not, as the whole parse does; and the tracker finds " allocated" (a word it looks
+ * for where the queue's name ends) wherever a search of the note would. */
+static void
+test_quick_parse (void)
+{
+  static const char *notes[] = {
+    "bfq0A new_ioprio 4 new_weight 40", "bfq0A new_ioprio 7 new_weight 10", "bfq0A new_ioprio 8 new_weight 1",
+    "bfq25859S add_request 1", "bfq25860S allocated", "bfq1234567A allocated", "bfq12345678S allocated",
+    "bfq1234567890123S allocated", "bfq12SN allocated", "bfq12S  allocated", "bfq12S /a/b allocated",
+    "bfq12Sallocated", "bfq12S put_queue allocated", "bfq12S allocatedX", "bfq12S alloc", "bfq12X allocated",
+    "bfq12 allocated", "bfq0A  new_ioprio 4 new_weight 40", "bfq0S new_ioprio 4  new_weight 40",
+    "bfq0A new_ioprio 12 new_weight 40", "bfq0A new_ioprio 4 new_weight x", "bfqSHARED-S allocated",
+    "bfq dispatch requests: 1 busy queues", "cfq123S set_active wl_class:2 wl_type:1", "bfq9S\tallocated",
+    "cfq12S allocated", "xfq12S allocated", "bfq12S all\0ocated",
+  };
+  const guint32 dev = 7u << 20;
+  char buf[96];
+
+  for (guint i = 0; i < G_N_ELEMENTS (notes); i++)
+    for (gsize len = 0; len <= strlen (notes[i]); len++)
+      for (gsize pad = 0; pad <= 9; pad++)
+        {
+          IochartSchedNoteTracker t = IOCHART_SCHED_NOTE_TRACKER_INIT;
+          IochartSchedNote quick, slow, level;
+          gboolean ok, allocated;
+
+          memset (buf, 0, sizeof buf);
+          memcpy (buf, notes[i], len);
+          ok = _iochart_sched_note_parse_slow (buf, len + pad, &slow);
+          g_assert_cmpint (iochart_sched_note_parse (buf, len + pad, &quick), ==, ok);
+          if (ok)
+            assert_same_note (&quick, &slow);
+          /* after a level from task 12, its next note names the queue if it says " allocated" */
+          g_assert_true (iochart_sched_note_track (&t, dev, 12, "bfq0A new_ioprio 2 new_weight 60", 31, &level));
+          g_assert_cmpint (iochart_sched_note_track (&t, dev, 12, buf, len + pad, &quick), ==, ok);
+          if (!ok)
+            continue;
+          allocated = slow.pid > 0 && slow.klass == IOCHART_CLASS_UNKNOWN &&
+                      g_strstr_len (buf, strnlen (buf, len), " allocated") != NULL;
+          if (allocated)
+            {
+              slow.klass = level.klass;
+              slow.level = level.level;
+              slow.has_level = TRUE;
+            }
+          assert_same_note (&quick, &slow);
+          g_assert_cmpint (t.live, ==, slow.pid == 0 && slow.has_level ? 2 : 0);
+        }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -202,5 +285,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sched-notes/tracker", test_tracker);
   g_test_add_func ("/sched-notes/may-tell-class", test_may_tell_class);
   g_test_add_func ("/sched-notes/may-tell-class-padded", test_may_tell_class_padded);
+  g_test_add_func ("/sched-notes/quick-parse", test_quick_parse);
+  g_test_add_func ("/sched-notes/early-space", test_early_space);
   return g_test_run ();
 }

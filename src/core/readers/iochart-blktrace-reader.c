@@ -484,7 +484,11 @@ put_comm (Names *names, Item *it, guint64 time_ns, guint32 action, guint32 pid, 
   const BlkIoTrace t = { .action = action, .pdu_len = pdu_len };
   gsize len;
   const char *name = (const char *) note_payload (&t, pdu, &len);
-  Comm *c = g_hash_table_lookup (names->comms, GINT_TO_POINTER (pid));
+  CommSlot *s = &names->slots[pid % COMM_SLOTS];
+  /* a task names itself again and again: its slot, holding what the table says, spares the
+   * hash lookup */
+  Comm *c = s->pid == (gint32) pid && s->comm != NULL ? (Comm *) s->comm
+                                                      : g_hash_table_lookup (names->comms, GINT_TO_POINTER (pid));
 
   len = strnlen (name, MIN (len, 16));
   if (c == NULL)
@@ -498,7 +502,7 @@ put_comm (Names *names, Item *it, guint64 time_ns, guint32 action, guint32 pid, 
       c->comm = len == 16 ? name : g_string_chunk_insert_len (names->short_comms, name, len);
       c->len = len;
     }
-  names->slots[pid % COMM_SLOTS] = (CommSlot) { (gint32) pid, c };
+  *s = (CommSlot) { (gint32) pid, c };
   it->comm.ts_ns = (gint64) time_ns;
   it->comm.pid = (gint32) pid;
   it->comm.comm = c->comm;

@@ -97,7 +97,7 @@ parse_cfq (Cursor *c, IochartSchedNote *note)
   note->level = note->klass == IOCHART_CLASS_IDLE ? 7 : 4;
 }
 
-static void
+static inline void
 parse_bfq (Cursor *c, IochartSchedNote *note)
 {
   gint64 level, weight;
@@ -120,13 +120,46 @@ parse_bfq (Cursor *c, IochartSchedNote *note)
     note->klass = IOCHART_CLASS_BE;
 }
 
-gboolean
-iochart_sched_note_parse (const char *text, gsize len, IochartSchedNote *note)
+/* BFQ's common shape, "bfqPID[SA] word" with a pid of at most 7 digits, the queue read a word
+ * at a time (parse_queue() takes a hundred instructions over it): the word's start, NULL for any
+ * other shape, which parse_queue() reads as it would have anyway. */
+static inline const char *
+quick_bfq_queue (const char *text, const char *end, IochartSchedNote *note)
 {
-  Cursor c = { text, text + strnlen (text, len) };
+  const char *p = text + 3;
+  guint n;
+  gint32 pid = 0;
+
+  if (end - p < 10 || memcmp (text, "bfq", 3) != 0)
+    return NULL;
+  n = _iochart_leading_digits8 (p);
+  /* room checked: p[n + 2] is inside the note, n <= 7 */
+  if (n == 0 || n == 8 || (p[n] != 'S' && p[n] != 'A') || p[n + 1] != ' ' || p[n + 2] == ' ' || p[n + 2] == '/')
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    pid = pid * 10 + (p[i] - '0');
+  note->pid = pid;
+  note->sync = p[n] == 'S';
+  return p + n + 2;
+}
+
+/* iochart_sched_note_parse() of the note from text to end (no NUL inside); *word: where the word
+ * after the queue's name starts, when the note is about a queue. */
+static inline gboolean
+parse_note (const char *text, const char *end, gboolean quick, IochartSchedNote *note, const char **word)
+{
+  Cursor c = { text, end };
   gboolean cfq;
 
   *note = (IochartSchedNote) { .klass = IOCHART_CLASS_UNKNOWN };
+  c.p = quick ? quick_bfq_queue (text, end, note) : NULL;
+  if (c.p != NULL)
+    {
+      *word = c.p;
+      parse_bfq (&c, note);
+      return TRUE;
+    }
+  c.p = text;
   if (eat (&c, "cfq"))
     cfq = TRUE;
   else if (eat (&c, "bfq"))
@@ -136,6 +169,7 @@ iochart_sched_note_parse (const char *text, gsize len, IochartSchedNote *note)
   /* "bfq dispatch requests", "cfq schedule dispatch": about the scheduler, not a queue */
   if (!parse_queue (&c, note))
     return FALSE;
+  *word = c.p;
   if (cfq)
     parse_cfq (&c, note);
   else
@@ -144,22 +178,53 @@ iochart_sched_note_parse (const char *text, gsize len, IochartSchedNote *note)
 }
 
 gboolean
+iochart_sched_note_parse (const char *text, gsize len, IochartSchedNote *note)
+{
+  const char *word;
+
+  return parse_note (text, text + strnlen (text, len), TRUE, note, &word);
+}
+
+gboolean
+_iochart_sched_note_parse_slow (const char *text, gsize len, IochartSchedNote *note)
+{
+  const char *word;
+
+  return parse_note (text, text + strnlen (text, len), FALSE, note, &word);
+}
+
+/* Whether " allocated" is in the note (BFQ's note that names the queue of a level just seen):
+ * in the common shape it is the word after the queue's name, found without a search. */
+static inline gboolean
+says_allocated (const char *text, const char *end, const char *word)
+{
+  if (end - word >= 9 && word > text && word[-1] == ' ' && memcmp (word, "allocated", 9) == 0)
+    return TRUE;
+  return seek (&(Cursor) { text, end }, " allocated");
+}
+
+gboolean
 iochart_sched_note_track (IochartSchedNoteTracker *tracker, guint32 dev, gint32 ctx_pid,
                           const char *text, gsize len, IochartSchedNote *note)
 {
-  if (!iochart_sched_note_parse (text, len, note))
+  const char *end = text + strnlen (text, len), *word;
+
+  if (!parse_note (text, end, TRUE, note, &word))
     return FALSE;
   if (ctx_pid <= 0)
     return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (tracker->pending); i++)
+  /* a slot waits (its ctx_pid is not 0) exactly when its bit in live is set: only those are
+   * looked at, in the same order */
+  for (guint live = tracker->live; live != 0; live &= live - 1)
     {
+      guint i = __builtin_ctz (live);
+
       if (tracker->pending[i].ctx_pid != ctx_pid || tracker->pending[i].dev != dev)
         continue;
       /* Only the very next note of that task names the queue. */
       tracker->pending[i].ctx_pid = 0;
       tracker->live &= ~(1u << i);
-      if (note->pid > 0 && note->klass == IOCHART_CLASS_UNKNOWN &&
-          seek (&(Cursor) { text, text + strnlen (text, len) }, " allocated"))
+      if (note->pid > 0 && note->klass == IOCHART_CLASS_UNKNOWN && says_allocated (text, end, word))
         {
           IochartSchedNote *p = &tracker->pending[i].note;
 

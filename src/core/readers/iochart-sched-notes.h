@@ -14,6 +14,9 @@
 #pragma once
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "iochart-types.h"
 
 G_BEGIN_DECLS
@@ -32,6 +35,11 @@ typedef struct {
 gboolean iochart_sched_note_parse (const char       *text,
                                    gsize             len,
                                    IochartSchedNote *note);
+
+/* iochart_sched_note_parse() without its quick way through BFQ's common shape, for tests. */
+gboolean _iochart_sched_note_parse_slow (const char       *text,
+                                         gsize             len,
+                                         IochartSchedNote *note);
 
 /* Remembers BFQ's unnamed new_ioprio notes per device until the queue they were about is named. */
 typedef struct {
@@ -105,6 +113,25 @@ _iochart_spaces8 (const char *p)
   return (x - ones) & ~x & high;
 }
 
+/* Where the first space among text[3..10] is (text has 16 bytes to read): one past it, NULL when
+ * none is. With SSE2 one 16-byte compare finds it; else a word at a time, as _iochart_spaces8(). */
+static inline const char *
+_iochart_after_early_space (const char *text)
+{
+#ifdef __SSE2__
+  __m128i v;
+  guint mask;
+
+  memcpy (&v, text, 16);
+  mask = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 (' '))) & 0x7f8u;
+  return mask != 0 ? text + __builtin_ctz (mask) + 1 : NULL;
+#else
+  guint64 spaces = _iochart_spaces8 (text + 3);
+
+  return spaces != 0 ? text + 3 + __builtin_ctzll (spaces) / 8 + 1 : NULL;
+#endif
+}
+
 /* Cheap: whether a note can tell a class at all (a BFQ level, CFQ's workload class, or the note
  * that names the queue of a level just seen). Schedulers write a dozen notes a request; the rest
  * need not be parsed. Inline, for the common shape "bfqPID[SA] word", because it runs on every
@@ -129,19 +156,18 @@ iochart_sched_note_may_tell_class (const IochartSchedNoteTracker *tracker, guint
   const guint64 closer = 1ull << ('n' & 63) | 1ull << ('s' & 63) | 1ull << (' ' & 63) | 1ull << ('/' & 63);
   const char *w;
   guint16 after, tail;
-  guint64 word, spaces;
+  guint64 word;
 
-  /* room for "bfq", the 8 bytes the space is sought in and 8 bytes of the word after it, read
-   * without more checks */
+  /* room for the 16 bytes the space is sought in (among text[3..10]) and 8 bytes of the word
+   * after it, read without more checks */
   if (G_UNLIKELY (tracker->live != 0) || len < 20)
     return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
   /* the word the whole test looks at, when it looks at one, is the first after the scheduler's
    * name ("bfq", "bfqPID[SA]"): right after the first space when that comes early and one space
    * leads to a word; any other shape gets the whole test */
-  spaces = _iochart_spaces8 (text + 3);
-  if (spaces == 0)
+  w = _iochart_after_early_space (text);
+  if (w == NULL)
     return _iochart_sched_note_may_tell_class_slow (tracker, dev, ctx_pid, text, len);
-  w = text + 3 + __builtin_ctzll (spaces) / 8 + 1;
   memcpy (&word, w, 8);
   word = GUINT64_FROM_LE (word);
   if (!((closer >> (word & 63)) & 1))
