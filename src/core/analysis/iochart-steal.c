@@ -1696,6 +1696,25 @@ copy_all (Sweep *s, const IochartStealEvents *e)
     episode_ref (s->self->episodes, &g_array_index (e->all->episodes, IochartStealEpisode, k));
 }
 
+/* The end of the events of devices up to device in n sorted by device: a search, not a walk
+ * over a device's hundreds of thousands of events. */
+static guint
+events_device_end (const Event *ev, guint n, int device)
+{
+  guint lo = 0;
+
+  while (lo < n)
+    {
+      guint mid = lo + (n - lo) / 2;
+
+      if ((int) ev[mid].device <= device)
+        lo = mid + 1;
+      else
+        n = mid;
+    }
+  return lo;
+}
+
 IochartSteal *
 iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
 {
@@ -1784,10 +1803,8 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
           continue;
         }
       ev = (const Event *) events->data;
-      while (lo < events->len && ev[lo].device < d)
-        lo++;
-      for (hi = lo; hi < events->len && ev[hi].device == d; hi++)
-        ;
+      lo = events_device_end (ev, events->len, (int) d - 1);
+      hi = events_device_end (ev, events->len, d);
       /* no request at all leaves the array unallocated: no arithmetic on its NULL data */
       cur.pre = hi > lo ? ev + lo : NULL;
       cur.n_pre = hi - lo;
