@@ -2,6 +2,7 @@
 #include <json-glib/json-glib.h>
 #include "render-test-util.h"
 #include "analysis/iochart-steal.h"
+#include "analysis/iochart-bin-index.h"
 
 static const IochartStealDevice *
 only_device (IochartSteal *steal)
@@ -403,6 +404,58 @@ test_degenerate (void)
     }
 }
 
+/* The whole capture's sweep (its events' bounds taken as they are collected) agrees with the
+ * bin index's sweep of the same device (which sorts its events after a pass over them for their
+ * bounds): requests near time order, some completing far later than any queues (the greatest
+ * time is a completion's, its key a bit longer than the last queue's), many at equal times. */
+static void
+test_whole_vs_index (void)
+{
+  g_autoptr(GRand) r = g_rand_new_with_seed (2040);
+  g_autoptr(GArray) rqs = g_array_new (FALSE, FALSE, sizeof (TestRq));
+  g_autoptr(IochartCapture) c = NULL;
+  g_autoptr(IochartBinIndex) index = NULL;
+  g_autoptr(IochartSteal) whole = NULL, indexed = NULL;
+  IochartStealOptions o = IOCHART_STEAL_OPTIONS_INIT;
+  const IochartStealDevice *a, *b;
+  gint64 t = 0;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      gboolean idle = g_rand_int_range (r, 0, 3) == 0;
+      TestRq rq = { DEV_LOOP, 8 * i, 8, "R", idle ? 300 : 200 + g_rand_int_range (r, 0, 4),
+                    idle ? "idle" : "fg", idle ? IOCHART_CLASS_IDLE : IOCHART_CLASS_BE };
+
+      t += g_rand_int_range (r, 0, 2) * MS / 4;
+      rq.queue = t;
+      rq.insert = -1;
+      rq.issue = t + g_rand_int_range (r, 0, 3) * MS / 4;
+      rq.complete = rq.issue + (i % 500 == 7 ? g_rand_int_range (r, 1, 4) * 1000 * MS : g_rand_int_range (r, 1, 9) * MS / 4);
+      g_array_append_val (rqs, rq);
+    }
+  c = test_capture ((const TestRq *) rqs->data, rqs->len);
+  index = iochart_bin_index_new (c, 0, IOCHART_LATENCY_Q2C);
+  o.device = 0;
+  whole = iochart_steal_new (c, &o);
+  o.index = index;
+  indexed = iochart_steal_new (c, &o);
+  a = iochart_steal_find_device (whole, 0);
+  b = iochart_steal_find_device (indexed, 0);
+  g_assert_cmpint (a->stolen_ns, >, 0);
+  g_assert_cmpint (a->stolen_ns, ==, b->stolen_ns);
+  g_assert_cmpint (a->foreground_active_ns, ==, b->foreground_active_ns);
+  g_assert_cmpuint (a->n_episodes, ==, b->n_episodes);
+  g_assert_cmpuint (iochart_steal_get_n_episodes (whole), ==, iochart_steal_get_n_episodes (indexed));
+  for (guint i = 0; i < iochart_steal_get_n_episodes (whole); i++)
+    {
+      const IochartStealEpisode *x = iochart_steal_get_episode (whole, i), *y = iochart_steal_get_episode (indexed, i);
+
+      g_assert_cmpint (x->start_ns, ==, y->start_ns);
+      g_assert_cmpint (x->end_ns, ==, y->end_ns);
+      g_assert_cmpint (x->stolen_ns, ==, y->stolen_ns);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -417,5 +470,6 @@ main (int argc, char **argv)
   g_test_add_func ("/steal/range-and-columns", test_range_and_columns);
   g_test_add_func ("/steal/json", test_json);
   g_test_add_func ("/steal/degenerate", test_degenerate);
+  g_test_add_func ("/steal/whole-vs-index", test_whole_vs_index);
   return g_test_run ();
 }

@@ -143,7 +143,7 @@ static gboolean
 bucket_sort_events (Event *a, guint n, gint64 min_ts, guint64 max_key)
 {
   guint bits = 1, key_bits = g_bit_storage (max_key), shift;
-  guint64 work = 0;
+  guint64 work = 0, last;
   g_autofree guint *start = NULL;
   g_autofree Event *tmp = NULL;
 
@@ -162,22 +162,24 @@ bucket_sort_events (Event *a, guint n, gint64 min_ts, guint64 max_key)
   if (work > (guint64) n * 16)
     return FALSE;
   tmp = g_new (Event, n);
-  {
-    g_autofree guint *next = g_memdup2 (start, sizeof (guint) << bits);
-
-    for (guint i = 0; i < n; i++)
-      tmp[next[event_key (&a[i], min_ts) >> shift]++] = a[i];
-  }
+  /* each bucket's start moves to its end as it fills: nothing reads the starts after */
+  for (guint i = 0; i < n; i++)
+    tmp[start[event_key (&a[i], min_ts) >> shift]++] = a[i];
   /* one insertion sort over all: every key of a bucket is below every key of the next, so none
-   * moves past its bucket's start, and this costs no look at each of the n / 2 buckets */
+   * moves past its bucket's start, and this costs no look at each of the n / 2 buckets; the
+   * greatest key so far is the last event's, whether this one moved or not */
+  last = event_key (&tmp[0], min_ts);
   for (guint i = 1; i < n; i++)
     {
       Event e = tmp[i];
       guint64 k = event_key (&e, min_ts);
       guint j = i;
 
-      if (event_key (&tmp[i - 1], min_ts) <= k)
-        continue;
+      if (last <= k)
+        {
+          last = k;
+          continue;
+        }
       for (; j > 0 && event_key (&tmp[j - 1], min_ts) > k; j--)
         tmp[j] = tmp[j - 1];
       tmp[j] = e;
@@ -1694,6 +1696,25 @@ copy_all (Sweep *s, const IochartStealEvents *e)
     episode_ref (s->self->episodes, &g_array_index (e->all->episodes, IochartStealEpisode, k));
 }
 
+/* The end of the events of devices up to device in n sorted by device: a search, not a walk
+ * over a device's hundreds of thousands of events. */
+static guint
+events_device_end (const Event *ev, guint n, int device)
+{
+  guint lo = 0;
+
+  while (lo < n)
+    {
+      guint mid = lo + (n - lo) / 2;
+
+      if ((int) ev[mid].device <= device)
+        lo = mid + 1;
+      else
+        n = mid;
+    }
+  return lo;
+}
+
 IochartSteal *
 iochart_steal_new (IochartCapture *capture, const IochartStealOptions *options)
 {
@@ -1782,10 +1803,8 @@ steal_new (IochartCapture *capture, const IochartStealOptions *options, const Io
           continue;
         }
       ev = (const Event *) events->data;
-      while (lo < events->len && ev[lo].device < d)
-        lo++;
-      for (hi = lo; hi < events->len && ev[hi].device == d; hi++)
-        ;
+      lo = events_device_end (ev, events->len, (int) d - 1);
+      hi = events_device_end (ev, events->len, d);
       /* no request at all leaves the array unallocated: no arithmetic on its NULL data */
       cur.pre = hi > lo ? ev + lo : NULL;
       cur.n_pre = hi - lo;
