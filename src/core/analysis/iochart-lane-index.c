@@ -12,12 +12,19 @@
 /* Positions per stored running total (of times, and of bytes and issues). */
 #define BLOCK 16
 
+typedef struct {
+  guint64 bytes;       /* bytes × issues */
+  guint32 issues;
+  guint32 count;
+} Totals;
+
 /* A stream: one process's requests of one class, their lane spans. */
 typedef struct {
   guint32 process;     /* capture process index, or the capture's n_processes: none */
   guint32 klass;
   guint   first, n;
   gint64  min_a, max_b;
+  Totals  started, ended;   /* weights before first, by start and by end: every frame's, kept */
 } Stream;
 
 /* Sorted times with running sums. */
@@ -30,12 +37,6 @@ typedef struct {
 /* Times per search sample: a search over the samples, then among SAMPLE neighbours, misses the
  * cache a few times, not once a probe of a strip of millions. */
 #define SAMPLE 64
-
-typedef struct {
-  guint64 bytes;       /* bytes × issues */
-  guint32 issues;
-  guint32 count;
-} Totals;
 
 /* Each position's bytes and issues, and per BLOCK positions the totals before. */
 typedef struct {
@@ -91,6 +92,8 @@ struct _IochartLaneIndex {
   guint      n_streams;
   gint64    *start, *end;           /* each stream's lane spans' starts, and ends, sorted */
   gint64    *ext;                   /* by start: the greatest end up to here */
+  gint64    *dir[3];                /* every SAMPLE-th of start, end and ext: a frame's searches
+                                     * of a stream look here first */
   Weights    by_start, by_end;      /* the lane spans' bytes and issues, by start and by end */
   /* legend counts */
   Bucket     buckets[NC][IOCHART_N_OPS];
@@ -213,6 +216,17 @@ times_finish (Times *ts, guint n)
 }
 
 /* A stream's lane spans (lives, in its part's order), by start and by end. */
+/* Every SAMPLE-th of t[0..n) */
+static gint64 *
+directory (const gint64 *t, guint n)
+{
+  gint64 *dir = g_new (gint64, n / SAMPLE + 1);
+
+  for (guint i = 0; i < n; i += SAMPLE)
+    dir[i / SAMPLE] = t[i];
+  return dir;
+}
+
 static void
 fill_stream (IochartLaneIndex *self, Stream *st, Life *lives)
 {
@@ -800,6 +814,14 @@ _iochart_lane_index_end (IochartLaneIndexBuild *b)
     fill_stream (self, &self->streams[s], b->lives);
   weights_finish (&self->by_start, self->n);
   weights_finish (&self->by_end, self->n);
+  for (guint s = 0; s < self->n_streams; s++)
+    {
+      self->streams[s].started = weights_before (&self->by_start, self->streams[s].first);
+      self->streams[s].ended = weights_before (&self->by_end, self->streams[s].first);
+    }
+  self->dir[0] = directory (self->start, self->n);
+  self->dir[1] = directory (self->end, self->n);
+  self->dir[2] = directory (self->ext, self->n);
 
   self->issue_ns = g_new (gint64, MAX (self->n_issued, 1));
   weights_alloc (&self->issue_w, self->n_issued);
@@ -837,6 +859,8 @@ iochart_lane_index_free (IochartLaneIndex *index)
   g_free (index->start);
   g_free (index->end);
   g_free (index->ext);
+  for (guint i = 0; i < G_N_ELEMENTS (index->dir); i++)
+    g_free (index->dir[i]);
   weights_free (&index->by_start);
   weights_free (&index->by_end);
   g_free (index->issue_ns);
@@ -877,6 +901,7 @@ gsize
 iochart_lane_index_get_size (const IochartLaneIndex *index)
 {
   return sizeof *index + index->n_streams * sizeof (Stream) + 3 * (gsize) index->n * sizeof (gint64) +
+         3 * (gsize) (index->n / SAMPLE + 1) * sizeof (gint64) +
          2 * weights_size (index->n) + (gsize) index->n_issued * sizeof (gint64) + weights_size (index->n_issued) +
          (index->n_processes + 1) * sizeof (guint32) + group_strips_size (index->strips) +
          (index->n_keys + 1) * 2 * sizeof (guint) + index->key_at[index->n_keys] * sizeof (guint32) +
@@ -914,6 +939,22 @@ search (const gint64 *t, guint lo, guint hi, gint64 x, gboolean after)
   return lo;
 }
 
+/* search (t, lo, hi, x, after) through dir, t's every SAMPLE-th: a search of the samples within
+ * [lo, hi), then of the window between two of them, fetched whole at once (a frame searches
+ * every stream of millions of requests three times: the plain search missed the cache at each
+ * probe, one after the other). */
+static guint
+search_dir (const gint64 *t, const gint64 *dir, guint lo, guint hi, gint64 x, gboolean after)
+{
+  guint klo = lo / SAMPLE + (lo % SAMPLE != 0), khi = hi / SAMPLE + (hi % SAMPLE != 0);
+  guint k = search (dir, klo, khi, x, after);
+  guint a = k > klo ? (k - 1) * SAMPLE + 1 : lo, b = k < khi ? k * SAMPLE : hi;
+
+  for (guint i = a; i < b; i += 64 / sizeof (gint64))
+    __builtin_prefetch (t + i);
+  return search (t, a, b, x, after);
+}
+
 void
 _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, gint64 to_ns,
                                  IochartLaneStreamFunc func, gpointer data)
@@ -933,14 +974,14 @@ _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, 
       if (lo == hi || st->min_a > to || st->max_b < from)
         continue;
       /* a wide range holds most streams whole: their ends answer, not searches missing the cache */
-      ia = start[hi - 1] <= to ? hi : search (start, lo, hi, to, TRUE);
-      ib = end[lo] >= from ? lo : search (end, lo, hi, from, FALSE);
+      ia = start[hi - 1] <= to ? hi : search_dir (start, index->dir[0], lo, hi, to, TRUE);
+      ib = end[lo] >= from ? lo : search_dir (end, index->dir[1], lo, hi, from, FALSE);
       if (ia - lo <= ib - lo)
         continue;
       started = weights_before (&index->by_start, ia);
-      lo_started = weights_before (&index->by_start, lo);
+      lo_started = st->started;
       ended = weights_before (&index->by_end, ib);
-      lo_ended = weights_before (&index->by_end, lo);
+      lo_ended = st->ended;
       out.process = st->process;
       out.klass = st->klass;
       out.n_in_view = (ia - lo) - (ib - lo);
@@ -948,7 +989,8 @@ _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, 
       out.bytes = (started.bytes - lo_started.bytes) - (ended.bytes - lo_ended.bytes);
       /* the least start of those ending at `from` or later: by start, the first whose greatest
        * end so far reaches `from` */
-      out.first_io_ns = start[index->ext[lo] >= from ? lo : search (index->ext, lo, hi, from, FALSE)];
+      out.first_io_ns = start[index->ext[lo] >= from ? lo
+                                                     : search_dir (index->ext, index->dir[2], lo, hi, from, FALSE)];
       out.last_io_ns = index->ext[ia - 1];
       func (&out, data);
     }
