@@ -7,7 +7,7 @@
 #include <string.h>
 #include "synthetic-requests.h"
 #include "iochart-loader.h"
-#include "analysis/iochart-lane-index.h"
+#include "analysis/iochart-lane-index-private.h"
 #include "analysis/iochart-lanes.h"
 #include "analysis/iochart-summary.h"
 
@@ -172,6 +172,39 @@ test_random_ranges (void)
     }
 }
 
+/* Ranges bounded at request span ends (and a nanosecond either side) over a capture whose big
+ * processes hold thousands of requests: the searches of a stream through its every 64th time
+ * (a window of 63 between two of them) must land where the plain search over every time does,
+ * ties and window edges included. */
+static void
+test_span_bounds (void)
+{
+  g_autoptr(IochartCapture) c = tree_capture (7, 30000);
+  g_autoptr(GRand) r = g_rand_new_with_seed (7);
+  guint n = iochart_capture_get_n_requests (c), done = 0;
+
+  for (guint device = 0; device < iochart_capture_get_n_devices (c); device++)
+    {
+      g_autoptr(IochartLaneIndex) index = iochart_lane_index_new (c, device);
+
+      for (guint t = 0; t < 200; t++)
+        {
+          IochartRequest x, y;
+          gint64 xa, xb, ya, yb, from, to;
+
+          iochart_capture_get_request (c, g_rand_int_range (r, 0, n), &x);
+          iochart_capture_get_request (c, g_rand_int_range (r, 0, n), &y);
+          if (!_iochart_lanes_request_span (&x, &xa, &xb) || !_iochart_lanes_request_span (&y, &ya, &yb))
+            continue;
+          from = (g_rand_boolean (r) ? xa : xb) + g_rand_int_range (r, -1, 2);
+          to = (g_rand_boolean (r) ? ya : yb) + g_rand_int_range (r, -1, 2);
+          check_range (c, index, MIN (from, to), MAX (from, to), t);
+          done++;
+        }
+    }
+  g_assert_cmpuint (done, >, 250);
+}
+
 /* The samples of every kind: real trees, names, classes. */
 static void
 test_samples (void)
@@ -241,6 +274,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lane-index/random-ranges", test_random_ranges);
+  g_test_add_func ("/lane-index/span-bounds", test_span_bounds);
   g_test_add_func ("/lane-index/samples", test_samples);
   g_test_add_func ("/lane-index/shared", test_shared);
   g_test_add_func ("/lane-index/size", test_size);

@@ -12,12 +12,21 @@
 /* Positions per stored running total (of times, and of bytes and issues). */
 #define BLOCK 16
 
+typedef struct {
+  guint64 bytes;       /* bytes × issues */
+  guint32 issues;
+  guint32 count;
+} Totals;
+
 /* A stream: one process's requests of one class, their lane spans. */
 typedef struct {
   guint32 process;     /* capture process index, or the capture's n_processes: none */
   guint32 klass;
   guint   first, n;
   gint64  min_a, max_b;
+  gint64  max_a, min_b;     /* the last start, the first end */
+  gint64  ext0;             /* the end of the first by start */
+  Totals  started, ended;   /* weights before first, by start and by end: every frame's, kept */
 } Stream;
 
 /* Sorted times with running sums. */
@@ -30,12 +39,6 @@ typedef struct {
 /* Times per search sample: a search over the samples, then among SAMPLE neighbours, misses the
  * cache a few times, not once a probe of a strip of millions. */
 #define SAMPLE 64
-
-typedef struct {
-  guint64 bytes;       /* bytes × issues */
-  guint32 issues;
-  guint32 count;
-} Totals;
 
 /* Each position's bytes and issues, and per BLOCK positions the totals before. */
 typedef struct {
@@ -91,6 +94,8 @@ struct _IochartLaneIndex {
   guint      n_streams;
   gint64    *start, *end;           /* each stream's lane spans' starts, and ends, sorted */
   gint64    *ext;                   /* by start: the greatest end up to here */
+  gint64    *dir[3];                /* every SAMPLE-th of start, end and ext: a frame's searches
+                                     * of a stream look here first */
   Weights    by_start, by_end;      /* the lane spans' bytes and issues, by start and by end */
   /* legend counts */
   Bucket     buckets[NC][IOCHART_N_OPS];
@@ -213,6 +218,17 @@ times_finish (Times *ts, guint n)
 }
 
 /* A stream's lane spans (lives, in its part's order), by start and by end. */
+/* Every SAMPLE-th of t[0..n) */
+static gint64 *
+directory (const gint64 *t, guint n)
+{
+  gint64 *dir = g_new (gint64, n / SAMPLE + 1);
+
+  for (guint i = 0; i < n; i += SAMPLE)
+    dir[i / SAMPLE] = t[i];
+  return dir;
+}
+
 static void
 fill_stream (IochartLaneIndex *self, Stream *st, Life *lives)
 {
@@ -230,8 +246,11 @@ fill_stream (IochartLaneIndex *self, Stream *st, Life *lives)
       self->by_start.issues[first + i] = v[i].issues;
     }
   st->min_a = v[0].a;
+  st->max_a = v[n - 1].a;
+  st->ext0 = v[0].b;
   st->max_b = ext;
   sort_chunk (v, n, TRUE);
+  st->min_b = v[0].b;
   for (guint i = 0; i < n; i++)
     {
       self->end[first + i] = v[i].b;
@@ -800,6 +819,14 @@ _iochart_lane_index_end (IochartLaneIndexBuild *b)
     fill_stream (self, &self->streams[s], b->lives);
   weights_finish (&self->by_start, self->n);
   weights_finish (&self->by_end, self->n);
+  for (guint s = 0; s < self->n_streams; s++)
+    {
+      self->streams[s].started = weights_before (&self->by_start, self->streams[s].first);
+      self->streams[s].ended = weights_before (&self->by_end, self->streams[s].first);
+    }
+  self->dir[0] = directory (self->start, self->n);
+  self->dir[1] = directory (self->end, self->n);
+  self->dir[2] = directory (self->ext, self->n);
 
   self->issue_ns = g_new (gint64, MAX (self->n_issued, 1));
   weights_alloc (&self->issue_w, self->n_issued);
@@ -837,6 +864,8 @@ iochart_lane_index_free (IochartLaneIndex *index)
   g_free (index->start);
   g_free (index->end);
   g_free (index->ext);
+  for (guint i = 0; i < G_N_ELEMENTS (index->dir); i++)
+    g_free (index->dir[i]);
   weights_free (&index->by_start);
   weights_free (&index->by_end);
   g_free (index->issue_ns);
@@ -877,6 +906,7 @@ gsize
 iochart_lane_index_get_size (const IochartLaneIndex *index)
 {
   return sizeof *index + index->n_streams * sizeof (Stream) + 3 * (gsize) index->n * sizeof (gint64) +
+         3 * (gsize) (index->n / SAMPLE + 1) * sizeof (gint64) +
          2 * weights_size (index->n) + (gsize) index->n_issued * sizeof (gint64) + weights_size (index->n_issued) +
          (index->n_processes + 1) * sizeof (guint32) + group_strips_size (index->strips) +
          (index->n_keys + 1) * 2 * sizeof (guint) + index->key_at[index->n_keys] * sizeof (guint32) +
@@ -914,43 +944,113 @@ search (const gint64 *t, guint lo, guint hi, gint64 x, gboolean after)
   return lo;
 }
 
+/* A search (t, lo, hi, x, after) through dir, t's every SAMPLE-th, in two steps: the samples
+ * within [lo, hi) narrow it to [*a, *b), the (at most SAMPLE - 1) times between two of them,
+ * asked for from memory at once; then search (t, *a, *b, x, after). */
+static void
+dir_window (const gint64 *t, const gint64 *dir, guint lo, guint hi, gint64 x, gboolean after, guint *a, guint *b)
+{
+  guint klo = lo / SAMPLE + (lo % SAMPLE != 0), khi = hi / SAMPLE + (hi % SAMPLE != 0);
+  guint k = search (dir, klo, khi, x, after);
+
+  *a = k > klo ? (k - 1) * SAMPLE + 1 : lo;
+  *b = k < khi ? k * SAMPLE : hi;
+  for (guint i = *a; i < *b; i += 64 / sizeof (gint64))
+    __builtin_prefetch (t + i);
+}
+
+static void
+prefetch_weights (const Weights *w, guint i)
+{
+  __builtin_prefetch (&w->block[i / BLOCK]);
+  __builtin_prefetch (&w->bytes[i / BLOCK * BLOCK]);
+  __builtin_prefetch (&w->issues[i / BLOCK * BLOCK]);
+}
+
+/* Streams searched at a time: each step's cache misses, over the batch's streams, are asked
+ * for together, not one search's probe after the other's (a frame searches every stream of
+ * millions of requests three times). */
+#define STREAM_BATCH 16
+
+/* A stream of a batch: the windows of its three searches (to among starts, from among ends and
+ * among greatest ends), then their answers. */
+typedef struct {
+  const Stream *st;
+  guint a[3], b[3];
+  guint ia, ib, ie;
+} Probe;
+
+static void
+probe_emit (const IochartLaneIndex *index, const Probe *pr, IochartLaneStreamFunc func, gpointer data)
+{
+  const Stream *st = pr->st;
+  guint lo = st->first;
+  Totals started = weights_before (&index->by_start, pr->ia), ended = weights_before (&index->by_end, pr->ib);
+  IochartLaneStream out;
+
+  out.process = st->process;
+  out.klass = st->klass;
+  out.n_in_view = (pr->ia - lo) - (pr->ib - lo);
+  out.issues = (started.issues - st->started.issues) - (ended.issues - st->ended.issues);
+  out.bytes = (started.bytes - st->started.bytes) - (ended.bytes - st->ended.bytes);
+  /* the least start of those ending at `from` or later: by start, the first whose greatest end
+   * so far reaches `from` */
+  out.first_io_ns = index->start[pr->ie];
+  out.last_io_ns = index->ext[pr->ia - 1];
+  func (&out, data);
+}
+
 void
 _iochart_lane_index_each_stream (const IochartLaneIndex *index, gint64 from_ns, gint64 to_ns,
                                  IochartLaneStreamFunc func, gpointer data)
 {
   gint64 from = known (from_ns) ? from_ns : G_MININT64;
   gint64 to = known (to_ns) ? to_ns : G_MAXINT64;
-  const gint64 *start = index->start, *end = index->end;
+  const gint64 *t[3] = { index->start, index->end, index->ext };
+  const gint64 x[3] = { to, from, from };
+  Probe batch[STREAM_BATCH];
 
-  for (guint s = 0; s < index->n_streams; s++)
+  for (guint s = 0; s < index->n_streams;)
     {
-      const Stream *st = &index->streams[s];
-      guint lo = st->first, hi = lo + st->n, ia, ib;
-      Totals started, ended, lo_started, lo_ended;
-      IochartLaneStream out;
+      guint n = 0, m = 0;
 
-      /* in view: started by `to`, less those over before `from` (those started by then too) */
-      if (lo == hi || st->min_a > to || st->max_b < from)
-        continue;
-      /* a wide range holds most streams whole: their ends answer, not searches missing the cache */
-      ia = start[hi - 1] <= to ? hi : search (start, lo, hi, to, TRUE);
-      ib = end[lo] >= from ? lo : search (end, lo, hi, from, FALSE);
-      if (ia - lo <= ib - lo)
-        continue;
-      started = weights_before (&index->by_start, ia);
-      lo_started = weights_before (&index->by_start, lo);
-      ended = weights_before (&index->by_end, ib);
-      lo_ended = weights_before (&index->by_end, lo);
-      out.process = st->process;
-      out.klass = st->klass;
-      out.n_in_view = (ia - lo) - (ib - lo);
-      out.issues = (started.issues - lo_started.issues) - (ended.issues - lo_ended.issues);
-      out.bytes = (started.bytes - lo_started.bytes) - (ended.bytes - lo_ended.bytes);
-      /* the least start of those ending at `from` or later: by start, the first whose greatest
-       * end so far reaches `from` */
-      out.first_io_ns = start[index->ext[lo] >= from ? lo : search (index->ext, lo, hi, from, FALSE)];
-      out.last_io_ns = index->ext[ia - 1];
-      func (&out, data);
+      /* the windows, from the samples (in the cache: every frame reads them) */
+      for (; s < index->n_streams && n < STREAM_BATCH; s++)
+        {
+          const Stream *st = &index->streams[s];
+          guint lo = st->first, hi = lo + st->n;
+          Probe *pr = &batch[n];
+          /* a wide range holds most streams whole: their ends answer, no search */
+          const gboolean whole[3] = { st->max_a <= to, st->min_b >= from, st->ext0 >= from };
+
+          if (lo == hi || st->min_a > to || st->max_b < from)
+            continue;
+          pr->st = st;
+          for (guint w = 0; w < 3; w++)
+            if (whole[w])
+              pr->a[w] = pr->b[w] = w == 0 ? hi : lo;
+            else
+              dir_window (t[w], index->dir[w], lo, hi, x[w], w == 0, &pr->a[w], &pr->b[w]);
+          n++;
+        }
+      /* the answers in the windows; the weights and times they lead to asked for */
+      for (guint i = 0; i < n; i++)
+        {
+          Probe *pr = &batch[i];
+
+          pr->ia = search (t[0], pr->a[0], pr->b[0], to, TRUE);
+          pr->ib = search (t[1], pr->a[1], pr->b[1], from, FALSE);
+          if (pr->ia - pr->st->first <= pr->ib - pr->st->first)
+            continue;
+          pr->ie = search (t[2], pr->a[2], pr->b[2], from, FALSE);
+          prefetch_weights (&index->by_start, pr->ia);
+          prefetch_weights (&index->by_end, pr->ib);
+          __builtin_prefetch (&index->ext[pr->ia - 1]);
+          __builtin_prefetch (&index->start[pr->ie]);
+          batch[m++] = *pr;
+        }
+      for (guint i = 0; i < m; i++)
+        probe_emit (index, &batch[i], func, data);
     }
 }
 

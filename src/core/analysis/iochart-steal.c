@@ -1463,6 +1463,8 @@ _iochart_steal_get_n_read (IochartSteal *steal)
 /* How many of v[0, n) are at or before t. A range at the capture's start or end (the whole
  * capture: the widest frames) asks each idle run's times at their ends: answered there, not by
  * a search whose every probe misses the cache on a large capture. */
+#define IDLE_BATCH 8
+
 static guint
 count_upto (const gint64 *v, guint n, gint64 t)
 {
@@ -1489,13 +1491,46 @@ event_kind (const IochartStealEvents *e, guint i)
   return e->pk[i] & ((1u << PK_KIND_BITS) - 1);
 }
 
-/* An idle run's share booked up to t (F_t: the device's F at t): its ended pairs' own, and F
- * since its issue for each pair open at t. */
-static double
-idle_share_upto (const IochartStealEvents *e, const IdleRun *r, gint64 t, double F_t)
+/* count_upto (v[i], n[i], t[i]) of k searches at once, a probe of each in turn: on a large
+ * capture every probe misses the cache, and the searches' misses overlap rather than wait one
+ * for the other. */
+static void
+count_upto_together (const gint64 *const *v, const guint *n, const gint64 *t, guint *out, guint k)
 {
-  const gint64 *issue = e->idle_issue + r->first, *end = e->idle_end + r->first;
-  guint a = count_upto (end, r->n, t), b = count_upto (issue, r->n, t);
+  guint len[IDLE_BATCH * 4];
+  gboolean more = FALSE;
+
+  for (guint i = 0; i < k; i++)
+    {
+      gboolean none = n[i] == 0 || v[i][0] > t[i], all = !none && v[i][n[i] - 1] <= t[i];
+
+      out[i] = all ? n[i] : 0;
+      len[i] = none || all ? 0 : n[i];
+      more |= len[i] != 0;
+    }
+  while (more)
+    {
+      more = FALSE;
+      for (guint i = 0; i < k; i++)
+        if (len[i] != 0)
+          {
+            guint half = len[i] / 2;
+
+            if (v[i][out[i] + half] <= t[i])
+              out[i] += half + 1, len[i] -= half + 1;
+            else
+              len[i] = half;
+            more |= len[i] != 0;
+          }
+    }
+}
+
+/* An idle run's share booked up to t (F_t: the device's F at t), a of its pairs ended by then
+ * and b issued: their own, and F since its issue for each pair open at t. */
+static double
+idle_share_upto (const IochartStealEvents *e, const IdleRun *r, guint a, guint b, double F_t)
+{
+  const gint64 *issue = e->idle_issue + r->first;
   double g = a < r->n ? e->idle_before[r->first + a] : r->total;
 
   for (guint k = a; k < b; k++)
@@ -1503,22 +1538,41 @@ idle_share_upto (const IochartStealEvents *e, const IdleRun *r, gint64 t, double
   return g;
 }
 
-/* Every idle process's share of [a, b), those of a nanosecond or more, most stolen first. */
+/* Every idle process's share of [a, b), those of a nanosecond or more, most stolen first. Each
+ * run's pairs ended and issued by a and by b are counted IDLE_BATCH runs at a time. */
 static GArray *
 idle_shares (const IochartStealEvents *e, gint64 a, gint64 b, guint n_processes)
 {
   GArray *shares = g_array_new (FALSE, FALSE, sizeof (IochartStealShare));
   double Fa = steal_integral (e, (double) a).F, Fb = steal_integral (e, (double) b).F;
 
-  for (guint i = 0; i < e->n_idle_runs; i++)
+  for (guint i0 = 0; i0 < e->n_idle_runs; i0 += IDLE_BATCH)
     {
-      const IdleRun *r = &e->idle_runs[i];
-      double v = idle_share_upto (e, r, b, Fb) - idle_share_upto (e, r, a, Fa);
-      IochartStealShare share = { r->process == n_processes ? IOCHART_NO_PROCESS : r->process,
-                                  (gint64) llround (v) };
+      guint k = MIN (IDLE_BATCH, e->n_idle_runs - i0), n[IDLE_BATCH * 4], c[IDLE_BATCH * 4];
+      const gint64 *v[IDLE_BATCH * 4];
+      gint64 t[IDLE_BATCH * 4];
 
-      if (share.stolen_ns > 0)
-        g_array_append_val (shares, share);
+      /* per run: ended by b, issued by b, ended by a, issued by a */
+      for (guint j = 0; j < 4 * k; j++)
+        {
+          const IdleRun *r = &e->idle_runs[i0 + j / 4];
+
+          v[j] = (j % 2 ? e->idle_issue : e->idle_end) + r->first;
+          n[j] = r->n;
+          t[j] = j % 4 < 2 ? b : a;
+        }
+      count_upto_together (v, n, t, c, 4 * k);
+      for (guint j = 0; j < k; j++)
+        {
+          const IdleRun *r = &e->idle_runs[i0 + j];
+          double g = idle_share_upto (e, r, c[4 * j], c[4 * j + 1], Fb) -
+                     idle_share_upto (e, r, c[4 * j + 2], c[4 * j + 3], Fa);
+          IochartStealShare share = { r->process == n_processes ? IOCHART_NO_PROCESS : r->process,
+                                      (gint64) llround (g) };
+
+          if (share.stolen_ns > 0)
+            g_array_append_val (shares, share);
+        }
     }
   g_array_sort (shares, share_cmp);
   return shares;
