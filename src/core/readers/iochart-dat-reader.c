@@ -1015,11 +1015,20 @@ _iochart_dat_check (const char *path, GError **error)
 
 /* libtracecmd and libtraceevent 1.7 dereference NULL on some damaged files that our layout check
  * cannot see (a flipped byte inside a zstd-compressed section still decompresses: trace-cmd
- * writes no checksums). Every library call on the file runs under this guard: a fault in this
- * thread while it is set ends the call, not the process. Our own code (the record callback) runs
- * unguarded, so that a fault of ours still reaches the sanitizers and the fuzzers. */
+ * writes no checksums), and libtraceevent's format parser divides by a damaged format's zero.
+ * Every library call on the file runs under this guard: a fault in this thread while it is set
+ * ends the call, not the process. Our own code (the record callback) runs unguarded, so that a
+ * fault of ours still reaches the sanitizers and the fuzzers. */
 static __thread sigjmp_buf *lib_fault;
-static struct sigaction saved_segv, saved_bus;
+static const int lib_signals[] = { SIGSEGV, SIGBUS, SIGFPE };
+static struct sigaction saved[G_N_ELEMENTS (lib_signals)];
+
+static void
+restore_handlers (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (lib_signals); i++)
+    sigaction (lib_signals[i], &saved[i], NULL);
+}
 
 static void
 on_lib_fault (int sig)
@@ -1027,8 +1036,7 @@ on_lib_fault (int sig)
   if (lib_fault != NULL)
     siglongjmp (*lib_fault, sig);
   /* not the library's: the fault repeats under the handler that was there before */
-  sigaction (SIGSEGV, &saved_segv, NULL);
-  sigaction (SIGBUS, &saved_bus, NULL);
+  restore_handlers ();
 }
 
 typedef void (*LibCall) (gpointer data);
@@ -1042,16 +1050,15 @@ guarded (LibCall call, gpointer data)
   volatile int fault;
 
   sigemptyset (&sa.sa_mask);
-  sigaction (SIGSEGV, &sa, &saved_segv);
-  sigaction (SIGBUS, &sa, &saved_bus);
+  for (guint i = 0; i < G_N_ELEMENTS (lib_signals); i++)
+    sigaction (lib_signals[i], &sa, &saved[i]);
   if ((fault = sigsetjmp (jmp, 1)) == 0)
     {
       lib_fault = &jmp;
       call (data);
     }
   lib_fault = NULL;
-  sigaction (SIGSEGV, &saved_segv, NULL);
-  sigaction (SIGBUS, &saved_bus, NULL);
+  restore_handlers ();
   return fault;
 }
 
