@@ -1193,6 +1193,7 @@ typedef struct {
   guint64                 last_offset;  /* of the last record read, for messages */
   Stream                 *streams;      /* the direct read's (progress from their positions) */
   guint                   n_streams;
+  guint                   page_size;    /* the file's, which libtracecmd's pages have */
 } ReadState;
 
 static void
@@ -1529,6 +1530,20 @@ take_record (ReadState *st, const EventTable *t, struct tep_record *rec)
   }
 }
 
+/* Whether a record libtracecmd hands on lies in its page: a damaged length field makes it run
+ * past the page's buffer, where its fields would be read. Its header is 4 bytes, or 8 with a
+ * length field (the event's whole size less its data's, when that is not 4). */
+static gboolean
+in_page (const struct tep_record *rec, guint page_size)
+{
+  guint64 hdr = rec->record_size - rec->size == 4 ? 4 : 8, room;
+
+  if (rec->size < 0 || page_size == 0)
+    return rec->size >= 0;
+  room = page_size - rec->offset % page_size;
+  return room >= hdr && (guint64) rec->size <= room - hdr;
+}
+
 static int
 on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
@@ -1536,6 +1551,13 @@ on_record (struct tracecmd_input *handle, struct tep_record *rec, int cpu, void 
 
   if (st->data_bytes != 0)
     track_offset (st, handle, rec);
+  /* counted damaged, as the direct read does with such a record */
+  if (G_UNLIKELY (!in_page (rec, st->page_size)))
+    {
+      st->last_offset = rec->offset;
+      st->n_damaged++;
+      return 0;
+    }
   take_record (st, table_for (st, handle), rec);
   return 0;
 }
@@ -1901,6 +1923,7 @@ dat_read (IochartBuilder *b, const char *path, gboolean direct, GError **error)
   if (!inspect (path, &f, &plan, error))
     return FALSE;
   st.data_bytes = f.data_bytes;
+  st.page_size = f.page_size;
   st.tables = g_ptr_array_new_with_free_func (event_table_free);
   switch (direct && plan->usable ? read_direct (&st, &f, plan, error) : DIRECT_NOT)
     {
