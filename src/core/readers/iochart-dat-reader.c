@@ -1536,7 +1536,7 @@ take_record (ReadState *st, const EventTable *t, struct tep_record *rec)
 static gboolean
 in_page (const struct tep_record *rec, guint page_size)
 {
-  guint64 hdr = rec->record_size - rec->size == 4 ? 4 : 8, room;
+  guint64 hdr = (gint64) rec->record_size - rec->size == 4 ? 4 : 8, room;
 
   if (rec->size < 0 || page_size == 0)
     return rec->size >= 0;
